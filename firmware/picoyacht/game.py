@@ -1,0 +1,386 @@
+"""The game as a pure state machine: seats, turns, rolls, holds, scoring, bonuses, undo.
+
+Dice come from an injected roller (anything with d6()), so tests fix every roll and the
+device seeds it from hardware entropy. Nothing here touches machine, random or time.
+Every illegal action raises RuleError before changing any state.
+"""
+
+from picoyacht import rules
+from picoyacht.rules import CHANCE, JOKER_FORCED, JOKER_FREE, KIND, UPPER, evaluate
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# Box states shown to the player (RULES.md).
+LOCKED = const(0)  # no roll yet this turn, or forbidden by the joker rule
+FILLED = const(1)
+POINTS = const(2)  # selectable, scores points
+ZERO = const(3)  # selectable, scores 0
+
+# End-of-game ratings of a box against its maximum.
+RATE_ZERO = const(0)
+RATE_LOW = const(1)  # at most half the maximum
+RATE_HIGH = const(2)  # more than half, below the maximum
+RATE_MAX = const(3)
+RATE_ABOVE = const(4)  # only with Sharp Dice
+
+# Seat kinds: 0 is a human, 1..3 a CPU of that level.
+HUMAN = const(0)
+CPU_EASY = const(1)
+CPU_NORMAL = const(2)
+CPU_EXPERT = const(3)
+
+MAX_SEATS = const(6)
+MAX_NAME = const(8)
+ROLLS_PER_TURN = const(3)
+YAHTZEE_BONUS = const(100)
+
+
+class RuleError(ValueError):
+    """An illegal action; the game is unchanged."""
+
+
+class Game:
+    """A whole game: every seat's scorecard and the turn in progress."""
+
+    def __init__(self, ruleset, names, kinds=None, options=None, roller=None, seed=0):
+        if isinstance(ruleset, int):
+            if not 0 <= ruleset < rules.COUNT:
+                raise RuleError("unknown rule set")
+            ruleset = rules.RULESETS[ruleset]
+        n = len(names)
+        if not 1 <= n <= MAX_SEATS:
+            raise RuleError("1 to 6 players")
+        self.rs = ruleset
+        self.options = options or rules.Options()
+        self.roller = roller
+        self.seed = seed
+        self.names = [str(x)[:MAX_NAME] for x in names]
+        self.kinds = bytearray(kinds if kinds is not None else n)
+        self.nseats = n
+        nb = ruleset.nboxes
+        self.filled = [0] * n
+        self.scores = bytearray(n * nb)
+        self.ybonus = bytearray(n)  # Yahtzee bonuses earned
+        self.saved = bytearray(n)  # Maxi: rolls carried into the next turn
+        self.credits = [0] * n  # Casino: this game's net credits per seat
+        self.order = bytearray(range(n))
+        self.rolloff = []  # Deluxe: the roll-off throws, for the screen
+        self.turn = 0
+        self.dice = bytearray(ruleset.ndice)
+        self.held = 0
+        self.rolls_used = 0
+        self.rolls_left = 0
+        self.single_roll = False  # the dice came from one roll of all of them
+        self._counts = bytearray(7)
+        self._undo = None
+        if ruleset.casino:
+            for s in range(n):
+                self.credits[s] = -self.options.bet
+        if roller is not None:
+            self._seat_players()
+        self._start_turn()
+
+    # ---- seating -------------------------------------------------------------------
+    def _below(self, n):
+        """Uniform int in [0, n) for n <= 6, by rejection on the d6."""
+        while True:
+            r = self.roller.d6()
+            if r <= n:
+                return r - 1
+
+    def _seat_players(self):
+        n = self.nseats
+        if self.rs.random_seating:
+            order = self.order
+            for i in range(n - 1, 0, -1):
+                j = self._below(i + 1)
+                order[i], order[j] = order[j], order[i]
+        elif self.rs.rolloff and n > 1:
+            contenders = list(range(n))
+            while len(contenders) > 1:
+                throws = []
+                for seat in contenders:
+                    total = 0
+                    for _ in range(self.rs.ndice):
+                        total += self.roller.d6()
+                    throws.append((seat, total))
+                self.rolloff.append(throws)
+                best = max(t for _, t in throws)
+                contenders = [s for s, t in throws if t == best]
+            first = contenders[0]
+            self.order = bytearray((first + i) % n for i in range(n))
+
+    # ---- turn state ----------------------------------------------------------------
+    @property
+    def current(self):
+        """The seat whose turn it is."""
+        return self.order[self.turn % self.nseats]
+
+    @property
+    def over(self):
+        return self.turn >= self.rs.nboxes * self.nseats
+
+    @property
+    def total_turns(self):
+        return self.rs.nboxes * self.nseats
+
+    def _start_turn(self):
+        self.held = 0
+        self.rolls_used = 0
+        self.single_roll = False
+        for i in range(len(self.dice)):
+            self.dice[i] = 0
+        if self.over:
+            self.rolls_left = 0
+            return
+        seat = self.current
+        extra = 0
+        if self.rs.saved_rolls and self.options.saved_rolls:
+            extra = self.saved[seat]
+            self.saved[seat] = 0
+        self.rolls_left = ROLLS_PER_TURN + extra
+
+    def roll(self):
+        """Roll every die that is not held."""
+        if self.over:
+            raise RuleError("the game is over")
+        if self.rolls_left <= 0:
+            raise RuleError("no rolls left")
+        if self.rolls_used and self.held == (1 << len(self.dice)) - 1:
+            raise RuleError("every die is held")
+        if self.roller is None:
+            raise RuleError("no roller")
+        held = self.held if self.rolls_used else 0
+        for i in range(len(self.dice)):
+            if not held & (1 << i):
+                self.dice[i] = self.roller.d6()
+        self.single_roll = held == 0
+        self.held = held
+        self.rolls_used += 1
+        self.rolls_left -= 1
+        self._undo = None
+
+    def hold(self, die, on=None):
+        """Toggle (or set) whether a die is kept for the next roll."""
+        if not 0 <= die < len(self.dice):
+            raise RuleError("no such die")
+        if not self.rolls_used:
+            raise RuleError("roll before holding")
+        bit = 1 << die
+        if on is None:
+            on = not self.held & bit
+        self.held = (self.held | bit) if on else (self.held & ~bit)
+
+    def set_held(self, mask):
+        if not self.rolls_used:
+            raise RuleError("roll before holding")
+        if mask < 0 or mask >> len(self.dice):
+            raise RuleError("no such die")
+        self.held = mask
+
+    # ---- scoring -------------------------------------------------------------------
+    def box_score(self, seat, box):
+        return self.scores[seat * self.rs.nboxes + box]
+
+    def is_filled(self, seat, box):
+        return bool(self.filled[seat] >> box & 1)
+
+    def _five_alike_face(self):
+        """The face of a Yahtzee (all dice alike) in the Yahtzee rule set, else 0."""
+        if not self.rs.joker or not self.rolls_used:
+            return 0
+        d = self.dice[0]
+        for x in self.dice:
+            if x != d:
+                return 0
+        return d
+
+    def joker_active(self):
+        """A Yahtzee rolled after the Yahtzee box is filled acts as a joker."""
+        face = self._five_alike_face()
+        return bool(face) and self.is_filled(self.current, self.rs.yahtzee_box)
+
+    def _allowed(self):
+        """Bitmask of the boxes the current seat may fill now."""
+        if not self.rolls_used or self.over:
+            return 0
+        nb = self.rs.nboxes
+        open_mask = ((1 << nb) - 1) & ~self.filled[self.current]
+        if not self.joker_active():
+            return open_mask
+        variant = self.options.joker
+        if variant == JOKER_FREE:
+            return open_mask
+        upper_mask = 0b111111
+        lower_open = open_mask & ~upper_mask
+        face_bit = 1 << (self._five_alike_face() - 1)
+        if variant == JOKER_FORCED and open_mask & face_bit:
+            return face_bit
+        if lower_open:
+            return lower_open
+        return open_mask & upper_mask
+
+    def _sharp(self):
+        return self.rs.sharp and self.options.sharp and self.single_roll
+
+    def _box_value(self, box, counts, joker_face):
+        """Score the current dice would put in `box` (no bonuses), and whether satisfied."""
+        spec = self.rs.boxes[box]
+        kind = spec[KIND]
+        joker = False
+        if joker_face and kind != UPPER:
+            variant = self.options.joker
+            upper_filled = self.is_filled(self.current, joker_face - 1)
+            joker = variant != JOKER_FREE or upper_filled
+        elif joker_face and kind == UPPER and self.options.joker == rules.JOKER_ORIGINAL:
+            return 0  # the 1956 rule: a joker may not score in the upper section
+        s = evaluate(spec, counts, joker)
+        if s <= 0:
+            return 0
+        if kind != UPPER and kind != CHANCE and self._sharp():
+            s *= 2
+        return s
+
+    def preview(self, box):
+        """What the box shows now: its score if filled, else what scoring it would give."""
+        seat = self.current
+        if self.over or self.is_filled(seat, box):
+            return self.box_score(seat, box)
+        if not self.rolls_used:
+            return 0
+        rules.counts_of(self.dice, self._counts)
+        face = self._five_alike_face() if self.joker_active() else 0
+        return self._box_value(box, self._counts, face)
+
+    def box_state(self, box):
+        seat = self.current
+        if self.over or self.is_filled(seat, box):
+            return FILLED
+        if not self._allowed() >> box & 1:
+            return LOCKED
+        return POINTS if self.preview(box) > 0 else ZERO
+
+    def pending_yahtzee_bonus(self):
+        """The Yahtzee bonus that scoring now would earn (0 or 100)."""
+        if not self._five_alike_face():
+            return 0
+        seat, ybox = self.current, self.rs.yahtzee_box
+        if self.is_filled(seat, ybox) and self.box_score(seat, ybox) > 0:
+            return YAHTZEE_BONUS
+        return 0
+
+    def casino_reward(self, box, points):
+        """Credits the bank pays for a first-roll Large Straight, Full House or Yatzy."""
+        if not self.rs.casino or self.rolls_used != 1 or points <= 0:
+            return 0
+        bet = self.options.bet
+        if box == self.rs.large_straight_box:
+            return bet // 2
+        if box == self.rs.full_house_box:
+            return bet
+        if box == self.rs.yahtzee_box:
+            return bet * 2
+        return 0
+
+    def score(self, box):
+        """Fill `box` for the current seat and pass the turn. Returns the box's points."""
+        if self.over:
+            raise RuleError("the game is over")
+        if not 0 <= box < self.rs.nboxes:
+            raise RuleError("no such box")
+        seat = self.current
+        if self.is_filled(seat, box):
+            raise RuleError("that box is already filled")
+        if not self.rolls_used:
+            raise RuleError("roll before scoring")
+        if not self._allowed() >> box & 1:
+            raise RuleError("the joker rule forbids that box")
+        points = self.preview(box)
+        bonus = self.pending_yahtzee_bonus()
+        reward = self.casino_reward(box, points)
+        undo = self.snapshot()
+        self.scores[seat * self.rs.nboxes + box] = points
+        self.filled[seat] |= 1 << box
+        if bonus:
+            self.ybonus[seat] += 1
+        self.credits[seat] += reward
+        if self.rs.saved_rolls and self.options.saved_rolls:
+            self.saved[seat] = self.rolls_left
+        self.turn += 1
+        if self.over and self.rs.casino:
+            self._pay_pot()
+        self._start_turn()
+        self._undo = undo
+        return points
+
+    def _pay_pot(self):
+        win = self.winners()
+        pot = self.options.bet * self.nseats
+        share = pot // len(win)
+        for s in win:
+            self.credits[s] += share
+
+    @property
+    def can_undo(self):
+        return self._undo is not None
+
+    def undo(self):
+        """Take back the last scored box; allowed until the next roll."""
+        if self._undo is None:
+            raise RuleError("nothing to undo")
+        back = Game.restore(self._undo, self.roller)
+        for name in ("order", "turn", "dice", "held", "rolls_used", "rolls_left",
+                     "single_roll", "filled", "scores", "ybonus", "saved", "credits"):
+            setattr(self, name, getattr(back, name))
+        self._undo = None
+
+    # ---- totals and the end --------------------------------------------------------
+    def upper_total(self, seat):
+        base = seat * self.rs.nboxes
+        return sum(self.scores[base:base + 6])
+
+    def upper_bonus(self, seat):
+        """Credited the moment the upper total reaches the threshold."""
+        if self.upper_total(seat) >= self.rs.bonus_at:
+            return self.rs.upper_bonus(self.options)
+        return 0
+
+    def total(self, seat):
+        base = seat * self.rs.nboxes
+        boxes = sum(self.scores[base:base + self.rs.nboxes])
+        return boxes + self.upper_bonus(seat) + YAHTZEE_BONUS * self.ybonus[seat]
+
+    def winners(self):
+        """Seats with the highest total (several on a tie)."""
+        best = max(self.total(s) for s in range(self.nseats))
+        return [s for s in range(self.nseats) if self.total(s) == best]
+
+    def rating(self, seat, box):
+        s = self.box_score(seat, box)
+        m = self.rs.box_max(box)
+        if s == 0:
+            return RATE_ZERO
+        if s > m:
+            return RATE_ABOVE
+        if s == m:
+            return RATE_MAX
+        return RATE_LOW if 2 * s <= m else RATE_HIGH
+
+    # ---- snapshot ------------------------------------------------------------------
+    def snapshot(self):
+        from picoyacht import snapshot
+
+        return snapshot.dump(self)
+
+    @staticmethod
+    def restore(data, roller=None):
+        from picoyacht import snapshot
+
+        return snapshot.load(data, roller)
+

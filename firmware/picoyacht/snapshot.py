@@ -1,0 +1,201 @@
+"""A whole game as compact bytes, and back; never a half-restored game.
+
+Layout (version 1, little endian), then a Fletcher-16 over everything before it:
+  "PY" ver ruleset opt_flags bet nseats turn rolls_used rolls_left held flags
+  seed:u32 roller_state:u32 order[n] dice[ndice]
+  per seat: kind<<4|len(name) name filled:u24 scores[nboxes]
+            [ybonus] (Yahtzee) [saved] (Maxi) [credits:i16] (Casino)
+"""
+
+from picoyacht import rules
+from picoyacht.game import MAX_NAME, MAX_SEATS, Game
+
+VERSION = 1
+_MAGIC = b"PY"
+
+
+class SnapshotError(ValueError):
+    """Bytes that are not a whole, consistent game."""
+
+
+def _fletcher16(data, end):
+    a = b = 0
+    for i in range(end):
+        a = (a + data[i]) % 255
+        b = (b + a) % 255
+    return b << 8 | a
+
+
+def _u32(out, v):
+    out.append(v & 0xFF)
+    out.append(v >> 8 & 0xFF)
+    out.append(v >> 16 & 0xFF)
+    out.append(v >> 24 & 0xFF)
+
+
+def dump(game):
+    rs = game.rs
+    out = bytearray(_MAGIC)
+    flags, bet = game.options.pack()
+    out.append(VERSION)
+    out.append(rs.id)
+    out.append(flags)
+    out.append(bet)
+    out.append(game.nseats)
+    out.append(game.turn)
+    out.append(game.rolls_used)
+    out.append(game.rolls_left)
+    out.append(game.held)
+    out.append(1 if game.single_roll else 0)
+    _u32(out, game.seed & 0xFFFFFFFF)
+    getstate = getattr(game.roller, "getstate", None)
+    _u32(out, (getstate() if getstate else 0) & 0xFFFFFFFF)
+    out.extend(game.order)
+    out.extend(game.dice)
+    nb = rs.nboxes
+    for s in range(game.nseats):
+        name = game.names[s].encode()[:MAX_NAME]
+        out.append(game.kinds[s] << 4 | len(name))
+        out.extend(name)
+        f = game.filled[s]
+        out.append(f & 0xFF)
+        out.append(f >> 8 & 0xFF)
+        out.append(f >> 16 & 0xFF)
+        out.extend(game.scores[s * nb:(s + 1) * nb])
+        if rs.joker:
+            out.append(game.ybonus[s])
+        if rs.saved_rolls:
+            out.append(game.saved[s])
+        if rs.casino:
+            c = game.credits[s] & 0xFFFF
+            out.append(c & 0xFF)
+            out.append(c >> 8)
+    c = _fletcher16(out, len(out))
+    out.append(c & 0xFF)
+    out.append(c >> 8)
+    return bytes(out)
+
+
+class _Reader:
+    def __init__(self, data):
+        self.data = data
+        self.pos = 0
+
+    def take(self, n):
+        if self.pos + n > len(self.data):
+            raise SnapshotError("snapshot truncated")
+        start = self.pos
+        self.pos += n
+        return self.data[start:self.pos]
+
+    def byte(self):
+        return self.take(1)[0]
+
+    def uint(self, n):
+        b = self.take(n)
+        v = 0
+        for i in range(n - 1, -1, -1):
+            v = v << 8 | b[i]
+        return v
+
+
+def _check(cond, what):
+    if not cond:
+        raise SnapshotError("snapshot invalid: " + what)
+
+
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+def load(data, roller=None):
+    """Rebuild a Game from bytes, or raise SnapshotError; the caller's game is untouched."""
+    try:
+        data = bytes(data)
+    except (TypeError, ValueError):
+        raise SnapshotError("snapshot is not bytes") from None
+    if len(data) < 4:
+        raise SnapshotError("snapshot truncated")
+    stored = data[-2] | data[-1] << 8
+    _check(data[:2] == _MAGIC, "not a PicoYacht game")
+    _check(data[2] == VERSION, "format version " + str(data[2]))
+    _check(_fletcher16(data, len(data) - 2) == stored, "checksum mismatch")
+    r = _Reader(data[:-2])
+    r.take(3)
+    rid = r.byte()
+    _check(rid < rules.COUNT, "rule set")
+    rs = rules.RULESETS[rid]
+    try:
+        opts = rules.Options.unpack(r.byte(), r.byte())
+    except ValueError:
+        raise SnapshotError("snapshot invalid: options") from None
+    n = r.byte()
+    _check(1 <= n <= MAX_SEATS, "seat count")
+    turn = r.byte()
+    rolls_used = r.byte()
+    rolls_left = r.byte()
+    held = r.byte()
+    flags = r.byte()
+    seed = r.uint(4)
+    state = r.uint(4)
+    order = r.take(n)
+    _check(sorted(order) == list(range(n)), "seat order")
+    dice = r.take(rs.ndice)
+    nb = rs.nboxes
+    _check(turn <= nb * n, "turn")
+    _check(flags <= 1 and held >> rs.ndice == 0, "dice flags")
+    if rolls_used == 0:
+        _check(held == 0 and not flags and not any(dice), "dice before a roll")
+    else:
+        _check(all(1 <= d <= 6 for d in dice), "dice faces")
+    game = Game(rs, ["?"] * n, None, opts, None, seed)
+    game.order = bytearray(order)
+    game.turn = turn
+    game.rolls_used = rolls_used
+    game.rolls_left = rolls_left
+    game.held = held
+    game.single_roll = bool(flags)
+    game.dice = bytearray(dice)
+    extra_max = 0
+    for s in range(n):
+        head = r.byte()
+        kind, length = head >> 4, head & 15
+        _check(kind <= 3 and length <= MAX_NAME, "seat header")
+        try:
+            game.names[s] = str(r.take(length), "utf-8")
+        except UnicodeError:
+            raise SnapshotError("snapshot invalid: name") from None
+        game.kinds[s] = kind
+        filled = r.uint(3)
+        _check(filled >> nb == 0, "filled boxes")
+        scores = r.take(nb)
+        for b in range(nb):
+            _check(filled >> b & 1 or scores[b] == 0, "score in an open box")
+        game.filled[s] = filled
+        game.scores[s * nb:(s + 1) * nb] = scores
+        if rs.joker:
+            game.ybonus[s] = r.byte()
+            _check(game.ybonus[s] < nb, "Yahtzee bonus count")
+        if rs.saved_rolls:
+            game.saved[s] = r.byte()
+            extra_max += game.saved[s]
+        if rs.casino:
+            c = r.uint(2)
+            game.credits[s] = c - 0x10000 if c & 0x8000 else c
+    _check(r.pos == len(r.data), "trailing bytes")
+    for pos in range(n):
+        done = turn // n + (1 if pos < turn % n else 0)
+        _check(_popcount(game.filled[order[pos]]) == done, "boxes filled vs turn")
+    if turn < nb * n:
+        _check(rolls_used + rolls_left <= 3 + 2 * nb, "rolls")
+    else:
+        _check(rolls_used == 0 and rolls_left == 0, "rolls after the end")
+    game.roller = roller
+    setstate = getattr(roller, "setstate", None)
+    if setstate:
+        setstate(state)
+    return game
