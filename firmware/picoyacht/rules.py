@@ -168,17 +168,53 @@ class RuleSet:
         return self._maxima[box]
 
 
-RULESETS = (
-    RuleSet(YAHTZEE, "Yahtzee", 5, _yahtzee_boxes(), 63, 35, joker=True, sharp=True),
-    RuleSet(YATZY, "Yatzy", 5, _yatzy_boxes(FIXED, 50), 63, 50, sharp=True),
-    RuleSet(CASINO5, "Casino 5", 5, _yatzy_boxes(ALL_PLUS, 50), 63, 50,
-            casino=True, random_seating=True),
-    RuleSet(CASINO6, "Casino 6", 6, _maxi_boxes(ALL, ALL_PLUS, 100), 84, 100,
-            casino=True, random_seating=True),
-    RuleSet(MAXI, "Maxi Yatzy", 6, _maxi_boxes(MATCHED, FIXED, 100), 84, 50,
-            saved_rolls=True, bonus_option=True),
-    RuleSet(DELUXE, "Deluxe", 6, _deluxe_boxes(), 84, 50, rolloff=True),
-)
+NAMES = ("Yahtzee", "Yatzy", "Casino 5", "Casino 6", "Maxi Yatzy", "Deluxe")
+
+
+def _build(rid):
+    name = NAMES[rid]
+    if rid == YAHTZEE:
+        return RuleSet(rid, name, 5, _yahtzee_boxes(), 63, 35, joker=True, sharp=True)
+    if rid == YATZY:
+        return RuleSet(rid, name, 5, _yatzy_boxes(FIXED, 50), 63, 50, sharp=True)
+    if rid == CASINO5:
+        return RuleSet(rid, name, 5, _yatzy_boxes(ALL_PLUS, 50), 63, 50,
+                       casino=True, random_seating=True)
+    if rid == CASINO6:
+        return RuleSet(rid, name, 6, _maxi_boxes(ALL, ALL_PLUS, 100), 84, 100,
+                       casino=True, random_seating=True)
+    if rid == MAXI:
+        return RuleSet(rid, name, 6, _maxi_boxes(MATCHED, FIXED, 100), 84, 50,
+                       saved_rolls=True, bonus_option=True)
+    if rid == DELUXE:
+        return RuleSet(rid, name, 6, _deluxe_boxes(), 84, 50, rolloff=True)
+    raise IndexError("rule set")
+
+
+class _RuleSets:
+    """Indexable like a tuple, but builds a rule set only when asked and keeps just the
+    last one: the device plays one game at a time and the box tables cost heap."""
+
+    def __init__(self):
+        self._last = None
+
+    def __len__(self):
+        return COUNT
+
+    def __getitem__(self, rid):
+        last = self._last
+        if last is None or last.id != rid:
+            if not 0 <= rid < COUNT:
+                raise IndexError("rule set")
+            last = self._last = _build(rid)
+        return last
+
+    def __iter__(self):
+        for rid in range(COUNT):
+            yield self[rid]
+
+
+RULESETS = _RuleSets()
 
 
 class Options:
