@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
-.PHONY: test lint sim bench tables shots flash flash-src stress clean
+.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean
 
 $(STAMP): requirements-dev.txt
 	$(PY) -m venv $(VENV)
@@ -17,6 +17,12 @@ venv: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check firmware host_tests tools
 	$(BIN)/pytest -q host_tests
+
+# Budgets, printed as tables and written as JSON under build/ (never asserted in tests).
+bench: bench-core
+
+bench-core: $(STAMP)
+	$(BIN)/python tools/bench_core.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host_tests tools

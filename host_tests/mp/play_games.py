@@ -74,4 +74,5 @@ def main():
         print("# live heap after games:", gc.mem_alloc())
 
 
-main()
+if __name__ == "__main__":
+    main()

