@@ -6,8 +6,10 @@ import sys
 
 import micropython
 from play_games import most_common_face
+
 from picoyacht.game import Game
 from picoyacht.rules import Options
+
 from scripted import LcgRoller
 
 
@@ -49,7 +51,7 @@ def main():
         for b in range(nb):
             if allowed >> b & 1 and g.preview(b) > best_s:
                 best, best_s = b, g.preview(b)
-        score_bytes += garbage_of(lambda: g.score(best))
+        score_bytes += garbage_of(lambda box=best: g.score(box))
         scores += 1
     gc.collect()
     print("live_game_bytes", gc.mem_alloc() - base)
