@@ -43,13 +43,17 @@ def test_random_complete_games(rid, players, opts, data):
             g.roll()
         legal = [b for b in range(rs.nboxes) if g._allowed() >> b & 1]
         assert legal, "a rolled turn always has a legal box"
-        for b in range(rs.nboxes):
-            if b not in legal and not g.is_filled(seat, b):
-                try:
-                    g.score(b)
-                    raise AssertionError("scored a forbidden box")
-                except RuleError:
-                    pass
+        before = g.snapshot()
+        illegal = [lambda b=b: g.score(b) for b in range(rs.nboxes) if b not in legal]
+        if not g.rolls_left:
+            illegal.append(g.roll)
+        illegal.append(lambda: g.hold(rs.ndice))
+        for action in illegal:
+            try:
+                action()
+                raise AssertionError("an illegal action succeeded")
+            except RuleError:
+                assert g.snapshot() == before, "a refused action changed the game"
         b = data.draw(st.sampled_from(legal), label="box")
         preview = g.preview(b)
         assert g.score(b) == preview
