@@ -24,6 +24,13 @@ bench: bench-core
 bench-core: $(STAMP)
 	$(BIN)/python tools/bench_core.py
 
+# Put the firmware on a Pico over USB (.mpy matched to the board), or plain .py for Thonny.
+flash: $(STAMP)
+	$(BIN)/python tools/flash.py
+
+flash-src: $(STAMP)
+	$(BIN)/python tools/flash.py --src
+
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host_tests tools
 

@@ -1,0 +1,75 @@
+"""`make flash` against an emulated board: version checks, the one-line no-board error,
+stale-flavour clean-up, and .mpy files that really load under MicroPython."""
+
+import os
+import subprocess
+import sys
+
+from conftest import FIRMWARE, ROOT, micropython_path
+
+FAKE = [sys.executable, str(ROOT / "host_tests" / "fake_mpremote.py")]
+
+
+def flash(tmp_path, *args, board=True, ver="1.29.0"):
+    env = dict(os.environ, PICOYACHT_MPREMOTE=" ".join(FAKE), FAKE_BOARD_VER=ver)
+    if board:
+        env["FAKE_BOARD_DIR"] = str(tmp_path)
+    else:
+        env.pop("FAKE_BOARD_DIR", None)
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "flash.py"), *args],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_no_board_is_one_clear_line(tmp_path):
+    out = flash(tmp_path, board=False)
+    assert out.returncode == 1
+    assert out.stderr.strip().count("\n") == 0
+    assert "no MicroPython board found" in out.stderr
+
+
+def test_too_old_micropython_is_refused(tmp_path):
+    out = flash(tmp_path, ver="1.22.2")
+    assert out.returncode == 1
+    assert "1.22.2" in out.stderr and "v1.23" in out.stderr
+    assert not (tmp_path / "lib" / "picoyacht").exists() or not any(
+        (tmp_path / "lib" / "picoyacht").iterdir())
+
+
+def test_flash_copies_mpy_and_removes_stale_sources(tmp_path):
+    (tmp_path / "lib" / "picoyacht").mkdir(parents=True)
+    (tmp_path / "lib" / "picoyacht" / "rules.py").write_text("raise ImportError('stale')")
+    out = flash(tmp_path)
+    assert out.returncode == 0, out.stderr
+    pkg = tmp_path / "lib" / "picoyacht"
+    names = sorted(p.name for p in pkg.iterdir())
+    want = sorted(p.stem + ".mpy" for p in (FIRMWARE / "picoyacht").glob("*.py"))
+    assert names == want
+    assert "bytes of flash left" in out.stdout
+    # What landed on the "board" imports and plays under the real MicroPython unix port.
+    env = dict(os.environ, MICROPYPATH=str(tmp_path / "lib"))
+    code = ("from picoyacht.game import Game\nclass R:\n def d6(s): return 3\n"
+            "g = Game(0, ['A'], roller=R())\ng.roll()\nprint(g.score(2))")
+    run = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
+                         env=env)
+    assert run.stdout.strip() == "15", run.stderr
+
+
+def test_flash_src_copies_py_and_removes_mpy(tmp_path):
+    assert flash(tmp_path).returncode == 0
+    out = flash(tmp_path, "--src")
+    assert out.returncode == 0, out.stderr
+    names = {p.suffix for p in (tmp_path / "lib" / "picoyacht").iterdir()}
+    assert names == {".py"}
+
+
+def test_manifest_freezes_the_package():
+    calls = []
+    env = {"package": lambda *a, **k: calls.append(("package", a, k)),
+           "module": lambda *a, **k: calls.append(("module", a, k)),
+           "__file__": str(ROOT / "manifest.py")}
+    exec((ROOT / "manifest.py").read_text(), env)
+    kinds = [c[0] for c in calls]
+    assert "package" in kinds
+    for kind, args, kw in calls:
+        base = ROOT / kw.get("base_path", ".")
+        assert (base / args[0]).exists(), (kind, args)

@@ -1,0 +1,177 @@
+"""Put PicoYacht on a Pico over USB with mpremote.
+
+  make flash      compiles the package to .mpy (matching the board's .mpy version) and copies
+                  main.py, config.py, lib/picoyacht/*.mpy and any strategy tables
+  make flash-src  copies plain .py instead (for Thonny users who want to read and edit)
+
+It asks the board for its MicroPython version first, refuses clearly when that is too old,
+removes the other flavour of the package (a stale .py would shadow a new .mpy), and reports
+what it copied and the flash left. With no board plugged in it says so in one line.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+TABLES = ROOT / "tables"
+sys.path.insert(0, str(ROOT / "tools"))
+from mpy_build import compile_package, mpy_cross  # noqa: E402
+
+MIN_VERSION = (1, 23)
+PROBE = (
+    "import sys, os\n"
+    "m = getattr(sys.implementation, '_mpy', 0)\n"
+    "v = sys.implementation.version\n"
+    "s = os.statvfs('/')\n"
+    "ours = 0\n"
+    "for d in ('/', '/lib/picoyacht', '/tables'):\n"
+    "    try:\n"
+    "        names = os.listdir(d)\n"
+    "    except OSError:\n"
+    "        names = ()\n"
+    "    for n in names:\n"
+    "        if d != '/' or n in ('main.py', 'config.py'):\n"
+    "            ours += os.stat(d.rstrip('/') + '/' + n)[6]\n"
+    "print('PROBE', m, v[0], v[1], v[2], s[0] * s[3], ours, sys.platform)\n"
+)
+
+
+class FlashError(Exception):
+    """A problem the hobbyist can fix, said in one line."""
+
+
+def mpremote_cmd():
+    override = os.environ.get("PICOYACHT_MPREMOTE")
+    if override:
+        return override.split()
+    here = Path(sys.executable).parent / "mpremote"
+    return [str(here) if here.exists() else "mpremote"]
+
+
+def run(args, port):
+    cmd = mpremote_cmd() + (["connect", port] if port else []) + args
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    except FileNotFoundError:
+        raise FlashError("mpremote is not installed: run `make flash` (it sets up .venv)") from None
+    except subprocess.TimeoutExpired:
+        raise FlashError("the board stopped answering: unplug it, plug it back in, retry") from None
+    text = out.stdout + out.stderr
+    if out.returncode != 0:
+        low = text.lower()
+        if "no device found" in low or "failed to access" in low or "could not" in low:
+            raise FlashError("no MicroPython board found on USB: plug in the Pico and retry "
+                             "(install MicroPython first if it is new)")
+        raise FlashError("mpremote failed: " + (text.strip().splitlines() or ["?"])[-1])
+    return text
+
+
+def probe(port):
+    """The board's .mpy version, MicroPython version and free flash in bytes."""
+    for line in run(["exec", PROBE], port).splitlines():
+        if line.startswith("PROBE "):
+            f = line.split()
+            return {"mpy": int(f[1]), "version": (int(f[2]), int(f[3]), int(f[4])),
+                    "free": int(f[5]), "ours": int(f[6]), "platform": f[7]}
+    raise FlashError("the board did not answer the version probe: is it running MicroPython?")
+
+
+def local_mpy_version():
+    out = subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True).stdout
+    # "MicroPython v1.29.0 on ...; mpy-cross emitting mpy v6.3"
+    tail = out.strip().rsplit("v", 1)[-1]
+    major, _, minor = tail.partition(".")
+    return int(major), int(minor or 0)
+
+
+def check_compatible(board):
+    ver = board["version"]
+    if ver[:2] < MIN_VERSION:
+        raise FlashError("the board runs MicroPython %d.%d.%d; PicoYacht needs v%d.%d or newer:"
+                         " install a current release .uf2 (hold BOOTSEL while plugging in)"
+                         % (ver + MIN_VERSION))
+    board_major = board["mpy"] & 0xFF
+    ours = local_mpy_version()
+    if board_major != ours[0]:
+        raise FlashError("the board loads .mpy v%d but mpy-cross makes v%d: use `make flash-src`"
+                         " or update MicroPython on the board" % (board_major, ours[0]))
+
+
+def stage(src_only, out):
+    """Lay out exactly what goes onto the board under `out`; returns (local, remote) pairs."""
+    lib = out / "lib"
+    if src_only:
+        pkg = lib / "picoyacht"
+        pkg.mkdir(parents=True)
+        for f in sorted((FIRMWARE / "picoyacht").glob("*.py")):
+            shutil.copy(f, pkg / f.name)
+    else:
+        compile_package(lib)
+    pairs = [(FIRMWARE / "main.py", "main.py"), (FIRMWARE / "config.py", "config.py")]
+    pairs = [(a, b) for a, b in pairs if a.exists()]
+    pairs += [(f, "lib/picoyacht/" + f.name) for f in sorted((lib / "picoyacht").iterdir())]
+    if TABLES.is_dir():
+        pairs += [(f, "tables/" + f.name) for f in sorted(TABLES.glob("*.bin"))]
+    return pairs
+
+
+def remove_other_flavour(src_only):
+    stale = ".mpy" if src_only else ".py"
+    return (
+        "import os\n"
+        "for d in ('/lib', '/lib/picoyacht', '/tables'):\n"
+        "    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
+        "for n in os.listdir('/lib/picoyacht'):\n"
+        "    if n.endswith('%s'):\n        os.remove('/lib/picoyacht/' + n)\n" % stale
+    )
+
+
+def flash(src_only=False, port=None, dry_run=False):
+    board = probe(port)
+    if not src_only:
+        check_compatible(board)
+    with tempfile.TemporaryDirectory(prefix="picoyacht-flash-") as tmp:
+        pairs = stage(src_only, Path(tmp))
+        sizes = [(remote, local.stat().st_size) for local, remote in pairs]
+        total = sum(size for _, size in sizes)
+        room = board["free"] + board["ours"]  # our old files are replaced
+        if total > room:
+            raise FlashError("not enough flash: %d bytes to copy, %d free (delete other files"
+                             " on the board, or leave out the strategy tables)" % (total, room))
+        if not dry_run:
+            run(["exec", remove_other_flavour(src_only)], port)
+            for local, remote in pairs:
+                run(["fs", "cp", str(local), ":" + remote], port)
+        after = probe(port)
+    for remote, size in sizes:
+        print("  %-32s %7d bytes" % (remote, size))
+    print("%s %d files, %d bytes; %d bytes of flash left on the %s board (MicroPython %s)"
+          % ("would copy" if dry_run else "copied", len(sizes), total, after["free"],
+             after["platform"], ".".join(map(str, after["version"]))))
+    if not dry_run:
+        print("reset the board (or unplug it) to start PicoYacht")
+    return sizes
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--src", action="store_true", help="copy .py sources instead of .mpy")
+    ap.add_argument("--port", help="serial port (default: mpremote's auto)")
+    ap.add_argument("--dry-run", action="store_true", help="probe and stage, copy nothing")
+    args = ap.parse_args(argv)
+    try:
+        flash(args.src, args.port, args.dry_run)
+    except FlashError as e:
+        print("flash: " + str(e), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
