@@ -393,7 +393,32 @@ def test_engine_is_pure():
             assert banned not in text, (name, banned)
 
 
+def test_yatzy_maximum_374():
+    g, r = new_game(rules.YATZY)
+    for f in range(1, 7):
+        turn(g, r, five(f), "%ds" % f)
+    for abbr, dice in (("1P", [6, 6, 5, 5, 4]), ("2P", [6, 6, 5, 5, 4]), ("3K", five(6)),
+                       ("4K", five(6)), ("SS", [1, 2, 3, 4, 5]), ("LS", [2, 3, 4, 5, 6]),
+                       ("FH", [6, 6, 6, 5, 5]), ("CH", five(6)), ("YZ", five(6))):
+        turn(g, r, dice, abbr)
+    assert g.total(0) == 374
+    # ...and no game can beat it: the boxes are independent, so the maximum is their sum.
+    assert sum(g.rs.box_max(b) for b in range(g.rs.nboxes)) + 50 == 374
+
+
+def test_names_are_printable_and_short():
+    g = Game(rules.YATZY, ["Zoë-Ann-Marie", ""], roller=ScriptedRoller())
+    assert g.names == ["Zo?-Ann-", "?"]
+    assert Game.restore(g.snapshot()).names == g.names
+
+
 def test_bad_construction():
+    with pytest.raises(RuleError):
+        Game(rules.YAHTZEE, ["a"], kinds=[4])
+    with pytest.raises(RuleError):
+        Game(rules.YAHTZEE, ["a", "b"], kinds=[1])
+    with pytest.raises(RuleError):
+        Game(rules.CASINO5, ["a"], options=Options(bet=256))
     with pytest.raises(RuleError):
         Game(rules.YAHTZEE, [])
     with pytest.raises(RuleError):

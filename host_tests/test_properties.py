@@ -20,7 +20,7 @@ class DrawRoller:
 
 options = st.builds(Options, joker=st.integers(0, 2), sharp=st.booleans(),
                     saved_rolls=st.booleans(), bonus100=st.booleans(),
-                    bet=st.integers(0, 100))
+                    bet=st.integers(0, 255))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

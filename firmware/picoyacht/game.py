@@ -45,6 +45,14 @@ class RuleError(ValueError):
     """An illegal action; the game is unchanged."""
 
 
+def _clean_name(name):
+    """Printable ASCII, at most MAX_NAME characters: what the font draws and a snapshot keeps."""
+    out = ""
+    for ch in str(name)[:MAX_NAME]:
+        out += ch if " " <= ch <= "~" else "?"
+    return out or "?"
+
+
 class Game:
     """A whole game: every seat's scorecard and the turn in progress."""
 
@@ -58,10 +66,14 @@ class Game:
             raise RuleError("1 to 6 players")
         self.rs = ruleset
         self.options = options or rules.Options()
+        if not 0 <= self.options.bet <= 255 or not 0 <= self.options.joker <= 2:
+            raise RuleError("bet 0-255, joker 0-2")
         self.roller = roller
         self.seed = seed
-        self.names = [str(x)[:MAX_NAME] for x in names]
+        self.names = [_clean_name(x) for x in names]
         self.kinds = bytearray(kinds if kinds is not None else n)
+        if len(self.kinds) != n or max(self.kinds) > CPU_EXPERT:
+            raise RuleError("one kind per seat, 0-3")
         self.nseats = n
         nb = ruleset.nboxes
         self.filled = [0] * n
