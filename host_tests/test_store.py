@@ -1,0 +1,709 @@
+"""store.py: framing, atomic saves, power cuts at every step, corruption fuzz,
+full flash, and the same files and CRCs on MicroPython."""
+
+import os
+import random
+import struct
+import zlib
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from picoyacht import store
+from picoyacht.store import HEADER_SIZE, MSG_FULL, OsFs, Store
+
+from fakefs import EIO, ENOSPC, FakeFs, PowerCut
+
+STRESS = os.environ.get("PICOYACHT_STRESS") == "1"
+KINDS = ("settings", "records", "game")
+KIND_IDS = {"settings": 1, "records": 2, "game": 3}
+SLOTS = (".dat", ".bak", ".tmp")
+
+
+def snapshot(i, n):
+    """A stand-in game snapshot: a small header and n-4 bytes of 'scores'."""
+    rng = random.Random(i)
+    body = bytes(rng.randrange(256) for _ in range(max(0, n - 4)))
+    return (struct.pack("<HBB", i & 0xFFFF, 4, i % 13) + body)[:n]
+
+
+# ------------------------------------------------------------------ oracle
+# An independent reading of the documented format (zlib for the CRC), used
+# to say what load() must return for any set of files.
+def decode(blob, kind):
+    if blob is None or len(blob) < 16:
+        return None
+    magic, ver, kid, n, seq, crc = struct.unpack("<4sBBHII", bytes(blob[:16]))
+    if magic != b"PYST" or ver != 1 or kid != KIND_IDS[kind] or len(blob) != 16 + n:
+        return None
+    if n > 4096 or zlib.crc32(bytes(blob[16:]), zlib.crc32(bytes(blob[:12]))) != crc:
+        return None
+    return seq, bytes(blob[16:])
+
+
+def expected(files, kind, root="/"):
+    """(payload, slot) of the newest valid copy; ties go to .dat, then .bak."""
+    best = None
+    for slot in SLOTS:
+        d = decode(files.get(root + kind + slot), kind)
+        if d is not None and (best is None or d[0] > best[0]):
+            best = (d[0], d[1], slot)
+    return (None, None) if best is None else (best[1], best[2])
+
+
+def frame(kind, seq, payload, version=1, kid=None):
+    head = struct.pack("<4sBBHI", b"PYST", version, kid or KIND_IDS[kind], len(payload), seq)
+    return head + struct.pack("<I", zlib.crc32(payload, zlib.crc32(head))) + payload
+
+
+# ------------------------------------------------------------------ CRC
+CRC_INPUTS = (b"", b"123456789", bytes(range(256)), b"PicoYacht" * 30)
+
+
+def test_crc32_pure_matches_zlib():
+    assert store.crc32_py(b"123456789") == 0xCBF43926  # the standard check value
+    rng = random.Random(1)
+    for n in list(range(40)) + [255, 256, 300, 1000]:
+        data = bytes(rng.randrange(256) for _ in range(n))
+        start = rng.choice((0, 1, 0xFFFFFFFF, rng.randrange(1 << 32)))
+        assert store.crc32_py(data, start) == zlib.crc32(data, start)
+        assert store.crc32(data, start) == zlib.crc32(data, start)
+        assert store.crc32_py(memoryview(data)) == zlib.crc32(data)
+        cut = n // 3
+        assert store.crc32_py(data[cut:], store.crc32_py(data[:cut])) == zlib.crc32(data)
+
+
+def test_header_layout_and_size():
+    fs = FakeFs()
+    s = Store(fs)
+    payload = snapshot(7, 123)
+    assert s.save("game", payload)
+    blob = bytes(fs.files["/game.dat"])
+    assert HEADER_SIZE == 16
+    assert len(blob) == HEADER_SIZE + len(payload)
+    assert blob[:4] == b"PYST" and blob[4] == 1 and blob[5] == 3
+    assert blob == frame("game", 1, payload)
+    assert s.save("game", payload)
+    assert struct.unpack("<I", fs.files["/game.dat"][8:12])[0] == 2  # seq counts saves
+
+
+def test_pure_crc_writes_identical_files(monkeypatch):
+    a, b = FakeFs(), FakeFs()
+    for k in KINDS:
+        Store(a).save(k, snapshot(len(k), 200))
+    monkeypatch.setattr(store, "_crc32_native", None)
+    for k in KINDS:
+        Store(b).save(k, snapshot(len(k), 200))
+        assert Store(a).load(k) == snapshot(len(k), 200)  # read with pure CRC
+    assert a.files == b.files
+
+
+# ------------------------------------------------------------------ round trips
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("backend", ["osfs", "fakefs", "fakefs-fat"])
+def test_round_trip(kind, backend, tmp_path):
+    if backend == "osfs":
+        fs, root = OsFs(), str(tmp_path)
+    else:
+        fs, root = FakeFs(fat=backend.endswith("fat")), "/data"
+    s = Store(fs, root)
+    assert s.load(kind) is None and s.last_error == ""
+    for i, n in enumerate((0, 1, 100, 300, 4096)):
+        p = snapshot(i, n)
+        assert s.save(kind, p) is True and s.last_error == ""
+        assert s.load(kind) == p and s.last_error == ""
+        assert Store(fs, root + "/").load(kind) == p
+    for other in KINDS:
+        if other != kind:
+            assert s.load(other) is None  # kinds do not leak into each other
+    names = sorted(os.listdir(root)) if backend == "osfs" else fs.listdir(root)
+    assert names == [kind + ".bak", kind + ".dat"]
+    assert s.delete(kind) and s.load(kind) is None and s.last_error == ""
+    assert s.delete(kind)  # deleting nothing is fine
+
+
+def test_osfs_falls_back_to_backup_on_real_files(tmp_path):
+    s = Store(OsFs(), str(tmp_path))
+    assert s.save("records", b"old") and s.save("records", b"new")
+    p = tmp_path / "records.dat"
+    p.write_bytes(p.read_bytes()[:-1])
+    assert s.load("records") == b"old"
+    assert s.last_error == "save corrupt: using backup"
+    assert s.save("records", b"newer")
+    assert (tmp_path / "records.bak").read_bytes() == frame("records", 1, b"old")
+    assert s.load("records") == b"newer"
+
+
+def test_bytes_like_payloads_and_limits():
+    s = Store(FakeFs())
+    assert s.save("game", bytearray(b"abc")) and s.load("game") == b"abc"
+    assert s.save("game", memoryview(b"xyz")) and s.load("game") == b"xyz"
+    assert s.save("game", bytes(store.MAX_PAYLOAD))
+    assert not s.save("game", bytes(store.MAX_PAYLOAD + 1))
+    assert s.last_error == "not saved: too big"
+    assert s.load("game") == bytes(store.MAX_PAYLOAD)
+    with pytest.raises(ValueError):
+        s.save("highscores", b"x")
+    with pytest.raises(ValueError):
+        s.load("highscores")
+
+
+def test_messages_for_each_fallback():
+    fs = FakeFs()
+    s = Store(fs)
+    for p in (b"one", b"two"):
+        assert s.save("game", p)
+    good = dict(fs.files)
+
+    def with_files(**change):
+        fs.files = {k: bytearray(v) for k, v in good.items()}
+        for slot, blob in change.items():
+            path = "/game." + slot
+            if blob is None:
+                fs.files.pop(path, None)
+            else:
+                fs.files[path] = bytearray(blob)
+        return s.load("game"), s.last_error
+
+    assert with_files() == (b"two", "")
+    assert with_files(dat=b"junk") == (b"one", "save corrupt: using backup")
+    assert with_files(dat=None) == (b"one", "save missing: using backup")
+    assert with_files(dat=frame("game", 9, b"v2", version=2)) == (
+        b"one",
+        "save from newer firmware: using backup",
+    )
+    assert with_files(dat=frame("game", 9, b"x", kid=1)) == (b"one", "save corrupt: using backup")
+    assert with_files(dat=b"", bak=b"") == (None, "save corrupt: lost")
+    assert with_files(dat=frame("game", 9, b"v2", version=2), bak=None) == (
+        None,
+        "save from newer firmware: ignored",
+    )
+    assert with_files(tmp=frame("game", 3, b"three")) == (b"three", "save interrupted: recovered")
+    assert with_files(dat=None, tmp=frame("game", 3, b"three")) == (
+        b"three",
+        "save interrupted: recovered",
+    )
+    assert with_files(tmp=frame("game", 1, b"stale")) == (b"two", "")  # older leftover ignored
+    assert with_files(dat=good["/game.bak"], bak=good["/game.dat"]) == (
+        b"two",
+        "save stale: using backup",
+    )
+    assert with_files(dat=good["/game.dat"] + b"\0") == (b"one", "save corrupt: using backup")
+    fs.fail("open_r", OSError(EIO, "io"), path="game.dat", times=1)
+    assert with_files() == (b"one", "save unreadable: using backup")
+
+
+# ------------------------------------------------------------------ power cuts
+# A play session: mostly game snapshots of varying length, with settings and
+# records saved in between.
+SESSION = [
+    ("game", snapshot(1, 120)),
+    ("settings", snapshot(50, 9)),
+    ("game", snapshot(2, 37)),
+    ("game", snapshot(3, 300)),
+    ("records", snapshot(60, 64)),
+    ("game", snapshot(4, 0)),
+    ("game", snapshot(5, 211)),
+    ("settings", snapshot(51, 12)),
+    ("game", snapshot(6, 1)),
+    ("game", snapshot(7, 160)),
+]
+
+
+def play(fs, session):
+    """Save the session in order until done or the power goes.
+
+    Returns the index of the save in progress at the cut (len(session) if none)."""
+    s = Store(fs)
+    for i, (kind, payload) in enumerate(session):
+        try:
+            ok = s.save(kind, payload)
+        except PowerCut:
+            return i
+        assert ok, s.last_error
+    return len(session)
+
+
+def allowed(session, upto, kind):
+    """What load(kind) may return after a cut during save number ``upto``:
+    the last completed save of that kind, or the one that was being written."""
+    last = None
+    for k, p in session[:upto]:
+        if k == kind:
+            last = p
+    ok = {last}
+    if upto < len(session) and session[upto][0] == kind:
+        ok.add(session[upto][1])
+    return ok
+
+
+def count_units(files, fat, fn):
+    fs = FakeFs({p: bytearray(d) for p, d in files.items()}, fat=fat)
+    fn(fs)
+    return fs.ops
+
+
+@pytest.mark.parametrize("fat", [False, True], ids=["rename-replaces", "fat-rename"])
+def test_power_cut_at_every_step(fat):
+    rng = random.Random(2024)
+    total = count_units({}, fat, lambda fs: play(fs, SESSION))
+    tried = failures = 0
+    for cut in range(1, total + 1):
+        fs = FakeFs(cut_at=cut, fat=fat)
+        upto = play(fs, SESSION)
+        assert fs.dead and upto < len(SESSION)
+        tried += 1
+        after = fs.reboot()
+        s = Store(after)
+        got = {}
+        for kind in KINDS:
+            got[kind] = s.load(kind)
+            if got[kind] not in allowed(SESSION, upto, kind):
+                failures += 1
+            if got[kind] != expected(after.files, kind)[0]:
+                failures += 1
+        # Second cut at a random point of the next save, from this state on.
+        new = snapshot(1000 + cut, rng.randrange(301))
+
+        def resave(fs2, payload=new):
+            Store(fs2).save("game", payload)
+
+        units = count_units(after.files, fat, resave)
+        cut2 = rng.randrange(1, units + 1)
+        fs2 = FakeFs({p: bytearray(d) for p, d in after.files.items()}, cut_at=cut2, fat=fat)
+        with pytest.raises(PowerCut):
+            resave(fs2)
+        tried += 1
+        again = Store(fs2.reboot())
+        if again.load("game") not in (got["game"], new):
+            failures += 1
+        # And the store still works after all that.
+        assert again.save("game", b"final") and again.load("game") == b"final"
+    print(
+        "\npower cuts (%s): %d cut points tried, %d failures"
+        % ("fat" if fat else "littlefs", tried, failures)
+    )
+    assert total > 0 and tried == 2 * total
+    assert failures == 0
+
+
+@pytest.mark.parametrize("fat", [False, True], ids=["rename-replaces", "fat-rename"])
+def test_power_cut_every_step_of_recovery(fat):
+    """Every cut of the save that has to finish an interrupted one first."""
+    tried = 0
+    base_total = count_units({}, fat, lambda fs: play(fs, SESSION[:4]))
+    for cut in range(base_total - 40, base_total + 1):
+        fs = FakeFs(cut_at=cut, fat=fat)
+        upto = play(fs, SESSION[:4])
+        before = fs.reboot()
+        if expected(before.files, "game")[1] != ".tmp":
+            continue  # only states with a complete, newer temp file
+        was = Store(before).load("game")
+        assert was == SESSION[upto][1]
+
+        def resave(fs2):
+            Store(fs2).save("game", b"after recovery")
+
+        units = count_units(before.files, fat, resave)
+        for cut2 in range(1, units + 1):
+            fs2 = FakeFs({p: bytearray(d) for p, d in before.files.items()}, cut_at=cut2, fat=fat)
+            with pytest.raises(PowerCut):
+                resave(fs2)
+            tried += 1
+            assert Store(fs2.reboot()).load("game") in (was, b"after recovery")
+    print("\nrecovery cuts (%s): %d cut points tried" % ("fat" if fat else "littlefs", tried))
+    assert tried > 50
+
+
+def test_power_cut_during_delete():
+    fs = FakeFs()
+    play(fs, SESSION)
+    last = [p for k, p in SESSION if k == "game"][-1]
+    total = count_units(fs.files, False, lambda f: Store(f).delete("game"))
+    assert total >= 3
+    for cut in range(1, total + 1):
+        f = FakeFs({p: bytearray(d) for p, d in fs.files.items()}, cut_at=cut)
+        with pytest.raises(PowerCut):
+            Store(f).delete("game")
+        assert Store(f.reboot()).load("game") in (last, None)
+
+
+def test_steady_state_files_after_each_save():
+    fs = FakeFs()
+    s = Store(fs)
+    prev = None
+    for i in range(6):
+        p = snapshot(i, 50 + 40 * i)
+        assert s.save("game", p)
+        assert decode(fs.files["/game.dat"], "game") == (i + 1, p)
+        if prev is not None:
+            assert decode(fs.files["/game.bak"], "game") == (i, prev)
+        assert "/game.tmp" not in fs.files
+        prev = p
+
+
+# ------------------------------------------------------------------ corruption fuzz
+def _base_states():
+    """Real on-flash states: the session cut at many points, plus clean ends."""
+    states = []
+    total = count_units({}, False, lambda fs: play(fs, SESSION))
+    for cut in list(range(1, total + 1, 7)) + [None]:
+        for fat in (False, True):
+            fs = FakeFs(cut_at=cut, fat=fat)
+            play(fs, SESSION)
+            states.append(fs.files)
+    return states
+
+
+SAVED_GAMES = {p for k, p in SESSION if k == "game"}
+OTHER_FILE = frame("settings", 5, b"not a game")
+
+
+def mutate(files, rng):
+    """Apply one random damage to one of the game files; returns its name."""
+    slot = "/game" + rng.choice(SLOTS)
+    blob = files.get(slot)
+    op = rng.randrange(12)
+    if blob is None or op >= 9:
+        if op == 9:  # swap two slots (either may be missing)
+            other = "/game" + rng.choice(SLOTS)
+            a, b = files.pop(slot, None), files.pop(other, None)
+            if a is not None:
+                files[other] = a
+            if b is not None:
+                files[slot] = b
+            return "swap"
+        if op == 10:  # a copy of another slot (or another kind's file)
+            src = files.get("/game" + rng.choice(SLOTS))
+            files[slot] = bytearray(OTHER_FILE if src is None else src)
+            return "copy"
+        files[slot] = bytearray(rng.randbytes(rng.randrange(0, 80)))
+        return "garbage"
+    if op == 0 and blob:
+        i = rng.randrange(len(blob))
+        blob[i] ^= 1 << rng.randrange(8)
+        return "bitflip"
+    if op == 1 and blob:
+        i = rng.randrange(len(blob))
+        blob[i] ^= rng.randrange(1, 256)
+        return "byte"
+    if op == 2 and blob:
+        del blob[rng.randrange(len(blob)) :]
+        return "truncate"
+    if op == 3:
+        blob += rng.randbytes(rng.randrange(1, 30))
+        return "extend"
+    if op == 4:
+        del blob[:]
+        return "empty"
+    if op == 5:
+        del files[slot]
+        return "delete"
+    if op == 6 and len(blob) >= 16:  # consistent header, other version / kind / length
+        head = bytearray(blob[:12])
+        field = rng.randrange(3)
+        if field == 0:
+            head[4] = rng.choice((0, 2, 3, 255))
+        elif field == 1:
+            head[5] = rng.choice((0, 1, 2, 4))
+        else:
+            head[6:8] = struct.pack("<H", (len(blob) - 16 + rng.randrange(1, 9)) & 0xFFFF)
+        body = bytes(blob[16:])
+        files[slot] = bytearray(
+            head + struct.pack("<I", zlib.crc32(body, zlib.crc32(bytes(head)))) + body
+        )
+        return "header"
+    if op == 7 and blob:  # a write that stopped part way (zero-filled tail)
+        i = rng.randrange(len(blob))
+        blob[i:] = bytes(len(blob) - i)
+        return "zerotail"
+    blob[rng.randrange(len(blob) + 1) :] = b"\xff" * rng.randrange(1, 8)
+    return "erased"
+
+
+def corrupt_for_sure(blob, rng):
+    """A damage the CRC/length checks must catch."""
+    op = rng.randrange(5)
+    if op == 0:
+        blob[rng.randrange(len(blob))] ^= 1 << rng.randrange(8)
+    elif op == 1:
+        blob[rng.randrange(len(blob))] ^= rng.randrange(1, 256)
+    elif op == 2:
+        del blob[rng.randrange(len(blob)) :]
+    elif op == 3:
+        blob += rng.randbytes(rng.randrange(1, 30))
+    else:
+        del blob[:]
+
+
+def test_corruption_fuzz():
+    rng = random.Random(0xC0FFEE)
+    states = _base_states()
+    iterations = 10_000 * (10 if STRESS else 1)
+    mutations = checks = 0
+    for it in range(iterations):
+        files = {p: bytearray(d) for p, d in rng.choice(states).items()}
+        for _ in range(rng.randrange(1, 4)):
+            mutate(files, rng)
+            mutations += 1
+        fs = FakeFs(files, fat=rng.random() < 0.5)
+        s = Store(fs)
+        want, slot = expected(fs.files, "game")
+        got = s.load("game")
+        checks += 1
+        assert got == want
+        assert got is None or got in SAVED_GAMES
+        if slot == ".dat" or not any(p.startswith("/game") for p in fs.files):
+            assert s.last_error == ""
+        else:
+            assert s.last_error.startswith("save "), s.last_error
+        # A save on top of the damage keeps what load() showed as the backup,
+        # and never moves a bad file into the backup slot.
+        best = bytes(fs.files["/game" + slot]) if slot else None
+        bak_before = fs.files.get("/game.bak")
+        bak_before = None if bak_before is None else bytes(bak_before)
+        new = snapshot(10_000 + it, rng.randrange(0, 301))
+        assert s.save("game", new) and s.last_error == ""
+        bak = fs.files.get("/game.bak")
+        if best is not None:
+            assert bytes(bak) == best
+        else:
+            assert (None if bak is None else bytes(bak)) == bak_before
+        assert "/game.tmp" not in fs.files
+        assert Store(fs.reboot()).load("game") == new
+        corrupt_for_sure(fs.files["/game.dat"], rng)
+        mutations += 1
+        again = s.load("game")
+        assert again == want  # the old good copy, or nothing -- never garbage
+        assert s.last_error.startswith("save ")
+        checks += 1
+    print("\ncorruption fuzz: %d mutations over %d loads, 0 failures" % (mutations, checks))
+    assert mutations >= 10_000
+
+
+# Hypothesis: any interleaving of saves, damage, reboots and deletes.
+ACTIONS = st.one_of(
+    st.tuples(st.just("save"), st.sampled_from(KINDS), st.binary(max_size=300)),
+    st.tuples(
+        st.just("damage"),
+        st.sampled_from(KINDS),
+        st.sampled_from(SLOTS),
+        st.integers(0, 5),
+        st.integers(0, 400),
+        st.integers(1, 255),
+    ),
+    st.tuples(st.just("reboot")),
+    st.tuples(st.just("delete"), st.sampled_from(KINDS)),
+)
+
+
+@settings(
+    max_examples=300 if STRESS else 60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(st.lists(ACTIONS, max_size=25), st.booleans())
+def test_property_any_history(actions, fat):
+    fs = FakeFs(fat=fat)
+    s = Store(fs)
+    saved = {k: set() for k in KINDS}
+    last = {k: None for k in KINDS}
+    clean = {k: True for k in KINDS}  # no damage since the last save/delete
+    for act in actions:
+        if act[0] == "save":
+            _, kind, payload = act
+            assert s.save(kind, payload)
+            saved[kind].add(payload)
+            last[kind] = payload
+            clean[kind] = True
+        elif act[0] == "damage":
+            _, kind, slot, how, pos, val = act
+            blob = fs.files.get("/" + kind + slot)
+            if blob is None:
+                continue
+            if how == 0 and blob:
+                blob[pos % len(blob)] ^= val
+            elif how == 1:
+                del blob[pos % (len(blob) + 1) :]
+            elif how == 2:
+                blob += bytes([val]) * (pos % 9 + 1)
+            elif how == 3:
+                fs.files["/" + kind + SLOTS[(SLOTS.index(slot) + 1) % 3]] = bytearray(blob)
+            elif how == 4:
+                del fs.files["/" + kind + slot]
+            else:
+                other = KINDS[(KINDS.index(kind) + 1) % 3]
+                fs.files["/" + other + slot] = bytearray(blob)
+                kind = other
+            clean[kind] = False
+        elif act[0] == "reboot":
+            fs = fs.reboot()
+            s = Store(fs)
+        else:
+            assert s.delete(act[1])
+            last[act[1]] = None
+            clean[act[1]] = True
+        for kind in KINDS:
+            got = s.load(kind)
+            assert got == expected(fs.files, kind)[0]
+            assert got is None or got in saved[kind]
+            if clean[kind]:
+                assert got == last[kind]
+
+
+# ------------------------------------------------------------------ full flash, I/O errors
+def test_full_flash_keeps_previous():
+    fs = FakeFs(capacity=400)
+    s = Store(fs)
+    assert s.save("game", snapshot(1, 100))
+    assert s.save("game", snapshot(2, 100))  # .dat + .bak = 232 bytes
+    assert not s.save("game", snapshot(3, 200))
+    assert s.last_error == MSG_FULL == "not saved: flash full"
+    assert "/game.tmp" not in fs.files
+    assert s.load("game") == snapshot(2, 100) and s.last_error == ""
+    assert Store(fs.reboot()).load("game") == snapshot(2, 100)
+    assert s.save("game", snapshot(4, 100))  # room again once it fits
+
+
+@pytest.mark.parametrize("fat", [False, True])
+def test_full_flash_at_every_capacity(fat):
+    """Whatever the free space, save either works or says 'flash full', and
+    load returns the last save that worked."""
+    session = [p for k, p in SESSION if k == "game"]
+    need = 3 * (HEADER_SIZE + max(len(p) for p in session))
+    refusals = 0
+    for cap in range(0, need + 1, 3):
+        fs = FakeFs(capacity=cap, fat=fat)
+        s = Store(fs)
+        last = None
+        for p in session:
+            if s.save("game", p):
+                last = p
+            else:
+                refusals += 1
+                assert s.last_error == MSG_FULL
+                assert "/game.tmp" not in fs.files
+            assert Store(fs.reboot()).load("game") == last
+    assert refusals > 0
+
+
+@pytest.mark.parametrize("op", ["open_w", "write", "flush", "close", "rename", "sync", "remove"])
+def test_io_error_at_every_step(op):
+    """An OSError at any one operation: no exception, a message, and the
+    previous (or, if the error came after the commit, the new) payload loads."""
+    tried = 0
+    for nth in range(8):
+        fs = FakeFs(fat=op == "remove")  # FAT mode makes the store call remove
+        s = Store(fs)
+        assert s.save("game", b"before") and s.save("game", b"previous")
+        fs.fail(op, OSError(EIO, "io"), skip=nth, times=1)
+        ok = s.save("game", b"next")
+        if not fs.fired:
+            assert ok  # fewer than nth+1 calls of op in a save
+            continue
+        tried += 1
+        if not ok:
+            assert s.last_error.startswith("not saved: I/O error "), s.last_error
+        got = Store(fs.reboot()).load("game")
+        assert got in (b"previous", b"next")
+        if not ok and op in ("open_w", "write", "flush", "close"):
+            assert got == b"previous"
+        assert "/game.tmp" not in fs.files or got == b"next"
+        assert s.save("game", b"later") and s.load("game") == b"later"
+    assert tried > 0
+
+
+def test_write_that_lands_wrong_is_caught_by_read_back():
+    fs = FakeFs()
+    s = Store(fs)
+    assert s.save("game", b"one") and s.save("game", b"two")
+    fs.mangle = lambda path, data: data[:-1] + bytes([data[-1] ^ 1])
+    assert not s.save("game", b"three")
+    assert s.last_error == "not saved: write check failed"
+    assert sorted(fs.files) == ["/game.bak", "/game.dat"]
+    fs.mangle = None
+    assert s.load("game") == b"two"
+    assert decode(fs.files["/game.bak"], "game") == (1, b"one")
+
+
+def test_osfs_sync_with_and_without_os_sync(monkeypatch):
+    calls = []
+    monkeypatch.setattr(store.os, "sync", lambda: calls.append(1), raising=False)
+    OsFs().sync()
+    assert calls == [1]
+    monkeypatch.delattr(store.os, "sync")
+    OsFs().sync()  # MicroPython's unix port has no os.sync: a no-op
+    assert calls == [1]
+
+
+def test_enospc_on_rename_is_flash_full():
+    fs = FakeFs()
+    s = Store(fs)
+    assert s.save("settings", b"a") and s.save("settings", b"b")
+    fs.fail("rename", OSError(ENOSPC, "full"), times=1)
+    assert not s.save("settings", b"c")
+    assert s.last_error == MSG_FULL
+    assert s.load("settings") == b"b"
+
+
+# ------------------------------------------------------------------ MicroPython
+def mp_payload(kind, i):
+    # Must match payload() in host_tests/mp/store_check.py.
+    n = (len(kind) * 37 + i * 53) % 300
+    return bytes((j * 7 + i * 13 + len(kind)) & 0xFF for j in range(n))
+
+
+def test_micropython_store_on_real_filesystems(mp_run, tmp_path):
+    from conftest import HOST_TESTS
+
+    (tmp_path / "cpy").mkdir()
+    mine = Store(OsFs(), str(tmp_path / "cpy"))
+    for k in KINDS:
+        for i in range(2):
+            assert mine.save(k, mp_payload(k, i))
+    # 128k: the script mounts a 32 KB RAM disk for FAT (the store itself runs
+    # in the first part, and needs little).
+    r = mp_run(HOST_TESTS / "mp" / "store_check.py", heap="128k", args=[str(tmp_path)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = [ln.split() for ln in r.stdout.splitlines()]
+    out = {}
+    for ln in lines:
+        out.setdefault(ln[0], []).append(ln[1:])
+    # CRCs: native binascii and the pure table on MicroPython == zlib here.
+    for i, data in enumerate(CRC_INPUTS):
+        assert out["crc"][i] == [str(i), str(zlib.crc32(data)), str(zlib.crc32(data))]
+    assert out["crc_inc"] == [[str(zlib.crc32(b"123456789"))]]
+    # Files written by CPython load on MicroPython, and the other way round.
+    for k, hexed, msg in out["cpy_load"]:
+        assert bytes.fromhex(hexed) == mp_payload(k, 1) and msg == "-"
+    theirs = Store(OsFs(), str(tmp_path / "mp"))
+    assert theirs.load("settings") == mp_payload("settings", 2)
+    assert theirs.load("records") == mp_payload("records", 2)
+    assert theirs.load("game") == mp_payload("game", 1)  # its primary was corrupted
+    assert theirs.last_error == "save corrupt: using backup"
+    # The pure-CRC file from MicroPython is byte-identical to CPython's framing.
+    seq1 = frame("game", 1, mp_payload("game", 1))
+    assert (tmp_path / "pure" / "game.dat").read_bytes() == seq1
+    assert out["fallback"] == [["save", "corrupt:", "using", "backup"]]
+    for fs_name in ("fat", "lfs"):
+        assert [fs_name] + ["files", "game.bak,game.dat"] in lines
+        assert out[fs_name][-1] == ["full", "False"] + MSG_FULL.split()
+    assert lines[-1] == ["done"]
+
+
+@pytest.mark.parametrize("vfs", ["lfs", "fat"])
+def test_micropython_power_cut_at_every_block_write(mp_run, vfs):
+    """The real littlefs / FAT code of MicroPython on a RAM disk: the image a
+    cut would leave at each block write or erase (and half-way through each
+    write) is mounted again and must load the last or the in-progress save."""
+    from conftest import HOST_TESTS
+
+    r = mp_run(HOST_TESTS / "mp" / "store_cuts.py", heap="256k", args=[vfs])
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = {}
+    for ln in r.stdout.splitlines():
+        key, _, rest = ln.partition(" ")
+        out.setdefault(key, []).append(rest)
+    writes, tried = int(out["writes"][0]), int(out["tried"][0])
+    print("\nMicroPython %s block cuts: %d tried, failures %s" % (vfs, tried, out["failures"]))
+    assert writes > 0 and tried == 2 * writes
+    assert out["failures"] == ["0"], r.stdout
