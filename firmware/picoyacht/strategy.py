@@ -1,0 +1,718 @@
+"""CPU players and the coach: Easy, Normal and Expert, all on the device.
+
+Every level that thinks ahead uses the same exact in-turn search: for the boxes still open,
+the value of ending the turn with each of the dice's multisets (S), then, one re-roll stage
+at a time, the expected value of holding each kept multiset (average over one more die at
+a time) and the best hold from each roll (max over sub-multisets). What differs is the
+value of the position after the box is filled:
+
+- Expert reads it from a precomputed table on flash (see strategy_table.Table), which makes
+  it the optimal solitaire policy (maximum expected final score) for Yahtzee and Yatzy.
+- Normal estimates it: every open box is worth a share of its "par" (what chasing it alone
+  for one turn scores on average), plus the upper bonus times an estimate of the chance of
+  still reaching it. No table, works for every rule set (Maxi's saved rolls included).
+- Greedy (a bench baseline, not a seat level) maximizes this turn's points only.
+- Easy plays like a casual person and makes mistakes: no search at all.
+
+Arithmetic is integer only. Values are fixed point with ONE = 1 << 16 per point and stay
+far inside 30-bit small ints (the largest sum formed is 6 x ~700 points). Work arrays are
+allocated once per engine; a turn's S values are cached, so later decisions in the same
+turn only redo the re-roll stages. Results are identical on CPython and MicroPython.
+
+Public API (units: `value` and costs are centi-points, i.e. 25459 = 254.59 points):
+    advise(game, level=EXPERT, table=None) -> (kind, arg, value)
+        kind HOLD: arg is the held mask to set before rolling (0 = roll everything, also
+        the answer before the turn's first roll); kind SCORE: arg is the box to fill.
+        value: expected final total of the seat (banked points + expected rest) after the
+        recommended action; Normal's is its own estimate, not a true expectation.
+    cpu_step(game, level, table=None, rng=None) -> (kind, arg)    one action for a CPU seat
+    apply(game, action)                                            performs (kind, arg)
+    action_value(game, kind, arg, level=EXPERT, table=None) -> centi-points, same scale
+    move_cost(game, kind, arg, table=None) -> centi-points given away (>= 0)
+    Proficiency                                                    game-over summary
+    strategy_table.load(game) -> Table or None                     finds the table file
+"""
+
+from array import array
+
+from picoyacht import rules
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+HOLD = const(0)
+SCORE = const(1)
+
+# Levels: the same numbers as the seat kinds in game.py.
+EASY = const(1)
+NORMAL = const(2)
+EXPERT = const(3)
+GREEDY = const(4)  # bench baseline: best points this turn, nothing else
+
+ONE = const(65536)  # fixed point: 1 point
+NEG = const(-(1 << 29))
+NONE = const(0xFFFF)
+YAHTZEE_BONUS = const(100)
+STAGES = const(2)  # re-roll stages searched (a classic turn has at most two re-rolls)
+
+# Normal's tuning (integers; see tools/bench_strategy.py for how they were chosen).
+PAR_W = const(200)  # an open box is worth PAR_W/256 of its par
+CHASE_P = const(39322)  # chance a die ends on the face chased for an upper box (/65536)
+YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
+
+
+def to_centi(v):
+    """Fixed point (ONE per point) to centi-points, rounded; no big ints for |v| < 2^29."""
+    if v < 0:
+        return -to_centi(-v)
+    return ((v >> 2) * 25 + 2048) >> 12
+
+
+class Dice:
+    """The multisets of 0..n dice ("keeps"), ordered by size then by packed code.
+
+    A multiset is packed as 3 bits per face (face 1 lowest). child[6*i+f-1] is the index
+    of keep i plus one die f, parent[6*i+f-1] of keep i minus one f (NONE if absent).
+    The keeps of exactly n dice are the rolls: indices r0 .. nk-1."""
+
+    def __init__(self, n):
+        self.n = n
+        found = []
+        self._gen(n, 1, 0, 0, found)
+        found.sort()
+        nk = len(found)
+        self.nk = nk
+        self.codes = array("i", [c for _, c in found])
+        self.start = [0] * (n + 2)
+        for s, _ in found:
+            self.start[s + 1] += 1
+        for s in range(n + 1):
+            self.start[s + 1] += self.start[s]
+        self.r0 = self.start[n]
+        self.nr = nk - self.r0
+        self.child = array("H", [NONE]) * (6 * nk)
+        self.parent = array("H", [NONE]) * (6 * nk)
+        for i in range(nk):
+            c = self.codes[i]
+            size = found[i][0]
+            for f in range(6):
+                sh = 3 * f
+                if size < n:
+                    self.child[6 * i + f] = self.index(c + (1 << sh), size + 1)
+                if (c >> sh) & 7:
+                    self.parent[6 * i + f] = self.index(c - (1 << sh), size - 1)
+
+    def _gen(self, n, face, code, size, out):
+        if face == 7:
+            out.append((size, code))
+            return
+        for k in range(n - size + 1):
+            self._gen(n, face + 1, code | (k << (3 * (face - 1))), size + k, out)
+
+    def index(self, code, size):
+        lo, hi = self.start[size], self.start[size + 1] - 1
+        codes = self.codes
+        while lo <= hi:
+            mid = (lo + hi) >> 1
+            c = codes[mid]
+            if c == code:
+                return mid
+            if c < code:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        raise ValueError("not a multiset")
+
+    def expect(self, a):
+        """In place: a[i] for every keep of fewer than n dice becomes the mean (rounded) of
+        its six one-more-die children; a[r0:] (the rolls) must hold the leaf values."""
+        ch = self.child
+        for i in range(self.r0 - 1, -1, -1):
+            j = 6 * i
+            a[i] = (a[ch[j]] + a[ch[j + 1]] + a[ch[j + 2]] + a[ch[j + 3]] + a[ch[j + 4]]
+                    + a[ch[j + 5]] + 3) // 6
+
+    def maxdown(self, a):
+        """In place: a[i] becomes the max of a over all sub-multisets of keep i."""
+        par = self.parent
+        for i in range(1, self.nk):
+            j = 6 * i
+            best = a[i]
+            for f in range(6):
+                p = par[j + f]
+                if p != NONE and a[p] > best:
+                    best = a[p]
+            a[i] = best
+
+
+def _counts_code(dice, counts):
+    rules.counts_of(dice, counts)
+    code = 0
+    for f in range(6):
+        code |= counts[f + 1] << (3 * f)
+    return code
+
+
+class Engine:
+    """One rule set's in-turn search with its preallocated work arrays."""
+
+    def __init__(self, rs, options=None):
+        self.rs = rs
+        self.options = options or rules.Options()
+        n = rs.ndice
+        self.dice = d = Dice(n)
+        nb = rs.nboxes
+        self.nb = nb
+        self.nr = d.nr
+        counts = bytearray(7)
+        sc = bytearray(d.nr * nb)
+        for r in range(d.nr):
+            code = d.codes[d.r0 + r]
+            for f in range(6):
+                counts[f + 1] = (code >> (3 * f)) & 7
+            for b in range(nb):
+                s = rules.evaluate(rs.boxes[b], counts)
+                sc[r * nb + b] = s if s > 0 else 0
+        self.sc = sc
+        self.yzb = rs.yahtzee_box if rs.joker else -1
+        self.jsc = bytearray(6 * nb)  # Yahtzee: joker scores of five alike, per face
+        self.yroll = bytearray(6)
+        if rs.joker:
+            for f in range(1, 7):
+                for g in range(7):
+                    counts[g] = 0
+                counts[f] = n
+                self.yroll[f - 1] = d.index(n << (3 * (f - 1)), n) - d.r0
+                for b in range(nb):
+                    s = rules.evaluate(rs.boxes[b], counts, True)
+                    self.jsc[(f - 1) * nb + b] = s if s > 0 else 0
+        self.S = array("i", [0]) * d.nr
+        self.A = array("i", [0]) * d.nk
+        self.Wb = array("i", [0]) * (nb + 1)  # lower boxes; [nb] = Yahtzee box with 50
+        self.Wu = array("i", [0]) * (6 * (n + 1))  # upper face f with k dice
+        self.counts = bytearray(7)
+        self.key = None
+        self.ybonus = 0
+        self.par = None
+        self._phi = {}
+
+    # ---- position ---------------------------------------------------------------------
+    def state(self, game):
+        seat = game.current
+        rs = self.rs
+        up = game.upper_total(seat)
+        y = 0
+        if self.yzb >= 0 and game.is_filled(seat, self.yzb) and game.box_score(seat, self.yzb):
+            y = 1
+        return game.filled[seat], up, y
+
+    def prepare(self, game, level, table):
+        """Fill S for this turn's position (cached while the position is unchanged)."""
+        mask, up, y = self.state(game)
+        key = (level, id(table), game.options.joker, mask, up, y)
+        if key == self.key:
+            return
+        self.key = None
+        if level == EXPERT:
+            fut = table.value
+        elif level == GREEDY:
+            fut = _zero
+        else:
+            fut = self.heuristic
+            self.pars()
+        self._weights(mask, up, y, fut)
+        self._fill_s(mask, y)
+        self.key = key
+
+    def _weights(self, mask, up, y, fut):
+        rs = self.rs
+        n = rs.ndice
+        at = rs.bonus_at
+        bonus = rs.upper_bonus(self.options)
+        for b in range(self.nb):
+            bit = 1 << b
+            if mask & bit:
+                continue
+            m2 = mask | bit
+            if b < 6:
+                f = b + 1
+                for k in range(n + 1):
+                    u2 = up + k * f
+                    pts = k * f
+                    if up < at <= u2:
+                        pts += bonus
+                    self.Wu[b * (n + 1) + k] = pts * ONE + fut(m2, u2 if u2 < at else at, y)
+            elif b == self.yzb:
+                self.Wb[b] = fut(m2, up, 0)
+                self.Wb[self.nb] = fut(m2, up, 1)
+            else:
+                self.Wb[b] = fut(m2, up, y)
+        self.ybonus = YAHTZEE_BONUS * ONE if y else 0
+
+    def _fill_s(self, mask, y):
+        S, sc, nb, nr = self.S, self.sc, self.nb, self.nr
+        Wb, Wu = self.Wb, self.Wu
+        n1 = self.rs.ndice + 1
+        for r in range(nr):
+            S[r] = NEG
+        for b in range(nb):
+            if mask >> b & 1:
+                continue
+            if b < 6:
+                f = b + 1
+                base = b * n1
+                for r in range(nr):
+                    v = Wu[base + sc[r * nb + b] // f]
+                    if v > S[r]:
+                        S[r] = v
+            elif b == self.yzb:
+                w0, w50 = Wb[b], Wb[nb]
+                for r in range(nr):
+                    s = sc[r * nb + b]
+                    v = s * ONE + (w50 if s else w0)
+                    if v > S[r]:
+                        S[r] = v
+            else:
+                w = Wb[b]
+                for r in range(nr):
+                    v = sc[r * nb + b] * ONE + w
+                    if v > S[r]:
+                        S[r] = v
+        if self.yzb >= 0 and mask >> self.yzb & 1:
+            for f in range(1, 7):
+                S[self.yroll[f - 1]] = self._joker_best(mask, f) + self.ybonus
+
+    def _joker_rule(self, mask, f):
+        """(allowed mask, upper may score) for five f's once the Yahtzee box is filled."""
+        nb = self.nb
+        open_mask = ((1 << nb) - 1) & ~mask
+        lower_open = open_mask & ~63
+        fbit = 1 << (f - 1)
+        variant = self.options.joker
+        if variant == rules.JOKER_FREE:
+            return open_mask, True
+        if variant == rules.JOKER_FORCED and open_mask & fbit:
+            return fbit, True
+        if lower_open:
+            return lower_open, True
+        return open_mask & 63, variant != rules.JOKER_ORIGINAL
+
+    def _joker_best(self, mask, f):
+        nb = self.nb
+        allowed, upper_scores = self._joker_rule(mask, f)
+        use_joker = self.options.joker != rules.JOKER_FREE or mask >> (f - 1) & 1
+        row = self.yroll[f - 1] * nb
+        n1 = self.rs.ndice + 1
+        best = NEG
+        for b in range(nb):
+            if not allowed >> b & 1:
+                continue
+            if b < 6:
+                k = self.rs.ndice if (b == f - 1 and upper_scores) else 0
+                v = self.Wu[b * n1 + k]
+            else:
+                s = self.jsc[(f - 1) * nb + b] if use_joker else self.sc[row + b]
+                v = s * ONE + self.Wb[b]
+            if v > best:
+                best = v
+        return best
+
+    # ---- stages -------------------------------------------------------------------------
+    def stage(self, rolls_left):
+        """A[k] = value of holding keep k and re-rolling the rest, `rolls_left` re-rolls
+        to go (1 or 2); A[roll] = the value of that roll with rolls_left - 1 re-rolls."""
+        d, A, S = self.dice, self.A, self.S
+        r0 = d.r0
+        for r in range(self.nr):
+            A[r0 + r] = S[r]
+        d.expect(A)
+        for _ in range(rolls_left - 1):
+            d.maxdown(A)
+            d.expect(A)
+        return A
+
+    def best_hold(self, dice, rolls_left):
+        """(keep index, value) over the sub-multisets of the dice; keeping all means
+        scoring now (valued by S). Ties go to the larger keep index (score first)."""
+        d = self.dice
+        counts = self.counts
+        code = _counts_code(dice, counts)
+        ridx = d.index(code, d.n)
+        A = self.stage(rolls_left)
+        best_i = ridx
+        best = self.S[ridx - d.r0]
+        # Enumerate sub-multisets (odometer over the face counts), largest index first is
+        # not needed: compare with the tie rule explicitly.
+        sub = bytearray(7)
+        while True:
+            f = 1
+            while f <= 6:
+                if sub[f] < counts[f]:
+                    sub[f] += 1
+                    break
+                sub[f] = 0
+                f += 1
+            if f > 6:
+                break
+            size = 0
+            c = 0
+            for g in range(6):
+                size += sub[g + 1]
+                c |= sub[g + 1] << (3 * g)
+            if size == d.n:
+                continue
+            i = d.index(c, size)
+            v = A[i]
+            if v > best or (v == best and i > best_i):
+                best, best_i = v, i
+        return best_i, best, ridx
+
+    def box_values(self, game):
+        """Yields (box, value) for every box the game allows now (after prepare)."""
+        allowed = game._allowed()
+        nb = self.nb
+        n1 = self.rs.ndice + 1
+        bonus = game.pending_yahtzee_bonus() * ONE
+        for b in range(nb):
+            if not allowed >> b & 1:
+                continue
+            s = game.preview(b)
+            if b < 6:
+                k = s // (b + 1)
+                if k > n1 - 1:
+                    k = n1 - 1
+                v = self.Wu[b * n1 + k]
+            elif b == self.yzb:
+                v = s * ONE + (self.Wb[nb] if s else self.Wb[b])
+            else:
+                v = s * ONE + self.Wb[b]
+            yield b, v + bonus
+
+    def best_box(self, game):
+        best_b, best = -1, NEG
+        for b, v in self.box_values(game):
+            if v > best:
+                best_b, best = b, v
+        return best_b, best
+
+    def keep_mask(self, dice, keep):
+        """A held mask over the dice positions that keeps multiset `keep` (lowest positions
+        first for each face)."""
+        code = self.dice.codes[keep]
+        mask = 0
+        for i in range(len(dice)):
+            sh = 3 * (dice[i] - 1)
+            if (code >> sh) & 7:
+                code -= 1 << sh
+                mask |= 1 << i
+        return mask
+
+    # ---- Normal's position estimate -------------------------------------------------------
+    def pars(self):
+        """Per box: expected points when chasing that box alone for a whole turn (fixed
+        point). Computed once with the same search, scoring only that box."""
+        if self.par is None:
+            par = array("i", [0]) * self.nb
+            S, sc, nb = self.S, self.sc, self.nb
+            d = self.dice
+            for b in range(nb):
+                for r in range(self.nr):
+                    S[r] = sc[r * nb + b] * ONE
+                A = self.stage(2)
+                d.maxdown(A)
+                d.expect(A)
+                par[b] = A[0]
+            self.par = par
+            self.key = None
+        return self.par
+
+    def phi(self, open_upper):
+        """bytearray: chance (/255) that the open upper boxes still add >= need, per need,
+        if each die ends on the chased face with chance CHASE_P (binomial)."""
+        t = self._phi.get(open_upper)
+        if t is not None:
+            return t
+        at = self.rs.bonus_at
+        n = self.rs.ndice
+        pmf = _binomial(n, CHASE_P)
+        dist = array("i", [0]) * (at + 1)
+        dist[0] = ONE
+        for f in range(1, 7):
+            if not open_upper >> (f - 1) & 1:
+                continue
+            new = array("i", [0]) * (at + 1)
+            for s in range(at + 1):
+                p = dist[s]
+                if not p:
+                    continue
+                for k in range(n + 1):
+                    s2 = s + k * f
+                    if s2 > at:
+                        s2 = at
+                    new[s2] += (p * pmf[k]) >> 16
+            dist = new
+        t = bytearray(at + 1)
+        tail = 0
+        for need in range(at, -1, -1):
+            tail += dist[need]
+            t[need] = (tail * 255 + 32768) >> 16 if tail < ONE else 255
+        self._phi[open_upper] = t
+        return t
+
+    def heuristic(self, mask, up, y):
+        rs = self.rs
+        nb = self.nb
+        par = self.pars()
+        v = 0
+        nopen = 0
+        for b in range(nb):
+            if not mask >> b & 1:
+                v += par[b]
+                nopen += 1
+        v = (v >> 8) * PAR_W
+        at = rs.bonus_at
+        if up < at:
+            p = self.phi(~mask & 63)[at - up]
+            v += (rs.upper_bonus(self.options) * ONE // 255) * p
+        if y:
+            v += nopen * YZ_OPEN * ONE
+        return v
+
+
+def _zero(mask, up, y):
+    return 0
+
+
+def _binomial(n, p):
+    """Binomial pmf (fixed point /65536) for n trials with chance p/65536, integers only."""
+    q = ONE - p
+    out = []
+    c = 1
+    for k in range(n + 1):
+        v = c * ONE
+        for _ in range(k):
+            v = (v * p) >> 16
+        for _ in range(n - k):
+            v = (v * q) >> 16
+        out.append(v)
+        c = c * (n - k) // (k + 1)
+    return out
+
+
+# ---- engine cache (one engine held at a time: RAM) -------------------------------------------
+_engine = None
+
+
+def engine_for(game):
+    global _engine
+    e = _engine
+    if e is None or e.rs is not game.rs or e.options.pack() != game.options.pack():
+        e = None
+        _engine = None
+        e = Engine(game.rs, game.options)
+        _engine = e
+    return e
+
+
+def _searching_level(game, level, table):
+    if level == EXPERT:
+        if table is None or not table.serves(game):
+            return NORMAL
+    return level
+
+
+def advise(game, level=EXPERT, table=None):
+    """The recommended action now, as (kind, arg, value in centi-points). See the module
+    docstring. Easy is not a coach: advise() with EASY answers like NORMAL."""
+    if game.over:
+        return SCORE, -1, 0
+    if level == EASY:
+        level = NORMAL
+    level = _searching_level(game, level, table)
+    e = engine_for(game)
+    e.prepare(game, level, table)
+    seat = game.current
+    banked = game.total(seat) * 100
+    if not game.rolls_used:
+        A = e.stage(STAGES)
+        e.dice.maxdown(A)
+        e.dice.expect(A)
+        return HOLD, 0, banked + to_centi(A[0])
+    left = game.rolls_left
+    if left > STAGES:
+        left = STAGES
+    if left > 0:
+        keep, v, ridx = e.best_hold(game.dice, left)
+        if keep != ridx:
+            return HOLD, e.keep_mask(game.dice, keep), banked + to_centi(v)
+    b, v = e.best_box(game)
+    return SCORE, b, banked + to_centi(v)
+
+
+def action_value(game, kind, arg, level=EXPERT, table=None):
+    """Value (centi-points, advise's scale) of a given action now: HOLD with a held mask
+    (then roll), or SCORE with a box. Holding every die counts as scoring the best box."""
+    if level == EASY:
+        level = NORMAL
+    level = _searching_level(game, level, table)
+    e = engine_for(game)
+    e.prepare(game, level, table)
+    banked = game.total(game.current) * 100
+    if kind == SCORE:
+        for b, v in e.box_values(game):
+            if b == arg:
+                return banked + to_centi(v)
+        raise ValueError("box not allowed")
+    if not game.rolls_used:
+        A = e.stage(STAGES)
+        e.dice.maxdown(A)
+        e.dice.expect(A)
+        return banked + to_centi(A[0])
+    n = e.rs.ndice
+    if arg == (1 << n) - 1 or game.rolls_left <= 0:
+        return banked + to_centi(e.best_box(game)[1])
+    left = game.rolls_left
+    if left > STAGES:
+        left = STAGES
+    A = e.stage(left)
+    code = 0
+    size = 0
+    for i in range(n):
+        if arg >> i & 1:
+            code += 1 << (3 * (game.dice[i] - 1))
+            size += 1
+    return banked + to_centi(A[e.dice.index(code, size)])
+
+
+def move_cost(game, kind, arg, table=None):
+    """Expected points (centi-points) an action gives away against the best one: judged
+    with the Expert table when it serves this game, else with Normal's estimate."""
+    level = EXPERT if table is not None and table.serves(game) else NORMAL
+    best = advise(game, level, table)[2]
+    cost = best - action_value(game, kind, arg, level, table)
+    return cost if cost > 0 else 0
+
+
+class Proficiency:
+    """Accumulates the coach's verdicts over a game. Call record() before applying each
+    action of every seat (humans included); read totals[seat] and worst at game over."""
+
+    def __init__(self, nseats):
+        self.totals = [0] * nseats  # centi-points given away per seat
+        self.moves = [0] * nseats
+        self.worst = None  # (cost, seat, turn, kind, arg) of the costliest move
+
+    def record(self, game, kind, arg, table=None):
+        cost = move_cost(game, kind, arg, table)
+        seat = game.current
+        self.totals[seat] += cost
+        self.moves[seat] += 1
+        if cost > 0 and (self.worst is None or cost > self.worst[0]):
+            self.worst = (cost, seat, game.turn // game.nseats, kind, arg)
+        return cost
+
+
+# ---- CPU seats ------------------------------------------------------------------------------
+def cpu_step(game, level, table=None, rng=None):
+    """The next single action for the current (CPU) seat: (HOLD, mask) -> set the held
+    mask and roll (mask 0 before the first roll), or (SCORE, box). Easy needs rng (any
+    object with d6()); the other levels are deterministic."""
+    if level == EASY:
+        return _easy(game, rng)
+    kind, arg, _ = advise(game, level, table)
+    return kind, arg
+
+
+def apply(game, action):
+    kind, arg = action[0], action[1]
+    if kind == SCORE:
+        return game.score(arg)
+    if game.rolls_used:
+        game.set_held(arg)
+    game.roll()
+    return None
+
+
+def _easy(game, rng):
+    """A casual player: keeps the most common face (or a straight draw), takes the box
+    with the most points, and now and then misjudges (one in six decisions)."""
+    if not game.rolls_used:
+        return HOLD, 0
+    dice = game.dice
+    n = len(dice)
+    mistake = rng is not None and rng.d6() == 1
+    counts = bytearray(7)
+    rules.counts_of(dice, counts)
+    if game.rolls_left > 0:
+        best_b, best_s = _easy_box(game, False)
+        spec = game.rs.boxes[best_b] if best_b >= 0 else None
+        good = spec is not None and spec[rules.KIND] in (rules.RUN, rules.PARTS) and (
+            spec[rules.MODE] == rules.FIXED or spec[rules.ARG_A] & 15 >= n - 1) and best_s > 0
+        if good and not mistake:
+            return SCORE, best_b
+        if mistake:
+            mask = 0
+            for i in range(n):
+                if rng.d6() <= 3:
+                    mask |= 1 << i
+            if mask != (1 << n) - 1:
+                return HOLD, mask
+        # a straight draw: four or more different faces in a row
+        run, run_start, best_run, best_start = 0, 0, 0, 0
+        for f in range(1, 7):
+            if counts[f]:
+                if run == 0:
+                    run_start = f
+                run += 1
+                if run > best_run:
+                    best_run, best_start = run, run_start
+            else:
+                run = 0
+        want = bytearray(7)
+        if best_run >= 4 and best_run < n:
+            for f in range(best_start, best_start + best_run):
+                want[f] = 1
+        else:
+            face, most = 6, 0
+            for f in range(6, 0, -1):
+                if counts[f] > most:
+                    face, most = f, counts[f]
+            want[face] = most
+        mask = 0
+        for i in range(n):
+            if want[dice[i]]:
+                want[dice[i]] -= 1
+                mask |= 1 << i
+        if mask == (1 << n) - 1:
+            return SCORE, _easy_box(game, False)[0]
+        return HOLD, mask
+    return SCORE, _easy_box(game, mistake)[0]
+
+
+def _easy_box(game, mistake):
+    allowed = game._allowed()
+    best_b, best_s, second = -1, -1, -1
+    for b in range(game.rs.nboxes):
+        if allowed >> b & 1:
+            s = game.preview(b)
+            if s > best_s:
+                second = best_b
+                best_b, best_s = b, s
+            elif second < 0:
+                second = b
+    if best_s <= 0:
+        # scratch: a casual player gives up the Yahtzee box or Ones first
+        yb = game.rs.yahtzee_box
+        if yb >= 0 and allowed >> yb & 1 and game.rs.ndice == 5:
+            return yb, 0
+        for b in range(game.rs.nboxes):
+            if allowed >> b & 1:
+                return b, 0
+    if mistake and second >= 0:
+        return second, game.preview(second)
+    return best_b, best_s

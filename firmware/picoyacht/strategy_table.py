@@ -1,0 +1,131 @@
+"""Expert's table: the optimal value of every turn-start position, read from flash.
+
+Written by tools/build_tables.py. A position is (filled mask, upper total capped at the
+bonus threshold, Yahtzee-bonus flag). Lossless collapses: once the upper bonus is decided
+(reached, or out of reach) the upper total no longer matters, and two totals that no
+remaining upper scores can tell apart share one value. What is stored, per group of
+(lower mask, flag, upper mask): a 16-bit "decided" value (units 2^-BSHIFT points), then
+one byte per live upper-total class: the extra value of the bonus still being in play, in
+units of bonus/255. Little-endian file layout:
+
+    0   b"PYT1"
+    4   u8 rule set id, u8 joker variant built for (255: none), u8 boxes, u8 bonus_at
+    8   u8 bonus, u8 BSHIFT, u16 lower groups, u16 group size in bytes, u16 reserved
+    16  u16 uoff[64]: offset of each upper mask's live bytes inside a group
+    144 u8 slot[64][64]: live class of (upper mask, upper total), 255 = decided
+    4240 the groups, lower-group index (lower mask, flag) major, fixed size each
+
+The table is never loaded: each value costs up to three seek + readinto calls into small
+preallocated buffers, and a turn needs about 45 values.
+"""
+
+from array import array
+
+HEADER = 4240
+MAGIC = b"PYT1"
+
+
+class Table:
+    def __init__(self, f):
+        self.f = f
+        h = bytearray(16)
+        f.seek(0)
+        if f.readinto(h) != 16 or bytes(h[0:4]) != MAGIC:
+            raise ValueError("not a PicoYacht table")
+        self.rid = h[4]
+        self.joker = h[5]
+        self.nb = h[6]
+        self.at = h[7]
+        self.bonus = h[8]
+        self.bshift = h[9]
+        self.ngroups = h[10] | h[11] << 8
+        self.gsize = h[12] | h[13] << 8
+        raw = bytearray(128)
+        f.readinto(raw)
+        self.uoff = array("H", [0]) * 64
+        for u in range(64):
+            self.uoff[u] = raw[2 * u] | raw[2 * u + 1] << 8
+        self.row = bytearray(64)  # slot row of one upper mask
+        self.row_u = -1
+        self.b2 = bytearray(2)
+        self.b1 = bytearray(1)
+        self.dnum = self.bonus << 16
+        self.full = (1 << self.nb) - 1
+        self.ybit = -1
+        self.reads = 0
+
+    @classmethod
+    def open(cls, path_or_file):
+        if isinstance(path_or_file, str):
+            try:
+                f = open(path_or_file, "rb")
+            except OSError:
+                return None
+            return cls(f)
+        return cls(path_or_file)
+
+    def close(self):
+        self.f.close()
+
+    def serves(self, game):
+        """True when this table was built for the game's rule set. A Yahtzee table serves
+        every joker variant (the loss when the variant differs is measured by the bench)."""
+        return game.rs.id == self.rid and game.rs.nboxes == self.nb
+
+    def _lgroup(self, mask, y):
+        low = mask >> 6
+        if self.joker == 255 or not y:
+            return low
+        yb = self.ybit_low()
+        below = low & ((1 << yb) - 1)
+        return (1 << (self.nb - 6)) + (below | ((low >> (yb + 1)) << yb))
+
+    def ybit_low(self):
+        if self.ybit < 0:
+            from picoyacht import rules
+
+            self.ybit = rules.RULESETS[self.rid].yahtzee_box - 6
+        return self.ybit
+
+    def value(self, mask, up, y):
+        """Expected points still to come from this turn-start position (fixed point,
+        1 << 16 per point). The caller caps `up` at bonus_at."""
+        if mask == self.full:
+            return 0
+        f = self.f
+        u = mask & 63
+        base = HEADER + self._lgroup(mask, y) * self.gsize
+        if u != self.row_u:
+            f.seek(HEADER - 4096 + 64 * u)
+            f.readinto(self.row)
+            self.row_u = u
+            self.reads += 1
+        f.seek(base + 2 * u)
+        f.readinto(self.b2)
+        v = (self.b2[0] | self.b2[1] << 8) << (16 - self.bshift)
+        self.reads += 1
+        slot = self.row[up]
+        if slot != 255:
+            f.seek(base + 128 + self.uoff[u] + slot)
+            f.readinto(self.b1)
+            self.reads += 1
+            v += (self.b1[0] * self.dnum + 127) // 255
+        return v
+
+
+def load(game, dirs=("/tables", "tables")):
+    """The table for this game's rule set from the first directory that has it, or None
+    (Expert then plays as Normal). Yahtzee prefers the table of its joker variant."""
+    rid = game.rs.id
+    if rid == 0:
+        names = ("yahtzee_%d.bin" % game.options.joker, "yahtzee.bin")
+    elif rid == 1:
+        names = ("yatzy.bin",)
+    else:
+        return None
+    for d in dirs:
+        for name in names:
+            t = Table.open(d + "/" + name)
+            if t is not None:
+                return t
+    return None

@@ -1,0 +1,555 @@
+"""Build Expert's tables: exact optimal turn-start values for Yahtzee (each joker rule) and
+Yatzy, by backward induction over the filled-box masks, vectorized with NumPy.
+
+    python tools/build_tables.py [--out tables] [--only yahtzee_1,yatzy] [--force]
+
+For every rule set it writes tables/<name>.bin (format in firmware/picoyacht/strategy_table.py)
+and tables/<name>.json with the exact optimum and the quantization loss: the device's
+policy (integer in-turn search on the quantized table, its exact tie rules) evaluated
+exactly, not sampled. A table is rebuilt only when this script, the rules or the engine
+changed since it was written (or with --force).
+
+The in-turn search is the device's (picoyacht.strategy): S = value of ending the turn with
+each roll; then per re-roll stage, expect (mean over one more die) and maxdown (best
+sub-multiset). Here each of those runs on a (keeps x positions) array at once.
+"""
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "firmware"))
+
+from picoyacht import rules, strategy  # noqa: E402
+from picoyacht.strategy_table import HEADER, MAGIC  # noqa: E402
+
+ONE = strategy.ONE
+BSHIFT = 7
+CHUNK = 1024
+
+# name -> (rule set, joker variant or None)
+TABLES = {
+    "yahtzee_0": (rules.YAHTZEE, rules.JOKER_FORCED),
+    "yahtzee_1": (rules.YAHTZEE, rules.JOKER_FREE),
+    "yahtzee_2": (rules.YAHTZEE, rules.JOKER_ORIGINAL),
+    "yatzy": (rules.YATZY, None),
+}
+# the table installed as the shared Yahtzee table (serves every joker variant)
+SHARED = {"yahtzee": "yahtzee_0"}
+
+
+class Progress:
+    def __init__(self, label, total):
+        self.label, self.total, self.done = label, total, 0
+        self.t0 = time.time()
+        self.last = 0.0
+
+    def step(self, k):
+        self.done += k
+        now = time.time()
+        if now - self.last > 0.5 or self.done >= self.total:
+            self.last = now
+            frac = self.done / max(1, self.total)
+            bar = "#" * int(30 * frac)
+            sys.stderr.write("\r%-14s [%-30s] %5.1f%% %6.1fs" % (
+                self.label, bar, 100 * frac, now - self.t0))
+            if self.done >= self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+# ---- upper-total classes -------------------------------------------------------------------
+def upper_classes(ndice=5, at=63):
+    """Per upper mask U: slot[U][up] = live class (0..) or 255 (bonus decided), the live
+    classes' representative totals, and how many there are. Totals are capped at `at`."""
+    slot = np.full((64, 64), 255, dtype=np.uint8)
+    reps = []
+    for u in range(64):
+        reach = {0}
+        for f in range(1, 7):
+            if u >> (f - 1) & 1:
+                reach = {min(at, a + k * f) for a in reach for k in range(ndice + 1)}
+        fut = {0}
+        for f in range(1, 7):
+            if not u >> (f - 1) & 1:
+                fut = {a + k * f for a in fut for k in range(ndice + 1)}
+        fut = sorted(fut)
+
+        def key(up):
+            if up >= at:
+                return None
+            c = [x for x in fut if x >= at - up]
+            return c[0] if c else None
+
+        keys = sorted({key(up) for up in reach if key(up) is not None})
+        rep = []
+        for k in keys:
+            rep.append(min(up for up in reach if key(up) == k))
+        for up in range(64):
+            k = key(up)
+            if k is not None:
+                slot[u, up] = keys.index(k) if k in keys else 254
+        reps.append(rep)
+    return slot, reps
+
+
+# ---- the game as arrays ----------------------------------------------------------------------
+class Spec:
+    def __init__(self, rid, joker=None, start=0):
+        rs = rules.RULESETS[rid]
+        assert rs.ndice == 5 and rs.bonus_at == 63
+        self.rs, self.rid = rs, rid
+        self.joker = joker
+        opts = rules.Options(joker=joker if joker is not None else 0)
+        self.eng = strategy.Engine(rs, opts)
+        d = self.eng.dice
+        self.d = d
+        self.nb, self.nr, self.nk, self.r0 = rs.nboxes, d.nr, d.nk, d.r0
+        self.bonus = rs.upper_bonus(opts)
+        self.at = rs.bonus_at
+        self.start = start
+        self.full = (1 << self.nb) - 1
+        self.sc = np.frombuffer(bytes(self.eng.sc), dtype=np.uint8).reshape(
+            self.nr, self.nb).astype(np.int64)
+        codes = np.array(d.codes[d.r0:], dtype=np.int64)
+        self.kc = np.stack([(codes >> (3 * (f - 1))) & 7 for f in range(1, 7)], axis=1)
+        self.yzb = self.eng.yzb
+        self.Y = 2 if self.yzb >= 0 else 1
+        self.yrow = np.array(list(self.eng.yroll), dtype=np.int64)
+        self.jsc = np.frombuffer(bytes(self.eng.jsc), dtype=np.uint8).reshape(
+            6, self.nb).astype(np.int64)
+        child = np.array(d.child, dtype=np.int64).reshape(self.nk, 6)
+        parent = np.array(d.parent, dtype=np.int64).reshape(self.nk, 6)
+        self.exp_levels = []
+        for size in range(4, -1, -1):
+            rows = np.arange(d.start[size], d.start[size + 1])
+            self.exp_levels.append((rows, child[rows]))
+        self.max_levels = []
+        for size in range(1, 6):
+            rows = np.arange(d.start[size], d.start[size + 1])
+            p = parent[rows]
+            p = np.where(p == 0xFFFF, self.nk, p)  # sentinel row
+            self.max_levels.append((rows, p))
+        subs = []
+        for r in range(self.nr):
+            c = self.kc[r]
+            lst = []
+            for a in np.ndindex(*(int(x) + 1 for x in c)):
+                size = sum(a)
+                code = sum(int(x) << (3 * i) for i, x in enumerate(a))
+                lst.append(d.index(code, size))
+            lst.sort(reverse=True)
+            subs.append(lst)
+        width = max(len(x) for x in subs)
+        self.subs = np.array([x + [x[0]] * (width - len(x)) for x in subs], dtype=np.int64)
+        self.slot, self.reps = upper_classes()
+
+    def lgroups(self):
+        return (1 << (self.nb - 6)) + ((1 << (self.nb - 7)) if self.Y == 2 else 0)
+
+    def lgroup(self, low, y):
+        if not y:
+            return low
+        yb = self.yzb - 6
+        below = low & ((1 << yb) - 1)
+        return (1 << (self.nb - 6)) + (below | ((low >> (yb + 1)) << yb))
+
+
+def expect(spec, A, exact):
+    for rows, ch in spec.exp_levels:
+        s = A[ch[:, 0]] + A[ch[:, 1]] + A[ch[:, 2]] + A[ch[:, 3]] + A[ch[:, 4]] + A[ch[:, 5]]
+        A[rows] = s / 6.0 if exact else (s + 3) // 6
+
+
+def maxdown(spec, A):
+    """A has a sentinel last row (-inf / very negative)."""
+    for rows, p in spec.max_levels:
+        m = A[rows]
+        for f in range(6):
+            np.maximum(m, A[p[:, f]], out=m)
+        A[rows] = m
+
+
+def s_stage(spec, cm, cy, cu, Vd, Vt=None):
+    """Value of ending the turn with each roll, for a chunk of positions (columns).
+
+    Exact mode (Vt None): Vd float values, returns S. Policy mode: Vd holds the device's
+    fixed-point table values and decides (ties: lowest box), Vt the true values of the
+    policy; returns (Sq, St)."""
+    nb, nr = spec.nb, spec.nr
+    N = len(cm)
+    policy = Vt is not None
+    one = ONE if policy else 1
+    neg = -(1 << 40) if policy else -np.inf
+    S = np.full((nr, N), neg, dtype=np.int64 if policy else np.float64)
+    St = np.zeros((nr, N)) if policy else None
+
+    def take(cand, tcand):
+        if policy:
+            better = cand > S
+            np.copyto(S, cand, where=better)
+            np.copyto(St, tcand, where=better)
+        else:
+            np.maximum(S, cand, out=S)
+
+    def fut(V, m2, y2, u2):
+        return V[m2, y2, u2]
+
+    for b in range(nb):
+        bit = 1 << b
+        op = (cm & bit) == 0
+        if not op.any():
+            continue
+        m2 = cm | bit
+        if b < 6:
+            f = b + 1
+            pts = spec.kc[:, f - 1] * f  # (nr,)
+            un = cu[None, :] + pts[:, None]
+            gain = pts[:, None] + np.where((cu[None, :] < spec.at) & (un >= spec.at),
+                                           spec.bonus, 0)
+            uc = np.minimum(un, spec.at)
+            cand = gain * one + fut(Vd, m2[None, :], cy[None, :], uc)
+            tcand = gain + fut(Vt, m2[None, :], cy[None, :], uc) if policy else None
+        elif b == spec.yzb:
+            s = spec.sc[:, b][:, None]
+            yes = s > 0
+            c0 = fut(Vd, m2, 0, cu)[None, :]
+            c1 = fut(Vd, m2, 1, cu)[None, :]
+            cand = s * one + np.where(yes, c1, c0)
+            if policy:
+                tcand = s + np.where(yes, fut(Vt, m2, 1, cu)[None, :], fut(Vt, m2, 0, cu)[None, :])
+            else:
+                tcand = None
+        else:
+            cand = spec.sc[:, b][:, None] * one + fut(Vd, m2, cy, cu)[None, :]
+            tcand = spec.sc[:, b][:, None] + fut(Vt, m2, cy, cu)[None, :] if policy else None
+        cand = np.where(op[None, :], cand, neg)
+        take(cand, tcand)
+    if spec.yzb >= 0:
+        jc = np.nonzero((cm >> spec.yzb) & 1)[0]
+        if len(jc):
+            for f in range(1, 7):
+                q, t = joker_row(spec, f, cm[jc], cy[jc], cu[jc], Vd, Vt)
+                r = spec.yrow[f - 1]
+                yb = cy[jc] * 100
+                S[r, jc] = q + yb * one
+                if policy:
+                    St[r, jc] = t + yb
+    return (S, St) if policy else S
+
+
+def joker_row(spec, f, cm, cy, cu, Vd, Vt):
+    """Best value of five f's once the Yahtzee box is filled, per the joker variant."""
+    policy = Vt is not None
+    one = ONE if policy else 1
+    neg = -(1 << 40) if policy else -np.inf
+    nb = spec.nb
+    N = len(cm)
+    best = np.full(N, neg, dtype=np.int64 if policy else np.float64)
+    bt = np.zeros(N) if policy else None
+    full = spec.full
+    openm = full & ~cm
+    lower_open = (openm & ~63) != 0
+    fbit = 1 << (f - 1)
+    uf_open = (openm & fbit) != 0
+    v = spec.joker
+    for b in range(nb):
+        bit = 1 << b
+        op = (openm & bit) != 0
+        if v == rules.JOKER_FREE:
+            allowed = op
+        elif v == rules.JOKER_FORCED:
+            if b < 6:
+                allowed = np.where(uf_open, b == f - 1, op & ~lower_open)
+            else:
+                allowed = op & ~uf_open
+        else:
+            allowed = op & (~lower_open if b < 6 else True)
+        if not allowed.any():
+            continue
+        m2 = cm | bit
+        if b < 6:
+            s = 5 * f if (b == f - 1 and v != rules.JOKER_ORIGINAL) else 0
+            un = cu + s
+            gain = s + np.where((cu < spec.at) & (un >= spec.at), spec.bonus, 0)
+            uc = np.minimum(un, spec.at)
+            cand = gain * one + Vd[m2, cy, uc]
+            tc = gain + Vt[m2, cy, uc] if policy else None
+        else:
+            if v == rules.JOKER_FREE:
+                s = np.where(uf_open, spec.sc[spec.yrow[f - 1], b], spec.jsc[f - 1, b])
+            else:
+                s = spec.jsc[f - 1, b]
+            cand = s * one + Vd[m2, cy, cu]
+            tc = s + Vt[m2, cy, cu] if policy else None
+        cand = np.where(allowed, cand, neg)
+        if policy:
+            better = cand > best
+            best = np.where(better, cand, best)
+            bt = np.where(better, tc, bt)
+        else:
+            best = np.maximum(best, cand)
+    return best, bt
+
+
+def turn_value(spec, S):
+    """Exact: value of the turn start from S (nr x N)."""
+    N = S.shape[1]
+    A = np.empty((spec.nk + 1, N))
+    A[spec.nk] = -np.inf
+    A[spec.r0:spec.nk] = S
+    expect(spec, A, True)
+    maxdown(spec, A)
+    expect(spec, A, True)
+    maxdown(spec, A)
+    expect(spec, A, True)
+    return A[0]
+
+
+def decide(spec, Aq, At, Sq=None, St=None):
+    """Per roll: the device's choice among the sub-multisets of Aq (ties: larger index);
+    Sq/St replace the keep-all candidate (scoring now). Returns (value_q, value_t)."""
+    cq = Aq[spec.subs]  # (nr, W, N)
+    if Sq is not None:
+        cq[:, 0, :] = Sq
+    k = np.argmax(cq, axis=1)  # first max = largest index
+    vq = np.take_along_axis(cq, k[:, None, :], axis=1)[:, 0, :]
+    ct = At[spec.subs]
+    if St is not None:
+        ct[:, 0, :] = St
+    vt = np.take_along_axis(ct, k[:, None, :], axis=1)[:, 0, :]
+    return vq, vt
+
+
+def policy_turn_value(spec, Sq, St):
+    N = Sq.shape[1]
+    Aq = np.empty((spec.nk, N), dtype=np.int64)
+    At = np.empty((spec.nk, N))
+    Aq[spec.r0:] = Sq
+    At[spec.r0:] = St
+    expect(spec, Aq, False)
+    expect(spec, At, True)
+    rq, rt = decide(spec, Aq, At)
+    Aq[spec.r0:] = rq
+    At[spec.r0:] = rt
+    expect(spec, Aq, False)
+    expect(spec, At, True)
+    rq, rt = decide(spec, Aq, At, Sq, St)
+    At[spec.r0:] = rt
+    expect(spec, At, True)
+    return At[0]
+
+
+def positions(spec):
+    """Per popcount level (high first): arrays (mask, y, up) of the positions to solve,
+    plus the class map used to spread each value over all upper totals."""
+    levels = {}
+    for m in range(spec.full):
+        if m & spec.start != spec.start:
+            continue
+        ys = (0, 1) if spec.Y == 2 and m >> spec.yzb & 1 else (0,)
+        u = m & 63
+        ups = [spec.at] + spec.reps[u]
+        for y in ys:
+            lv = levels.setdefault(bin(m).count("1"), ([], [], []))
+            lv[0].extend([m] * len(ups))
+            lv[1].extend([y] * len(ups))
+            lv[2].extend(ups)
+    return {k: tuple(np.array(x, dtype=np.int64) for x in v) for k, v in levels.items()}
+
+
+def spread(spec, V, cm, cy, cu, vals):
+    """Write each solved class value to every upper total of its class."""
+    u = cm & 63
+    # column class: 255 for decided (rep = at), else slot of rep
+    cls = spec.slot[u, np.minimum(cu, 63)].astype(np.int64)
+    # for each (m, y) block, map every up to its class's column
+    key = (cm * 2 + cy) * 256 + cls
+    order = np.argsort(key)
+    skey = key[order]
+    for up in range(64):
+        want = (cm * 2 + cy) * 256 + spec.slot[u, up].astype(np.int64)
+        pos = np.searchsorted(skey, want)
+        pos = np.minimum(pos, len(skey) - 1)
+        ok = skey[pos] == want
+        V[cm[ok], cy[ok], up] = vals[order[pos[ok]]]
+
+
+def solve(spec, Vq=None, label="solve"):
+    """Exact optimal values (Vq None) or the true values of the device policy on Vq.
+    Returns a dense array V[mask, y, up] (float64; NaN where never needed)."""
+    V = np.full((spec.full + 1, spec.Y, 64), np.nan)
+    V[spec.full] = 0.0
+    levels = positions(spec)
+    total = sum(len(v[0]) for v in levels.values())
+    prog = Progress(label, total)
+    for p in sorted(levels, reverse=True):
+        cm, cy, cu = levels[p]
+        out = np.empty(len(cm))
+        for a in range(0, len(cm), CHUNK):
+            sl = slice(a, a + CHUNK)
+            if Vq is None:
+                S = s_stage(spec, cm[sl], cy[sl], cu[sl], V)
+                out[sl] = turn_value(spec, S)
+            else:
+                Sq, St = s_stage(spec, cm[sl], cy[sl], cu[sl], Vq, V)
+                out[sl] = policy_turn_value(spec, Sq, St)
+            prog.step(len(cm[sl]))
+        spread(spec, V, cm, cy, cu, out)
+    return V
+
+
+# ---- the file ---------------------------------------------------------------------------------
+def layout(spec):
+    nlive = np.array([len(r) for r in spec.reps])
+    uoff = np.concatenate([[0], np.cumsum(nlive)[:-1]])
+    gsize = 128 + int(nlive.sum())
+    return nlive, uoff, gsize
+
+
+def encode(spec, V):
+    """Quantize: 16-bit decided value per (lower group, upper mask), one byte per live
+    class. Returns the file bytes."""
+    nlive, uoff, gsize = layout(spec)
+    ng = spec.lgroups()
+    body = np.zeros((ng, gsize), dtype=np.uint8)
+    scale = float(1 << BSHIFT)
+    for m in range(spec.full):
+        low, u = m >> 6, m & 63
+        for y in range(spec.Y):
+            if y and not (m >> spec.yzb & 1):
+                continue
+            g = spec.lgroup(low, y)
+            vdec = V[m, y, spec.at]
+            if np.isnan(vdec):
+                continue
+            base = int(round(vdec * scale))
+            assert 0 <= base < 65536, (m, y, vdec)
+            body[g, 2 * u] = base & 255
+            body[g, 2 * u + 1] = base >> 8
+            for k, up in enumerate(spec.reps[u]):
+                dv = V[m, y, up] - base / scale
+                if np.isnan(dv):
+                    continue
+                q = int(round(dv * 255 / spec.bonus))
+                body[g, 128 + uoff[u] + k] = min(255, max(0, q))
+    head = bytearray(16)
+    head[0:4] = MAGIC
+    head[4] = spec.rid
+    head[5] = 255 if spec.joker is None else spec.joker
+    head[6] = spec.nb
+    head[7] = spec.at
+    head[8] = spec.bonus
+    head[9] = BSHIFT
+    head[10:12] = ng.to_bytes(2, "little")
+    head[12:14] = gsize.to_bytes(2, "little")
+    out = bytes(head) + uoff.astype("<u2").tobytes() + spec.slot.tobytes()
+    assert len(out) == HEADER
+    return out + body.tobytes()
+
+
+def decode(spec, data):
+    """The device's fixed-point value of every position of a table file, as V[mask, y, up]
+    (int64), using exactly strategy_table's arithmetic."""
+    nlive, uoff, gsize = layout(spec)
+    bshift = data[9]
+    bonus = data[8]
+    body = np.frombuffer(data[HEADER:], dtype=np.uint8).reshape(-1, gsize).astype(np.int64)
+    V = np.zeros((spec.full + 1, spec.Y, 64), dtype=np.int64)
+    masks = np.arange(spec.full)
+    for y in range(spec.Y):
+        ok = masks if y == 0 else masks[(masks >> spec.yzb) & 1 == 1]
+        g = np.array([spec.lgroup(m >> 6, y) for m in ok])
+        u = ok & 63
+        base = (body[g, 2 * u] | (body[g, 2 * u + 1] << 8)) << (16 - bshift)
+        for up in range(64):
+            s = spec.slot[u, up].astype(np.int64)
+            live = s < 254
+            d = body[g, np.minimum(128 + uoff[u] + np.where(live, s, 0), gsize - 1)]
+            V[ok, y, up] = base + np.where(live, (d * (bonus << 16) + 127) // 255, 0)
+    return V
+
+
+def optimum(V):
+    return float(V[0, 0, 0])
+
+
+def build(name, out_dir, force=False, start=0):
+    rid, joker = TABLES[name]
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    binf, meta = out_dir / (name + ".bin"), out_dir / (name + ".json")
+    stamp = source_stamp()
+    if not force and binf.exists() and meta.exists():
+        old = json.loads(meta.read_text())
+        if old.get("stamp") == stamp:
+            sys.stderr.write("%s: up to date\n" % binf)
+            return old
+    t0 = time.time()
+    spec = Spec(rid, joker, start)
+    V = solve(spec, label=name + " exact")
+    t_exact = time.time() - t0
+    data = encode(spec, V)
+    Vq = decode(spec, data)
+    Vp = solve(spec, Vq, label=name + " policy")
+    info = {
+        "name": name, "rid": rid, "joker": joker,
+        "optimum": optimum(V), "device_policy": optimum(Vp),
+        "loss": optimum(V) - optimum(Vp), "bytes": len(data),
+        "seconds_exact": round(t_exact, 1), "seconds_total": round(time.time() - t0, 1),
+        "stamp": stamp,
+    }
+    # a shared table serving the other joker variants: measure the device policy there
+    if rid == rules.YAHTZEE:
+        info["as_shared"] = {}
+        for other in (rules.JOKER_FORCED, rules.JOKER_FREE, rules.JOKER_ORIGINAL):
+            if other == joker:
+                continue
+            ospec = Spec(rid, other, start)
+            Vo = solve(ospec, Vq, label="%s as j%d" % (name, other))
+            info["as_shared"][str(other)] = optimum(Vo)
+    tmp = binf.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(binf)
+    meta.write_text(json.dumps(info, indent=1))
+    sys.stderr.write("%s: optimum %.6f, device policy %.6f (loss %.6f), %d bytes\n" % (
+        name, info["optimum"], info["device_policy"], info["loss"], len(data)))
+    return info
+
+
+def source_stamp():
+    h = hashlib.sha256()
+    for p in (Path(__file__), ROOT / "firmware/picoyacht/rules.py",
+              ROOT / "firmware/picoyacht/strategy.py",
+              ROOT / "firmware/picoyacht/strategy_table.py"):
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(ROOT / "tables"))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--force", action="store_true")
+    a = ap.parse_args(argv)
+    names = [x for x in a.only.split(",") if x] or list(TABLES)
+    infos = {}
+    for name in names:
+        infos[name] = build(name, a.out, a.force)
+    out = Path(a.out)
+    for alias, src in SHARED.items():
+        if (out / (src + ".bin")).exists():
+            (out / (alias + ".bin")).write_bytes((out / (src + ".bin")).read_bytes())
+    for name, info in infos.items():
+        print("%-10s optimum %.4f  device %.4f  loss %.5f  %7d bytes" % (
+            name, info["optimum"], info["device_policy"], info["loss"], info["bytes"]))
+
+
+if __name__ == "__main__":
+    main()
