@@ -36,3 +36,22 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
+
+# Desktop simulator of the unchanged firmware (MicroPython unix port, Pico-sized heap).
+# SIMARGS="--buttons 4" for the minimal build, "--cpython" to run under CPython.
+sim: $(STAMP)
+	$(BIN)/python tools/sim.py $(SIMARGS)
+
+# PNG screenshots of every screen from the real framebuffer (build/shots, docs/shots).
+shots: $(STAMP)
+	$(BIN)/python tools/shots.py
+
+# Expert's tables: exact DP with NumPy, progress on stderr, cached in tables/ (git-ignored);
+# rebuilt only when the builder, rules or engine change.
+tables: $(STAMP)
+	$(BIN)/python tools/build_tables.py
+
+# CPU levels and coach: 10,000 seeded games per level and rule set, Expert agreement,
+# MicroPython decision time, ops and RAM -> build/bench_strategy.json.
+bench-strategy: $(STAMP) tables
+	$(BIN)/python tools/bench_strategy.py $(BENCHARGS)

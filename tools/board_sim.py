@@ -198,6 +198,9 @@ class HeadlessBoard:
     def console(self, line):
         self.lines.append(line)
 
+    def restore(self):
+        pass
+
 
 class Driver:
     """Presses buttons on a HeadlessBoard through the real loop, like a patient player."""
@@ -255,8 +258,8 @@ class TermBoard(HeadlessBoard):
         self.keys = KEYS_FULL if present == FULL else KEYS_FOUR
         self.legend = LEGEND_FULL if present == FULL else LEGEND_FOUR
         self.down_until = [0] * appmod.NBUTTONS
-        self.shown = None
-        self.log = []
+        self.shown = -1
+        self.out = bytearray(16 + 32 * (128 * 3 + 2))
         self._tty_setup()
 
     def _now(self):
@@ -328,37 +331,49 @@ class TermBoard(HeadlessBoard):
             self._time.sleep(self.SAMPLE_MS / 1000)
 
     def _draw(self):
-        ram = self.i2c.ram
-        lit = self.i2c.on
-        state = (bytes(ram), lit, self.i2c.contrast)
-        if state == self.shown:
+        """Repaint when the panel got new bytes: half-blocks into one reused bytearray."""
+        i2c = self.i2c
+        if i2c.writes == self.shown:
             return
-        self.shown = state
-        dim = self.i2c.contrast < 0x20
-        out = ["\x1b[H"]
-        out.append("\x1b[38;5;%dm\x1b[48;5;16m" % (67 if dim else 159))
-        out.append("+" + "-" * 128 + "+\r\n")
+        self.shown = i2c.writes
+        out = self.out
+        ram = i2c.ram
+        lit = i2c.on
+        pos = 0
+        head = b"\x1b[H\x1b[38;5;67m" if i2c.contrast < 0x20 else b"\x1b[H\x1b[38;5;159m"
+        for b in head:
+            out[pos] = b
+            pos += 1
+        blocks = _BLOCKS
         for row in range(32):
             y = row * 2
-            page = y >> 3
-            bit_t = 1 << (y & 7)
-            bit_b = 1 << ((y + 1) & 7)
-            line = ["|"]
-            base = page * 128
+            base = (y >> 3) * 128
+            bt = 1 << (y & 7)
+            bb = bt << 1
             for x in range(128):
-                b = ram[base + x] if lit else 0
-                t = b & bit_t
-                u = b & bit_b
-                line.append("\u2588" if t and u else "\u2580" if t else "\u2584" if u else " ")
-            line.append("|\r\n")
-            out.append("".join(line))
-        out.append("+" + "-" * 128 + "+\x1b[0m\r\n")
-        out.append(self.legend + "\x1b[K\r\n")
-        out.append("i2c bytes %d   screen %s\x1b[K\r\n" % (
-            self.i2c.bytes, appmod.STATE_NAMES[self.app_state()]))
-        sys.stdout.write("".join(out))
+                v = ram[base + x] if lit else 0
+                k = (1 if v & bt else 0) | (2 if v & bb else 0)
+                if k:
+                    out[pos] = 0xE2
+                    out[pos + 1] = 0x96
+                    out[pos + 2] = blocks[k]
+                    pos += 3
+                else:
+                    out[pos] = 32
+                    pos += 1
+            out[pos] = 13
+            out[pos + 1] = 10
+            pos += 2
+        w = sys.stdout.buffer.write if hasattr(sys.stdout, "buffer") else sys.stdout.write
+        w(memoryview(out)[:pos])
+        w(b"\x1b[0m" + self.legend.encode() + b"\x1b[K\r\n")
+        for line in self.lines[-3:]:
+            w(line[:128].encode() + b"\x1b[K\r\n")
+        self.lines = self.lines[-3:]
 
-    app_state = lambda self: 0  # replaced by make_board's runner hook
+
+# last byte of the UTF-8 for upper half, lower half and full block (E2 96 xx)
+_BLOCKS = b"\x00\x80\x84\x88"
 
 
 def make_board():

@@ -296,6 +296,7 @@ class App:
         self.rows = bytearray()
         self.state = S_TITLE
         self.back = S_TITLE
+        self.menu_back = S_PLAY
         self.items = bytearray()
         self.sel = 0
         self.cursor = 0
@@ -322,7 +323,7 @@ class App:
         self.last_scorer = -1
         self.winners = []
         self.ranking = []
-        self.proficiency = bytearray(6)
+        self.proficiency = [-1] * 6
         self.edit = ""
         self.edit_pos = 0
         self.edit_seat = 0
@@ -431,7 +432,7 @@ class App:
 
     def _message(self, title, lines, hint, nxt):
         self.msg_title = title
-        self.msg_lines = lines
+        self.msg_lines = _wrap(lines, 21)
         self.msg_hint = hint
         self.msg_next = nxt
         self.state = S_MESSAGE
@@ -629,14 +630,14 @@ class App:
         if self.coach and g.kinds[g.current] == HUMAN and g.rolls_used:
             items.append(M_HINT)
         items.append(M_STOP if self.demo else M_QUIT)
-        self.back = self.state
+        self.menu_back = self.state
         self.items = items
         self.sel = 0
         self.state = S_MENU
 
     def _menu_pick(self, code):
         if code == M_BACK or code < 0:
-            self.state = self.back
+            self.state = self.menu_back
             self.cpu_at = self.now
         elif code == M_SCORES:
             self.page = 0
@@ -786,7 +787,7 @@ class App:
         self.save_msg = ""
         self.last_line = ""
         self.coach_line = ""
-        self.proficiency = bytearray(b"\xff" * g.nseats)
+        self.proficiency = [-1] * g.nseats
         self._log('{"ev":"start","rules":' + _q(g.rs.name) + ',"seed":' + str(g.seed)
                   + ',"players":' + str(g.nseats) + "}")
         self._save_game()
@@ -1181,6 +1182,20 @@ class App:
         return True
 
 
+def _wrap(lines, width):
+    """Break lines at spaces so a note fits the 21-column screen."""
+    out = []
+    for line in lines:
+        while len(line) > width:
+            cut = line.rfind(" ", 0, width + 1)
+            if cut <= 0:
+                cut = width
+            out.append(line[:cut])
+            line = line[cut:].lstrip()
+        out.append(line)
+    return out
+
+
 def _copy_options(o):
     flags, bet = o.pack()
     return rules.Options.unpack(flags, bet)
@@ -1237,11 +1252,29 @@ class Runner:
         try:
             app.tick(now)
             if app.state == S_DIAG:
-                app.diag_raw = deb.pressed
+                self._diag(now)
             app.render()
         except Exception as e:
             app.fault(e)
         b.idle()
+
+    def _diag(self, now):
+        """Feed the diagnostics screen: live levels, free heap, loop period."""
+        app = self.app
+        d = ticks_diff(now, self._last)
+        self._last = now
+        if app.diag_raw != self.deb.pressed or d != app.diag_loop:
+            app.diag_raw = self.deb.pressed
+            app.diag_loop = d
+            try:
+                import gc
+
+                app.diag_free = gc.mem_free()
+            except (ImportError, AttributeError):
+                pass
+            app.dirty = True
+
+    _last = 0
 
     def run(self):
         while self.board.running():

@@ -10,7 +10,7 @@ Each draw_* function reads the app's state and never changes it.
 """
 
 from picoyacht import font
-from picoyacht.game import FILLED, LOCKED, POINTS, ZERO
+from picoyacht.game import FILLED, LOCKED, POINTS
 from picoyacht.rules import NAME
 
 try:
@@ -227,7 +227,7 @@ def header(cv, s, right_num=-1, page=0, pages=0):
     if pages > 1:
         xr = cv.rnum(pages, W, 0, 0)
         cv.glyph(47, xr - CELL, 0, 0)
-        xr = cv.rnum(page + 1, xr - CELL, 0, 0) - 2
+        xr = cv.rnum(page + 1, xr - CELL, 0, 0) - 8
     if right_num >= 0:
         cv.rnum(right_num, xr, 0, 0)
 
@@ -478,8 +478,6 @@ def draw_card(cv, app):
             cv.glyph(STATE_MARK[st], 0, y, c)
             cv.text(g.rs.boxes[code][NAME], 8, y, c, 14)
             card_value(cv, g, seat, code, y, c, st)
-            if st == ZERO and i == app.row and app.confirm:
-                cv.text("0?", 92, y, c)
         else:
             cv.text(ROW_NAMES[code - ROW_UPPER], 8, y, c, 14)
             card_value(cv, g, seat, code, y, c, POINTS)

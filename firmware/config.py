@@ -1,0 +1,41 @@
+"""PicoYacht pin map: the one file a builder edits. Copied next to main.py.
+
+Buttons are wired from the GPIO to GND (active low); the firmware turns on the internal
+pull-ups, so no resistors are needed. A button set to None is not fitted: the game stays
+fully playable with just up, down, ok ("A") and menu ("B") through its cursor mode.
+Pins 23, 24, 25 and 29 are avoided: the Pico W uses them for its radio.
+"""
+
+# SSD1306 128x64 OLED on I2C0: SDA = GP4 (pin 6), SCL = GP5 (pin 7).
+I2C_ID = 0
+SDA = 4
+SCL = 5
+I2C_FREQ = 400000
+OLED_ADDR = 0x3C
+OLED_FLIP = False  # True if the panel is mounted upside down
+
+# Full build: 11 buttons. GPIO (physical pin).
+BUTTONS = {
+    "hold1": 6,  # pin 9
+    "hold2": 7,  # pin 10
+    "hold3": 8,  # pin 11
+    "hold4": 9,  # pin 12
+    "hold5": 10,  # pin 14
+    "hold6": 11,  # pin 15
+    "roll": 12,  # pin 16
+    "up": 13,  # pin 17
+    "down": 14,  # pin 19
+    "ok": 15,  # pin 20  ("A")
+    "menu": 16,  # pin 21  ("B")
+}
+
+# Minimal build: uncomment this line (same wiring for the four that remain).
+# BUTTONS = {"up": 13, "down": 14, "ok": 15, "menu": 16}
+
+# Button sampling: "timer" (a hard machine.Timer IRQ into a ring buffer: keeps sampling
+# while the display is being written) or "loop" (sampled once per main-loop pass).
+SAMPLING = "timer"
+SAMPLE_MS = 2
+
+# Where saves live on the Pico's flash filesystem.
+SAVE_DIR = "/saves"

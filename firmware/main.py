@@ -1,0 +1,16 @@
+"""PicoYacht entry point: build the board for where we run, hand it to the app."""
+
+import sys
+
+if sys.platform == "rp2":
+    from picoyacht.board_pico import make_board
+else:  # desktop simulator: tools/board_sim.py on the path (make sim)
+    from board_sim import make_board
+
+from picoyacht.app import Runner
+
+board = make_board()
+try:
+    Runner(board).run()
+finally:
+    board.restore()

@@ -1,0 +1,147 @@
+"""The Raspberry Pi Pico board: the only module that imports machine.
+
+Pins come from config.py. Buttons are sampled every SAMPLE_MS either by a hard Timer
+IRQ into a preallocated ring (default: sampling goes on while a frame is being written
+to the display, so a 20 ms tap is never missed) or once per main-loop pass. Both paths
+allocate nothing per sample. Works on rp2 MicroPython v1.23+: newer keywords (Timer's
+hard=) are tried first with a fallback.
+"""
+
+import os
+import time
+from array import array
+
+import machine
+from machine import Pin
+
+from picoyacht.app import BUTTON_NAMES, NBUTTONS
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x
+
+RING = const(64)  # samples; at 2 ms that is 128 ms of slack for a slow loop pass
+
+
+class PicoBoard:
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.pins = []
+        self.bits = []
+        pins = getattr(cfg, "BUTTONS", {})
+        for i in range(NBUTTONS):
+            gpio = pins.get(BUTTON_NAMES[i])
+            if gpio is not None:
+                self.pins.append(Pin(gpio, Pin.IN, Pin.PULL_UP))
+                self.bits.append(1 << i)
+        self.npins = len(self.pins)
+        self.present = 0
+        for b in self.bits:
+            self.present |= b
+        time.sleep_ms(5)  # let the pull-ups settle before reading the boot state
+        self.boot_buttons = self.read()
+        self.i2c = machine.I2C(cfg.I2C_ID, sda=Pin(cfg.SDA), scl=Pin(cfg.SCL),
+                               freq=cfg.I2C_FREQ)
+        self.display = self._display()
+        self.store = self._store()
+        self.sample_ms = getattr(cfg, "SAMPLE_MS", 2)
+        self._raw = array("H", bytes(2 * RING))
+        self._when = array("i", bytes(4 * RING))
+        self._head = 0  # written by the IRQ only
+        self._tail = 0  # written by the loop only
+        self.lost = 0
+        self.timer = None
+        if getattr(cfg, "SAMPLING", "timer") == "timer":
+            self._start_timer()
+        self._last = time.ticks_ms()
+
+    def _display(self):
+        from picoyacht import ssd1306
+
+        d = ssd1306.SSD1306_I2C(128, 64, self.i2c, addr=self.cfg.OLED_ADDR)
+        if getattr(self.cfg, "OLED_FLIP", False) and hasattr(d, "rotate"):
+            d.rotate(True)
+        return d
+
+    def _store(self):
+        from picoyacht.store import OsFs, Store
+
+        root = getattr(self.cfg, "SAVE_DIR", "/saves")
+        try:
+            os.mkdir(root)
+        except OSError:
+            pass  # exists, or no filesystem: Store reports failures itself
+        return Store(OsFs(), root)
+
+    # ---------------------------------------------------------------- sampling
+    def read(self):
+        """Logical raw mask: bit set while the button is held (pins read low)."""
+        raw = 0
+        pins = self.pins
+        bits = self.bits
+        for i in range(self.npins):
+            if not pins[i].value():
+                raw |= bits[i]
+        return raw
+
+    def _sample(self, _t):
+        h = self._head
+        nxt = (h + 1) & (RING - 1)
+        if nxt == self._tail:
+            self.lost += 1
+            return
+        self._raw[h] = self.read()
+        self._when[h] = time.ticks_ms()
+        self._head = nxt
+
+    def _start_timer(self):
+        cb = self._sample  # bound once: the IRQ must not allocate
+        self._cb = cb
+        try:
+            self.timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.sample_ms,
+                                       callback=cb, hard=True)
+        except TypeError:  # older firmware without hard=: soft IRQ still samples at 2 ms
+            self.timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.sample_ms,
+                                       callback=cb)
+
+    def poll(self, deb, now):
+        if self.timer is None:
+            deb.update(self.read(), now)
+            return
+        t = self._tail
+        while t != self._head:
+            deb.update(self._raw[t], self._when[t])
+            t = (t + 1) & (RING - 1)
+        self._tail = t
+
+    # ---------------------------------------------------------------- the rest
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def idle(self):
+        """Sleep to the next sample period (loop mode) or just yield (timer mode)."""
+        now = time.ticks_ms()
+        wait = self.sample_ms - time.ticks_diff(now, self._last)
+        if wait > 0:
+            time.sleep_ms(wait)
+        self._last = time.ticks_ms()
+
+    def running(self):
+        return True
+
+    def urandom(self, n):
+        return os.urandom(n)
+
+    def console(self, line):
+        print(line)
+
+    def restore(self):
+        if self.timer is not None:
+            self.timer.deinit()
+
+
+def make_board():
+    import config
+
+    return PicoBoard(config)

