@@ -204,7 +204,6 @@ class Engine:
     # ---- position ---------------------------------------------------------------------
     def state(self, game):
         seat = game.current
-        rs = self.rs
         up = game.upper_total(seat)
         y = 0
         if self.yzb >= 0 and game.is_filled(seat, self.yzb) and game.box_score(seat, self.yzb):
@@ -234,6 +233,7 @@ class Engine:
         n = rs.ndice
         at = rs.bonus_at
         bonus = rs.upper_bonus(self.options)
+        upc = up if up < at else at
         for b in range(self.nb):
             bit = 1 << b
             if mask & bit:
@@ -248,10 +248,10 @@ class Engine:
                         pts += bonus
                     self.Wu[b * (n + 1) + k] = pts * ONE + fut(m2, u2 if u2 < at else at, y)
             elif b == self.yzb:
-                self.Wb[b] = fut(m2, up, 0)
-                self.Wb[self.nb] = fut(m2, up, 1)
+                self.Wb[b] = fut(m2, upc, 0)
+                self.Wb[self.nb] = fut(m2, upc, 1)
             else:
-                self.Wb[b] = fut(m2, up, y)
+                self.Wb[b] = fut(m2, upc, y)
         self.ybonus = YAHTZEE_BONUS * ONE if y else 0
 
     def _fill_s(self, mask, y):
@@ -346,10 +346,20 @@ class Engine:
         A = self.stage(rolls_left)
         best_i = ridx
         best = self.S[ridx - d.r0]
-        # Enumerate sub-multisets (odometer over the face counts), largest index first is
-        # not needed: compare with the tie rule explicitly.
+        # Every sub-multiset (an odometer over the face counts), the empty one included;
+        # keeping all is the roll itself, valued above.
         sub = bytearray(7)
         while True:
+            size = 0
+            c = 0
+            for g in range(6):
+                size += sub[g + 1]
+                c |= sub[g + 1] << (3 * g)
+            if size < d.n:
+                i = d.index(c, size)
+                v = A[i]
+                if v > best or (v == best and i > best_i):
+                    best, best_i = v, i
             f = 1
             while f <= 6:
                 if sub[f] < counts[f]:
@@ -359,17 +369,6 @@ class Engine:
                 f += 1
             if f > 6:
                 break
-            size = 0
-            c = 0
-            for g in range(6):
-                size += sub[g + 1]
-                c |= sub[g + 1] << (3 * g)
-            if size == d.n:
-                continue
-            i = d.index(c, size)
-            v = A[i]
-            if v > best or (v == best and i > best_i):
-                best, best_i = v, i
         return best_i, best, ridx
 
     def box_values(self, game):
