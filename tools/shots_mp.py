@@ -167,7 +167,13 @@ def main():
     sb = Shots(FULL, BadStore())
     sb.shot("boot_corrupt")
     sd = Shots(FULL, None, 1 << A.B_MENU)
+    sd.runner._diag = lambda now: None  # free heap and loop time vary: fix them
     sd.board.raw = 1 << A.B_OK
+    sd.d.run_ms(30)
+    sd.app.diag_raw = sd.runner.deb.pressed
+    sd.app.diag_free = 123456
+    sd.app.diag_loop = 5
+    sd.app.dirty = True
     sd.shot("diagnostics")
 
 

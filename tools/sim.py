@@ -39,7 +39,8 @@ def main(argv=None):
         compile_package(out)
         import subprocess
 
-        for src in (ROOT / "tools" / "board_sim.py", ROOT / "firmware" / "main.py",
+        for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
+                    ROOT / "firmware" / "main.py",
                     ROOT / "firmware" / "config.py"):
             subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
                            check=True)

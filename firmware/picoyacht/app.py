@@ -262,7 +262,7 @@ def _fallback_action(game, level):
 def _strategy():
     try:
         from picoyacht import strategy
-    except ImportError:
+    except (ImportError, MemoryError):
         return None
     return strategy
 
@@ -280,7 +280,11 @@ class App:
         self.full = (present & 0x7F) == 0x7F  # six hold buttons and Roll
         self.store = store
         self.console = console
-        self.strategy = _strategy()
+        self._st = None  # picoyacht.strategy, imported on first need (it is big)
+        self._tbl = None  # Expert's table for this game, or False
+        self._plan_roll = False
+        self._cpu_rng = None
+        self.given = [0] * 6  # centi-points given away per seat (coach)
         self.cpu_action = cpu_action or self._cpu_action_default
         self.advisor = advisor
         self.legend = ("1-6 hold  Roll  OK" if self.full else "Up/Dn move  A select")
@@ -419,7 +423,7 @@ class App:
         return ok
 
     def _save_game(self):
-        if self.game is not None and not self.demo:
+        if self.game is not None and not self.demo and self.store is not None:
             self._save("game", self.game.snapshot())
 
     # ---------------------------------------------------------------- helpers
@@ -459,6 +463,11 @@ class App:
 
     def _adopt(self, game):
         self.game = game
+        self._tbl = None
+        self._plan_roll = False
+        if self._cpu_rng is None:
+            self._cpu_rng = self._Roller(game.seed ^ 0x2545F49)
+        self.given = [0] * game.nseats
         self.rows = screens.card_rows(game.rs)
         self.cursor = len(game.dice)
         self.row = 0
@@ -784,6 +793,10 @@ class App:
 
     def _begin(self, g):
         self._adopt(g)
+        self._tbl = None
+        self._plan_roll = False
+        self._cpu_rng = self._Roller(g.seed ^ 0x2545F49)
+        self.given = [0] * g.nseats
         self.save_msg = ""
         self.last_line = ""
         self.coach_line = ""
@@ -845,6 +858,7 @@ class App:
         if not self.can_roll():
             self._flash("No rolls left" if g.rolls_left <= 0 else "All dice held")
             return
+        cost = self._cost(A_HOLD, g.held if g.rolls_used else 0)
         try:
             g.roll()
         except RuleError:
@@ -856,6 +870,8 @@ class App:
         self.anim = 1
         self.anim_at = self.now
         self._shake()
+        if cost >= 50:
+            self._flash("Coach: hold gave " + _centi(cost))
         n = len(g.dice)
         if g.rolls_left <= 0 or self.full:
             self.cursor = n + 1
@@ -995,46 +1011,95 @@ class App:
         if not g.rolls_used:
             self._flash("Hint: roll first")
             return
-        adv = self.advisor
-        if adv is not None:
-            kind, arg, ev10 = adv(g)
-        else:
-            kind, arg = _fallback_action(g, 2)
-            ev10 = -1
+        adv = self.advisor or self._advise
+        kind, arg, value = adv(g)
         if kind == A_SCORE:
             text = "Hint: " + g.rs.boxes[arg][rules.ABBR] + " " + str(g.preview(arg))
             self.hint_mask = 0
         else:
             self.hint_mask = arg if kind == A_HOLD else g.held
             text = "Hint: hold dots"
-            if kind == A_ROLL and not arg:
-                text = "Hint: roll"
-        if ev10 >= 0:
-            text += " ev " + str(ev10 // 10) + "." + str(ev10 % 10)
+            if not arg:
+                text = "Hint: roll all"
+        if value >= 0:
+            text += " exp " + _centi(value)
         self._flash(text)
         self.msg_at = self.now + 0x100000  # keep it until the next action
 
     def _tip(self, box):
-        """Coach level 2: after a human's box, what a better box would have scored now."""
-        g = self.game
-        if self.coach < 2 or g.kinds[g.current] != HUMAN:
+        """Coach level 2: what the chosen box gave away, in expected points."""
+        c = self._cost(A_SCORE, box)
+        if c < 50:
             return ""
-        best = _best_box(g)
-        if best < 0 or best == box:
-            return ""
-        lost = g.preview(best) - g.preview(box)
-        if lost <= 0:
-            return ""
-        return "Tip: " + g.rs.boxes[best][rules.ABBR] + " was +" + str(lost)
+        return "Coach: gave away " + _centi(c)
 
-    def _cpu_action_default(self, game, level):
-        st = self.strategy
-        if st is not None and hasattr(st, "cpu_step"):
+    def _strat(self):
+        if self._st is None:
+            self._st = _strategy() or False
+        return self._st or None
+
+    def _table(self):
+        if self._tbl is None:
+            self._tbl = False
             try:
-                return st.cpu_step(game, level)
+                from picoyacht import strategy_table
+
+                self._tbl = strategy_table.load(self.game) or False
             except Exception:
                 pass
-        return _fallback_action(game, level)
+        return self._tbl or None
+
+    def _cpu_action_default(self, game, level):
+        """strategy.cpu_step's (HOLD mask | SCORE box) as visible steps: set the holds,
+        then roll on the next step; the placeholder policy if strategy is missing."""
+        if self._plan_roll:
+            self._plan_roll = False
+            return A_ROLL, 0
+        st = self._strat()
+        if st is None:
+            return _fallback_action(game, level)
+        try:
+            kind, arg = st.cpu_step(game, level, self._table(), self._cpu_rng)
+        except Exception as e:  # MemoryError on a small heap: play on, simply
+            self._log('{"ev":"cpu_error","msg":' + _q(repr(e)[:40]) + "}")
+            self._st = False  # don't retry every step: fall back for this session
+            return _fallback_action(game, level)
+        if kind == st.SCORE:
+            return A_SCORE, arg
+        if game.rolls_used and game.held != arg:
+            self._plan_roll = True
+            return A_HOLD, arg
+        return A_ROLL, 0
+
+    def _advise(self, g):
+        """(A_HOLD mask | A_SCORE box | A_ROLL, arg, expected final total in centi-points
+        or -1) for the coach's Hint."""
+        st = self._strat()
+        if st is not None:
+            try:
+                kind, arg, value = st.advise(g, st.EXPERT, self._table())
+                if kind == st.SCORE:
+                    return A_SCORE, arg, value
+                return A_HOLD, arg, value
+            except Exception:
+                pass
+        kind, arg = _fallback_action(g, 2)
+        return kind, arg, -1
+
+    def _cost(self, kind, arg):
+        """Coach tips: centi-points this action gives away (0 when no coach/strategy)."""
+        g = self.game
+        if self.coach < 2 or g.kinds[g.current] != HUMAN:
+            return 0
+        st = self._strat()
+        if st is None:
+            return 0
+        try:
+            c = st.move_cost(g, st.SCORE if kind == A_SCORE else st.HOLD, arg, self._table())
+        except Exception:
+            return 0
+        self.given[g.current] += c
+        return c
 
     def _cpu_step(self):
         """One visible CPU action: a roll, a change of holds, or a box."""
@@ -1080,6 +1145,8 @@ class App:
         rank = list(range(g.nseats))
         rank.sort(key=lambda s: -screens.total_of(g, s))
         self.ranking = rank
+        if self.coach >= 2:
+            self.proficiency = self.given
         if not self.demo:
             self.records.add(g)
             self._save("records", self.records.pack())
@@ -1180,6 +1247,11 @@ class App:
         except OSError:
             pass
         return True
+
+
+def _centi(v):
+    """Centi-points as "12.3" (integers only)."""
+    return str(v // 100) + "." + str(v // 10 % 10)
 
 
 def _wrap(lines, width):

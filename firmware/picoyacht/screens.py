@@ -589,9 +589,13 @@ def draw_over(cv, app):
         cv.text(g.names[s], 8, y)
         if g.rs.casino:
             cv.rnum(g.credits[s], 84, y)
-        elif app.proficiency[s] >= 0:
-            x = cv.rnum(app.proficiency[s], 84, y)
-            cv.glyph(37, 84, y)
+        elif app.proficiency[s] >= 0 and not g.kinds[s]:
+            # coach summary: expected points given away (centi-points, shown x.y)
+            v = app.proficiency[s]
+            x = cv.rnum(v // 10 % 10, 92, y)
+            cv.glyph(46, x - CELL, y)
+            x = cv.rnum(v // 100, x - CELL, y)
+            cv.glyph(45, x - CELL, y)
         cv.rnum(total_of(g, s), W, y)
 
 

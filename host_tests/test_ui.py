@@ -1,0 +1,99 @@
+"""Golden framebuffers of every screen, the font table, and PNG output.
+
+Frames come from tools/shots_mp.py under the MicroPython unix port: real button presses
+on the headless board, captured from the emulated panel (what the driver sent). Regenerate
+after an intended UI change with:  UPDATE_GOLDEN=1 .venv/bin/pytest host_tests/test_ui.py
+"""
+
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+import pytest
+from conftest import HOST_TESTS, ROOT, compiled_firmware, micropython_path
+
+GOLDEN = HOST_TESTS / "golden"
+SCREENS = {
+    "title", "setup", "name", "setup_start", "handover", "play_ready", "play_rolling",
+    "play_rolled", "play_held", "card_p1", "card_p2", "card_confirm_zero", "menu", "scores",
+    "card_fullhouse", "handover_cpu", "play_cpu", "game_over", "ratings", "records",
+    "records_names", "four_ready", "four_cursor", "four_hint", "boot_corrupt", "diagnostics",
+}
+
+
+@pytest.fixture(scope="module")
+def frames():
+    from mpy_build import mpy_cross
+
+    out = compiled_firmware()
+    for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "shots_mp.py"):
+        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
+                       check=True)
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
+    r = subprocess.run([micropython_path(), "-X", "heapsize=256k", "-c",
+                        "import shots_mp; shots_mp.main()"], capture_output=True, text=True,
+                       env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    import shots
+
+    return dict(shots.parse(r.stdout))
+
+
+def art(frame):
+    rows = []
+    for y in range(64):
+        rows.append("".join("#" if frame[(y >> 3) * 128 + x] >> (y & 7) & 1 else "."
+                            for x in range(128)))
+    return "\n".join(rows)
+
+
+def test_every_screen_is_captured(frames):
+    assert set(frames) == SCREENS
+    for name, f in frames.items():
+        assert len(f) == 1024 and any(f), name
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_golden(frames, name):
+    path = GOLDEN / (name + ".hex")
+    got = frames[name]
+    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
+        path.write_text(got.hex() + "\n")
+        if not os.environ.get("UPDATE_GOLDEN"):
+            pytest.skip("golden written: " + path.name)
+    want = bytes.fromhex(path.read_text().strip())
+    if got != want:
+        pytest.fail("frame %s differs from its golden\n--- golden\n%s\n--- now\n%s" % (
+            name, art(want), art(got)))
+
+
+def test_distinct_box_states_in_monochrome(frames):
+    """The four box states use four different marks (lock, check, plus, cross)."""
+    from picoyacht import font, screens
+
+    marks = screens.STATE_MARK
+    assert len(set(marks)) == 4
+    glyphs = {bytes(font.GLYPHS[m * 5:m * 5 + 5]) for m in marks}
+    assert len(glyphs) == 4 and bytes(5) not in glyphs
+
+
+def test_font_is_generated_from_its_source():
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "mkfont.py"), "--check"])
+    assert r.returncode == 0, "run: python tools/mkfont.py"
+
+
+def test_png_writer_makes_a_valid_png(frames):
+    import shots
+
+    data = shots.png(frames["title"], scale=2)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    n = struct.unpack(">I", data[8:12])[0]
+    w, h = struct.unpack(">II", data[16:24])
+    assert data[12:16] == b"IHDR" and n == 13
+    assert (w, h) == (256 + 2 * shots.BORDER, 128 + 2 * shots.BORDER)
+    pos = 8 + 12 + n
+    ln = struct.unpack(">I", data[pos:pos + 4])[0]
+    raw = zlib.decompress(data[pos + 8:pos + 8 + ln])
+    assert len(raw) == h * (1 + 3 * w)
