@@ -10,6 +10,7 @@ diagnostics and the all-CPU demo.
 import subprocess
 
 import pytest
+
 from conftest import HOST_TESTS, ROOT, compiled_firmware, micropython_path
 
 # The issue asks for 64k. On the 64-bit unix port every object and bytecode table is about

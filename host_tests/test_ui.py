@@ -12,6 +12,7 @@ import sys
 import zlib
 
 import pytest
+
 from conftest import HOST_TESTS, ROOT, compiled_firmware, micropython_path
 
 GOLDEN = HOST_TESTS / "golden"

@@ -7,10 +7,11 @@ import gc
 import sys
 
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
-from fakefs import FakeFs
 
 from picoyacht import app as A
 from picoyacht.store import Store
+
+from fakefs import FakeFs
 
 
 def rig(present=FULL, store=None, boot=0, entropy=b"\x2a\x00\x00\x00"):
