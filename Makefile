@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
-.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean
+.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean bench-ui
 
 $(STAMP): requirements-dev.txt
 	$(PY) -m venv $(VENV)
@@ -55,3 +55,9 @@ tables: $(STAMP)
 # MicroPython decision time, ops and RAM -> build/bench_strategy.json.
 bench-strategy: $(STAMP) tables
 	$(BIN)/python tools/bench_strategy.py $(BENCHARGS)
+
+# UI budgets: I2C bytes per action, allocation, sampling, heap of a game through the UI.
+bench: bench-ui
+
+bench-ui: $(STAMP)
+	$(BIN)/python tools/bench_ui.py

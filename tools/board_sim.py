@@ -187,6 +187,8 @@ class HeadlessBoard:
         self.t = 1000
         self.raw = 0
         self.lines = []
+        self.boxes = 0
+        self.faults = 0
         self.stop = False
 
     def ticks_ms(self):
@@ -205,7 +207,15 @@ class HeadlessBoard:
         return self.entropy[:n]
 
     def console(self, line):
+        """Keep the last lines only (a long game must not grow the heap); count box lines."""
+        if '"ev":"box"' in line:
+            self.boxes += 1
+        elif '"ev":"fault"' in line:
+            self.faults += 1
+            print(line)
         self.lines.append(line)
+        if len(self.lines) > 8:
+            self.lines.pop(0)
 
     def restore(self):
         pass

@@ -49,7 +49,7 @@ class Player:
         self.d = Driver(self.board, self.runner)
         self.app = self.runner.app
         self.full = present == FULL
-        self.log = log  # decisions, for the replay
+        self.log = log  # decisions, for the replay: held mask per roll, 128|box per score
         self.d.run_ms(50)
 
     def press(self, b):
@@ -90,7 +90,7 @@ class Player:
 
     def roll(self):
         g = self.app.game
-        self.log.append(("roll", g.held if g.rolls_used else 0))
+        self.log.append(g.held if g.rolls_used else 0)
         if self.full:
             self.press(A.B_ROLL)
         else:
@@ -122,7 +122,7 @@ class Player:
         while app.row != idx:
             fwd = (idx - app.row) % n
             self.press(A.B_DOWN if fwd <= n - fwd else A.B_UP)
-        self.log.append(("score", box))
+        self.log.append(128 | box)
         turn = g.turn
         self.press(A.B_OK)
         if app.confirm:
@@ -170,13 +170,13 @@ class Player:
 def replay(g_ui, log):
     """The same decisions on a bare engine: it must end where the UI ended."""
     g = Game(g_ui.rs, g_ui.names, g_ui.kinds, g_ui.options, Roller(g_ui.seed), g_ui.seed)
-    for what, arg in log:
-        if what == "roll":
+    for x in log:
+        if x < 128:  # a roll, holding x
             if g.rolls_used:
-                g.set_held(arg)
+                g.set_held(x)
             g.roll()
         else:
-            g.score(arg)
+            g.score(x & 127)
     return g
 
 
@@ -185,7 +185,7 @@ def main(argv):
     for a in argv:
         k, v = a.split("=")
         opts[k] = int(v)
-    log = []
+    log = bytearray()
     p = Player(FULL if opts["buttons"] == 11 else FOUR, log)
     p.setup(opts["players"], opts["rules"], opts["cpus"])
     peak = p.play()
@@ -194,8 +194,7 @@ def main(argv):
         r = replay(g, log)
         assert bytes(r.scores) == bytes(g.scores), "UI and engine disagree"
         assert [r.total(s) for s in range(g.nseats)] == [g.total(s) for s in range(g.nseats)]
-    boxes = [ln for ln in p.board.lines if '"ev":"box"' in ln]
-    assert len(boxes) == g.rs.nboxes * g.nseats, len(boxes)
+    assert p.board.boxes == g.rs.nboxes * g.nseats, p.board.boxes
     assert '"ev":"end"' in p.board.lines[-1]
     print("OK presses=%d totals=%s peak=%d i2c=%d frames=%d" % (
         p.d.presses, [g.total(s) for s in range(g.nseats)], peak, p.board.i2c.bytes,
