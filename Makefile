@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
-.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean bench-ui
+.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui
 
 $(STAMP): requirements-dev.txt
 	$(PY) -m venv $(VENV)
@@ -61,3 +61,8 @@ bench: bench-ui
 
 bench-ui: $(STAMP)
 	$(BIN)/python tools/bench_ui.py
+
+# hardware/PINS.md, wiring.svg and the Wokwi project, from firmware/config.py (also checks
+# an edited pin map: GPIOs used twice, Pico W radio pins, SDA/SCL the I2C block can't use).
+hardware: $(STAMP)
+	$(BIN)/python tools/hardware.py
