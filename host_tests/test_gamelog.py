@@ -1,0 +1,176 @@
+"""The game log: JSON lines from picoyacht/gamelog.py, and tools/gamelog.py's CSV and PNG.
+
+A complete 2-player game (host_tests/mp/gamelog_play.py, seeded LcgRoller) produces the log;
+the same script under the MicroPython unix port must print byte-identical lines.
+"""
+
+import csv
+import json
+import struct
+import sys
+import zlib
+
+import gamelog as tool
+import pytest
+from gamelog_play import NAMES, play
+
+from picoyacht import gamelog
+
+from conftest import HOST_TESTS, run_micropython
+
+NOISE = [
+    "MPY: soft reboot",
+    "MicroPython v1.24.1 on 2024-11-29; Raspberry Pi Pico with RP2040",
+    'Type "help()" for more information.',
+    ">>> ",
+    "Traceback (most recent call last):",
+    '{"not": "an event"}',
+    '{"ev": "score", broken',
+]
+
+
+def parse_png(data):
+    """(width, height, rows of RGB tuples) of an 8-bit RGB, non-interlaced PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks = 8, []
+    while pos < len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        (crc,) = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
+        assert crc == zlib.crc32(kind + body), kind
+        chunks.append((kind, body))
+        pos += 12 + n
+    assert chunks[0][0] == b"IHDR" and chunks[-1][0] == b"IEND"
+    w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
+    assert (depth, ctype, interlace) == (8, 2, 0)
+    raw = zlib.decompress(b"".join(b for k, b in chunks if k == b"IDAT"))
+    assert len(raw) == h * (1 + 3 * w)
+    rows = []
+    for y in range(h):
+        line = raw[y * (1 + 3 * w):(y + 1) * (1 + 3 * w)]
+        assert line[0] == 0  # filter "none", the only one the writer uses
+        rows.append([tuple(line[1 + 3 * x:4 + 3 * x]) for x in range(w)])
+    return w, h, rows
+
+
+@pytest.fixture(scope="module")
+def game_log():
+    g, lines = play(7, 2, undo_at=5)
+    mixed = []
+    for i, line in enumerate(lines):
+        mixed.append(NOISE[i % len(NOISE)])
+        mixed.append(line if i % 4 else ">>> " + line)  # a prompt glued in front
+    return g, lines, mixed
+
+
+def test_lines_are_one_line_json_with_the_fields(game_log):
+    g, lines, _ = game_log
+    for line in lines:
+        assert "\n" not in line
+        json.loads(line)
+    scores = [json.loads(x) for x in lines]
+    score = [e for e in scores if e["ev"] == "score"]
+    first = score[0]
+    assert set(first) >= {"ev", "rules", "seed", "player", "seat", "turn", "dice", "box",
+                          "score", "total"}
+    assert first["rules"] == "Yahtzee" and first["seed"] == 7 and len(first["dice"]) == 5
+    end = json.loads(lines[-1])
+    assert end["ev"] == "end" and end["seed"] == 7
+    assert end["totals"] == [g.total(0), g.total(1)] and end["winners"] == g.winners()
+    assert end["players"] == list(NAMES[:2])
+    # the running total is the game's own total after each box
+    last = {}
+    for e in score:
+        last[e["seat"]] = e["total"]
+    assert [last[0], last[1]] == end["totals"]
+
+
+def test_names_are_escaped():
+    assert gamelog.q('a"b\\c') == '"a\\"b\\\\c"'
+    assert json.loads(gamelog.q("x\ty\x01")) == "x\ty\x01"
+
+
+def test_tool_writes_csv_and_png(game_log, tmp_path):
+    g, lines, mixed = game_log
+    log = tmp_path / "console.txt"
+    log.write_text("\n".join(mixed) + "\n")
+    out_csv, out_png = tmp_path / "g.csv", tmp_path / "g.png"
+    assert tool.main([str(log), "--csv", str(out_csv), "--png", str(out_png)]) == 0
+    rows = list(csv.DictReader(out_csv.open()))
+    nb = g.rs.nboxes
+    assert len(rows) == 2 * nb  # the undone box is gone
+    assert [int(r["turn"]) for r in rows] == list(range(2 * nb))
+    for seat in (0, 1):
+        mine = [r for r in rows if int(r["seat"]) == seat]
+        assert [int(r["round"]) for r in mine] == list(range(1, nb + 1))
+        assert {r["player"] for r in mine} == {NAMES[seat]}
+        assert int(mine[-1]["total"]) == g.total(seat)
+        assert sorted(r["box"] for r in mine) == sorted(b[0] for b in g.rs.boxes)
+        assert all(len(r["dice"].split()) == 5 for r in mine)
+        running = 0
+        for r in mine:  # totals never fall; they grow by at least the box's score
+            assert int(r["total"]) >= running + int(r["score"])
+            running = int(r["total"])
+    assert rows[0]["rules"] == "Yahtzee" and rows[0]["seed"] == "7"
+    w, h, px = parse_png(out_png.read_bytes())
+    assert (w, h) == (720, 420)
+    seen = {c for row in px for c in row}
+    for colour in tool.PALETTE[:2]:  # each player's line
+        assert colour in seen
+    assert tool.PALETTE[2] not in seen  # and no third player
+
+
+def test_two_games_and_a_filter(tmp_path):
+    _, a = play(3, 2)
+    _, b = play(4, 3)
+    log = tmp_path / "two.txt"
+    log.write_text("\n".join(a + ["noise"] + b))
+    gs = tool.games(log.read_text().splitlines())
+    assert [len(x.players) for x in gs] == [2, 3]
+    out_csv = tmp_path / "b.csv"
+    assert tool.main([str(log), "--game", "2", "--csv", str(out_csv), "--png",
+                      str(tmp_path / "b.png")]) == 0
+    rows = list(csv.DictReader(out_csv.open()))
+    assert {r["game"] for r in rows} == {"2"} and len(rows) == 3 * 13
+
+
+def test_no_events_is_an_error(tmp_path, capsys):
+    log = tmp_path / "empty.txt"
+    log.write_text("\n".join(NOISE))
+    assert tool.main([str(log), "--csv", str(tmp_path / "x.csv"), "--png",
+                      str(tmp_path / "x.png")]) == 1
+    assert "no scored boxes" in capsys.readouterr().err
+
+
+def test_live_reads_mpremote_until_eof(game_log, tmp_path, monkeypatch):
+    _, lines, mixed = game_log
+    src = tmp_path / "feed.txt"
+    src.write_text("\r\n".join(mixed) + "\r\n")
+    fake = tmp_path / "fake_mpremote.py"
+    fake.write_text("import sys\nassert sys.argv[-1] == 'repl', sys.argv\n"
+                    "sys.stdout.buffer.write(open(%r, 'rb').read())\n" % str(src))
+    monkeypatch.setenv("PICOYACHT_MPREMOTE", "%s %s" % (sys.executable, fake))
+    raw = tmp_path / "raw.txt"
+    out_csv = tmp_path / "live.csv"
+    assert tool.main(["--live", "--raw", str(raw), "--csv", str(out_csv), "--png",
+                      str(tmp_path / "live.png")]) == 0
+    assert len(list(csv.DictReader(out_csv.open()))) == 26
+    assert raw.read_text().splitlines() == mixed
+
+
+def test_micropython_prints_identical_lines():
+    _, lines = play(7, 2, undo_at=5)
+    r = run_micropython(HOST_TESTS / "mp" / "gamelog_play.py", heap="64k", args=("7", "2"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == lines
+    _, four = play(11, 4, undo_at=5)
+    r = run_micropython(HOST_TESTS / "mp" / "gamelog_play.py", heap="64k", args=("11", "4"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == four
+
+
+def test_mpremote_command(monkeypatch):
+    monkeypatch.delenv("PICOYACHT_MPREMOTE", raising=False)
+    assert tool.mpremote_cmd()[-1].endswith("mpremote")
+    monkeypatch.setenv("PICOYACHT_MPREMOTE", "python3 -m mpremote")
+    assert tool.mpremote_cmd() == ["python3", "-m", "mpremote"]
