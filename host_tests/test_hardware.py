@@ -11,9 +11,10 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import FIRMWARE, ROOT
 
 import hardware
+
+from conftest import FIRMWARE, ROOT
 
 HW = ROOT / "hardware"
 RADIO = {23, 24, 25, 29}

@@ -1,0 +1,178 @@
+"""Diagnostics: the facts a builder needs to check a new handheld, and the screen showing them.
+
+collect() reads them from an injected board whose methods are all optional:
+    board.read()        raw logical button mask (bit i = BUTTON_NAMES[i] held)
+    board.present       mask of the buttons the build has (attribute)
+    board.i2c_scan()    list of 7-bit I2C addresses (or board.i2c.scan())
+    board.battery_mv()  VSYS in millivolts, or None when no battery sense is fitted
+A missing method shows "n/a"; one that raises shows "error": never a crash. The slow facts
+(I2C scan, battery, free heap) are refreshed once a second; buttons on every call. draw()
+writes the screen into a screens.Canvas with the project's own font.
+"""
+
+import sys
+
+from picoyacht.screens import CELL, W, header
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+NA = "n/a"
+ERR = "error"
+NBUTTONS = const(11)
+LABELS = "123456RUDAB"  # hold 1-6, Roll, Up, Down, A (OK), B (Menu)
+SLOW_MS = const(1000)
+_MASK30 = const(0x3FFFFFFF)  # rp2 ticks_ms wraps at 2**30
+# sys.implementation._mpy >> 10: the native code architecture.
+ARCHS = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
+         "xtensa", "xtensawin", "rv32imc", "rv64imc")
+
+
+class Facts:
+    """What the diagnostics screen shows. Fields hold a value, NA or ERR."""
+
+    def __init__(self):
+        self.at = 0
+        self.fresh = False  # slow facts read at least once
+        self.buttons = NA
+        self.present = (1 << NBUTTONS) - 1
+        self.i2c = NA
+        self.heap = NA
+        self.battery_mv = NA
+        self.seed = NA
+        self.version = NA
+        self.mpy = NA
+        self.changed = True  # something shown differs from the last collect()
+
+
+def _call(board, name):
+    f = getattr(board, name, None)
+    if f is None:
+        return NA
+    try:
+        return f()
+    except Exception:  # OSError from a bus, or anything a half-wired board does
+        return ERR
+
+
+def _scan(board):
+    if getattr(board, "i2c_scan", None) is not None:
+        return _call(board, "i2c_scan")
+    return _call(getattr(board, "i2c", None), "scan")
+
+
+def _heap():
+    try:
+        import gc
+
+        return gc.mem_free()
+    except Exception:  # no gc.mem_free on this interpreter (CPython)
+        return NA
+
+
+def versions():
+    """(MicroPython version "1.23.0", .mpy version "6.3 armv6m"), NA where unknown."""
+    impl = getattr(sys, "implementation", None)
+    v = getattr(impl, "version", None)
+    ver = NA if v is None else str(v[0]) + "." + str(v[1]) + "." + str(v[2])
+    m = getattr(impl, "_mpy", None)
+    if m is None:
+        return ver, NA
+    mpy = str(m & 0xFF) + "." + str(m >> 8 & 3)
+    arch = m >> 10
+    if 0 < arch < len(ARCHS):
+        mpy += " " + ARCHS[arch]
+    return ver, mpy
+
+
+def collect(board, now_ms, seed=None, prev=None):
+    """The facts now. Pass the last result as `prev` to update it in place (no new object,
+    and the slow facts only once per SLOW_MS); its .changed says whether to redraw."""
+    f = prev if prev is not None else Facts()
+    old = (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
+    f.buttons = _call(board, "read")
+    present = getattr(board, "present", None)
+    if isinstance(present, int):
+        f.present = present
+    f.seed = NA if seed is None else seed
+    if not f.fresh or ((now_ms - f.at) & _MASK30) >= SLOW_MS:
+        f.fresh = True
+        f.at = now_ms
+        f.i2c = _scan(board)
+        f.battery_mv = _call(board, "battery_mv")
+        if f.battery_mv is None:
+            f.battery_mv = NA
+        f.heap = _heap()
+        f.version, f.mpy = versions()
+    f.changed = prev is None or old != (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
+    return f
+
+
+def volts(mv):
+    """4123 -> "4.12 V" (integers only)."""
+    cents = (mv + 5) // 10
+    return str(cents // 100) + "." + str(cents // 10 % 10) + str(cents % 10) + " V"
+
+
+def hex2(n):
+    return "0123456789ABCDEF"[n >> 4 & 15] + "0123456789ABCDEF"[n & 15]
+
+
+def i2c_text(found):
+    if isinstance(found, str):
+        return found
+    if not found:
+        return "none found"
+    s = ""
+    for i in range(len(found)):
+        if i == 4:
+            return s + "+" + str(len(found) - 4)
+        s += hex2(found[i]) + " "
+    return s.strip()
+
+
+def draw(cv, f, hint="hold B"):
+    """The diagnostics screen: eight text rows on page boundaries."""
+    cv.clear()
+    header(cv, "Diagnostics")
+    cv.rtext(hint, W, 0, 0)
+    # Row 1: every button; held = inverted, fitted = its letter, not fitted = a dot.
+    x = cv.text("Keys", 1, 8)
+    x += 4
+    raw = f.buttons
+    if isinstance(raw, str):
+        cv.text(raw, x, 8)
+    else:
+        for i in range(NBUTTONS):
+            xx = x + i * 8
+            if not f.present >> i & 1:
+                cv.glyph(13, xx, 8)  # font.DOT
+            elif raw >> i & 1:
+                cv.fb.fill_rect(xx - 1, 8, CELL + 1, 8, 1)
+                cv.glyph(ord(LABELS[i]), xx, 8, 0)
+            else:
+                cv.glyph(ord(LABELS[i]), xx, 8)
+    x = cv.text("I2C ", 1, 16)
+    cv.text(i2c_text(f.i2c), x, 16, 1, 17)
+    x = cv.text("Free heap ", 1, 24)
+    if isinstance(f.heap, str):
+        cv.text(f.heap, x, 24)
+    else:
+        cv.num(f.heap, x, 24)
+    x = cv.text("MicroPython ", 1, 32)
+    cv.text(f.version, x, 32, 1, 9)
+    x = cv.text(".mpy ", 1, 40)
+    cv.text(f.mpy, x, 40, 1, 16)
+    x = cv.text("Seed ", 1, 48)
+    if isinstance(f.seed, str):
+        cv.text(f.seed, x, 48)
+    else:
+        cv.num(f.seed, x, 48)
+    x = cv.text("Battery ", 1, 56)
+    mv = f.battery_mv
+    cv.text(mv if isinstance(mv, str) else volts(mv), x, 56)
