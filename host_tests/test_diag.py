@@ -108,6 +108,7 @@ def test_missing_methods_are_na_and_raising_ones_error():
     f = diag.collect(BrokenRead(), 0, seed=1)
     assert f.buttons == diag.ERR and f.battery_mv == diag.ERR and f.i2c == [0x3C, 0x68]
     assert diag.collect(NoBattery(), 0).battery_mv == diag.NA
+    assert diag.collect(object(), 0, buttons=0b101).buttons == 0b101  # e.g. the debouncer's
 
 
 def test_slow_facts_once_a_second_and_in_place():

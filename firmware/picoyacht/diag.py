@@ -90,12 +90,13 @@ def versions():
     return ver, mpy
 
 
-def collect(board, now_ms, seed=None, prev=None):
+def collect(board, now_ms, seed=None, prev=None, buttons=None):
     """The facts now. Pass the last result as `prev` to update it in place (no new object,
-    and the slow facts only once per SLOW_MS); its .changed says whether to redraw."""
+    and the slow facts only once per SLOW_MS); its .changed says whether to redraw.
+    `buttons` (a mask) stands in for board.read(), e.g. the debouncer's state."""
     f = prev if prev is not None else Facts()
     old = (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
-    f.buttons = _call(board, "read")
+    f.buttons = _call(board, "read") if buttons is None else buttons
     present = getattr(board, "present", None)
     if isinstance(present, int):
         f.present = present
