@@ -261,6 +261,13 @@ def test_micropython_same_frames_and_real_facts():
     assert real[0][4:] == ["error", "n/a"] and real[1][4:] == ["[60, 104]", "4123"]
 
 
+def test_interpreter_facts_can_be_pinned(monkeypatch):
+    monkeypatch.setattr(diag, "heap_free", lambda: 1234)
+    monkeypatch.setattr(diag, "versions", lambda: ("9.9.9", "6.3 x64"))
+    f = diag.collect(object(), 0)
+    assert (f.heap, f.version, f.mpy) == (1234, "9.9.9", "6.3 x64")
+
+
 @pytest.mark.parametrize("mv, text", [(0, "0.00 V"), (5000, "5.00 V"), (3694, "3.69 V")])
 def test_volts_integer_only(mv, text):
     assert diag.volts(mv) == text

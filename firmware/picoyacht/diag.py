@@ -7,7 +7,8 @@ collect() reads them from an injected board whose methods are all optional:
     board.battery_mv()  VSYS in millivolts, or None when no battery sense is fitted
 A missing method shows "n/a"; one that raises shows "error": never a crash. The slow facts
 (I2C scan, battery, free heap) are refreshed once a second; buttons on every call. draw()
-writes the screen into a screens.Canvas with the project's own font.
+writes the screen into a screens.Canvas with the project's own font. Golden-frame tests can
+pin the interpreter-dependent facts by rebinding diag.heap_free and diag.versions.
 """
 
 import sys
@@ -66,7 +67,7 @@ def _scan(board):
     return _call(getattr(board, "i2c", None), "scan")
 
 
-def _heap():
+def heap_free():
     try:
         import gc
 
@@ -108,7 +109,7 @@ def collect(board, now_ms, seed=None, prev=None, buttons=None):
         f.battery_mv = _call(board, "battery_mv")
         if f.battery_mv is None:
             f.battery_mv = NA
-        f.heap = _heap()
+        f.heap = heap_free()
         f.version, f.mpy = versions()
     f.changed = prev is None or old != (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
     return f
