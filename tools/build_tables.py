@@ -44,6 +44,18 @@ TABLES = {
 SHARED = {"yahtzee": "yahtzee_0"}
 
 
+def parents(d):
+    """(nk, 6): index of keep i minus one die f, 0xFFFF if it has none."""
+    where = {d.codes[i]: i for i in range(d.nk)}
+    out = np.full((d.nk, 6), 0xFFFF, dtype=np.int64)
+    for i in range(d.nk):
+        c = d.codes[i]
+        for f in range(6):
+            if (c >> (3 * f)) & 7:
+                out[i, f] = where[c - (1 << (3 * f))]
+    return out
+
+
 class Progress:
     def __init__(self, label, total):
         self.label, self.total, self.done = label, total, 0
@@ -115,8 +127,8 @@ class Spec:
         self.at = rs.bonus_at
         self.start = start
         self.full = (1 << self.nb) - 1
-        self.sc = np.frombuffer(bytes(self.eng.sc), dtype=np.uint8).reshape(
-            self.nr, self.nb).astype(np.int64)
+        self.sc = np.array([[self.eng.score(r, b) for b in range(self.nb)]
+                            for r in range(self.nr)], dtype=np.int64)
         codes = np.array(d.codes[d.r0:], dtype=np.int64)
         self.kc = np.stack([(codes >> (3 * (f - 1))) & 7 for f in range(1, 7)], axis=1)
         self.yzb = self.eng.yzb
@@ -124,8 +136,8 @@ class Spec:
         self.yrow = np.array(list(self.eng.yroll), dtype=np.int64)
         self.jsc = np.frombuffer(bytes(self.eng.jsc), dtype=np.uint8).reshape(
             6, self.nb).astype(np.int64)
-        child = np.array(d.child, dtype=np.int64).reshape(self.nk, 6)
-        parent = np.array(d.parent, dtype=np.int64).reshape(self.nk, 6)
+        child = np.array(d.child, dtype=np.int64).reshape(d.r0, 6)
+        parent = parents(d)
         self.exp_levels = []
         for size in range(4, -1, -1):
             rows = np.arange(d.start[size], d.start[size + 1])
@@ -486,7 +498,8 @@ def build(name, out_dir, force=False, start=0):
     out_dir.mkdir(parents=True, exist_ok=True)
     binf, meta = out_dir / (name + ".bin"), out_dir / (name + ".json")
     stamp = source_stamp()
-    if not force and binf.exists() and meta.exists():
+    npy = out_dir / (name + ".exact.npy")
+    if not force and binf.exists() and meta.exists() and npy.exists():
         old = json.loads(meta.read_text())
         if old.get("stamp") == stamp:
             sys.stderr.write("%s: up to date\n" % binf)
@@ -514,7 +527,7 @@ def build(name, out_dir, force=False, start=0):
             ospec = Spec(rid, other, start)
             Vo = solve(ospec, Vq, label="%s as j%d" % (name, other))
             info["as_shared"][str(other)] = optimum(Vo)
-    np.save(out_dir / (name + ".exact.npy"), V)  # for the bench's agreement check
+    np.save(npy, V)  # the exact values, for the bench's agreement check
     tmp = binf.with_suffix(".tmp")
     tmp.write_bytes(data)
     tmp.replace(binf)
@@ -524,10 +537,13 @@ def build(name, out_dir, force=False, start=0):
     return info
 
 
+# Bump when the DP or the encoding changes; the tables also depend on the rules and format.
+BUILDER_VERSION = 1
+
+
 def source_stamp():
-    h = hashlib.sha256()
-    for p in (Path(__file__), ROOT / "firmware/picoyacht/rules.py",
-              ROOT / "firmware/picoyacht/strategy.py",
+    h = hashlib.sha256(b"%d" % BUILDER_VERSION)
+    for p in (ROOT / "firmware/picoyacht/rules.py",
               ROOT / "firmware/picoyacht/strategy_table.py"):
         h.update(p.read_bytes())
     return h.hexdigest()[:16]

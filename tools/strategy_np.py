@@ -19,6 +19,18 @@ from picoyacht import rules, strategy  # noqa: E402
 ONE = strategy.ONE
 
 
+def parents(d):
+    """(nk, 6): index of keep i minus one die f, 0xFFFF if it has none."""
+    where = {d.codes[i]: i for i in range(d.nk)}
+    out = np.full((d.nk, 6), 0xFFFF, dtype=np.int64)
+    for i in range(d.nk):
+        c = d.codes[i]
+        for f in range(6):
+            if (c >> (3 * f)) & 7:
+                out[i, f] = where[c - (1 << (3 * f))]
+    return out
+
+
 class Twin:
     def __init__(self, rid, options, level, table=None, exact=False):
         """table: V[mask, y, up] (int64 device values, or float64 exact values)."""
@@ -31,8 +43,8 @@ class Twin:
         self.n, self.nb, self.nr, self.nk, self.r0 = rs.ndice, rs.nboxes, d.nr, d.nk, d.r0
         self.at = rs.bonus_at
         self.bonus = rs.upper_bonus(options)
-        self.sc = np.frombuffer(bytes(eng.sc), dtype=np.uint8).reshape(
-            self.nr, self.nb).astype(np.int64)
+        self.sc = np.array([[eng.score(r, b) for b in range(self.nb)]
+                            for r in range(self.nr)], dtype=np.int64)
         codes = np.array(d.codes, dtype=np.int64)
         self.kcode = codes
         self.kcnt = np.stack([(codes >> (3 * f)) & 7 for f in range(6)], axis=1)  # (nk, 6)
@@ -42,8 +54,8 @@ class Twin:
         self.yroll = np.array(list(eng.yroll), dtype=np.int64)
         self.jsc = np.frombuffer(bytes(eng.jsc), dtype=np.uint8).reshape(6, self.nb).astype(
             np.int64)
-        child = np.array(d.child, dtype=np.int64).reshape(self.nk, 6)
-        parent = np.array(d.parent, dtype=np.int64).reshape(self.nk, 6)
+        child = np.array(d.child, dtype=np.int64).reshape(d.r0, 6)
+        parent = parents(d)
         self.exp_levels = []
         for size in range(self.n - 1, -1, -1):
             rows = np.arange(d.start[size], d.start[size + 1])

@@ -61,9 +61,14 @@ YAHTZEE_BONUS = const(100)
 STAGES = const(2)  # re-roll stages searched (a classic turn has at most two re-rolls)
 
 # Normal's tuning (integers; see tools/bench_strategy.py for how they were chosen).
-PAR_W = const(200)  # an open box is worth PAR_W/256 of its par
-CHASE_P = const(39322)  # chance a die ends on the face chased for an upper box (/65536)
+PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
+CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
 YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
+
+
+def zeros(typecode, n):
+    """A zero-filled array without a temporary list (4 bytes per "i", 2 per "H")."""
+    return array(typecode, bytes(n * (4 if typecode == "i" else 2)))
 
 
 def to_centi(v):
@@ -77,42 +82,49 @@ class Dice:
     """The multisets of 0..n dice ("keeps"), ordered by size then by packed code.
 
     A multiset is packed as 3 bits per face (face 1 lowest). child[6*i+f-1] is the index
-    of keep i plus one die f, parent[6*i+f-1] of keep i minus one f (NONE if absent).
-    The keeps of exactly n dice are the rolls: indices r0 .. nk-1."""
+    of keep i plus one die f. The keeps of exactly n dice are the rolls: r0 .. nk-1."""
 
     def __init__(self, n):
         self.n = n
-        found = []
-        self._gen(n, 1, 0, 0, found)
-        found.sort()
-        nk = len(found)
-        self.nk = nk
-        self.codes = array("i", [c for _, c in found])
+        # two passes over the face counts in ascending code order (face 6 outermost):
+        # count the multisets of each size, then place them; no temporary lists.
         self.start = [0] * (n + 2)
-        for s, _ in found:
-            self.start[s + 1] += 1
-        for s in range(n + 1):
-            self.start[s + 1] += self.start[s]
+        self._walk(n, None)
+        for k in range(n + 1):
+            self.start[k + 1] += self.start[k]
+        nk = self.start[n + 1]
+        self.nk = nk
+        self.codes = zeros("i", nk)
+        self._walk(n, [0] * (n + 1))
         self.r0 = self.start[n]
         self.nr = nk - self.r0
-        self.child = array("H", [NONE]) * (6 * nk)
-        self.parent = array("H", [NONE]) * (6 * nk)
-        for i in range(nk):
+        # children (one more die) of every keep smaller than a roll; sizes ascend with
+        # the index, so the search needs no parent table (see maxdown)
+        r0 = self.r0
+        self.child = zeros("H", 6 * r0)
+        size = 0
+        for i in range(r0):
             c = self.codes[i]
-            size = found[i][0]
+            while i >= self.start[size + 1]:
+                size += 1
             for f in range(6):
-                sh = 3 * f
-                if size < n:
-                    self.child[6 * i + f] = self.index(c + (1 << sh), size + 1)
-                if (c >> sh) & 7:
-                    self.parent[6 * i + f] = self.index(c - (1 << sh), size - 1)
+                self.child[6 * i + f] = self.index(c + (1 << (3 * f)), size + 1)
 
-    def _gen(self, n, face, code, size, out):
-        if face == 7:
-            out.append((size, code))
-            return
-        for k in range(n - size + 1):
-            self._gen(n, face + 1, code | (k << (3 * (face - 1))), size + k, out)
+    def _walk(self, n, fill):
+        for c6 in range(n + 1):
+            for c5 in range(n + 1 - c6):
+                for c4 in range(n + 1 - c6 - c5):
+                    for c3 in range(n + 1 - c6 - c5 - c4):
+                        for c2 in range(n + 1 - c6 - c5 - c4 - c3):
+                            s2 = c6 + c5 + c4 + c3 + c2
+                            for c1 in range(n + 1 - s2):
+                                size = s2 + c1
+                                if fill is None:
+                                    self.start[size + 1] += 1
+                                else:
+                                    self.codes[self.start[size] + fill[size]] = (
+                                        c1 | c2 << 3 | c3 << 6 | c4 << 9 | c5 << 12 | c6 << 15)
+                                    fill[size] += 1
 
     def index(self, code, size):
         lo, hi = self.start[size], self.start[size + 1] - 1
@@ -138,16 +150,16 @@ class Dice:
                     + a[ch[j + 5]] + 3) // 6
 
     def maxdown(self, a):
-        """In place: a[i] becomes the max of a over all sub-multisets of keep i."""
-        par = self.parent
-        for i in range(1, self.nk):
+        """In place: a[i] becomes the max of a over all sub-multisets of keep i. Pushes
+        each keep's final value to its children, in index (= size) order."""
+        ch = self.child
+        for i in range(self.r0):
+            v = a[i]
             j = 6 * i
-            best = a[i]
             for f in range(6):
-                p = par[j + f]
-                if p != NONE and a[p] > best:
-                    best = a[p]
-            a[i] = best
+                c = ch[j + f]
+                if v > a[c]:
+                    a[c] = v
 
 
 def _counts_code(dice, counts):
@@ -170,14 +182,16 @@ class Engine:
         self.nb = nb
         self.nr = d.nr
         counts = bytearray(7)
-        sc = bytearray(d.nr * nb)
+        nl = nb - 6  # lower boxes: their scores per roll (upper ones come from the counts)
+        self.nl = nl
+        sc = bytearray(d.nr * nl)
         for r in range(d.nr):
             code = d.codes[d.r0 + r]
             for f in range(6):
                 counts[f + 1] = (code >> (3 * f)) & 7
-            for b in range(nb):
+            for b in range(6, nb):
                 s = rules.evaluate(rs.boxes[b], counts)
-                sc[r * nb + b] = s if s > 0 else 0
+                sc[r * nl + b - 6] = s if s > 0 else 0
         self.sc = sc
         self.yzb = rs.yahtzee_box if rs.joker else -1
         self.jsc = bytearray(6 * nb)  # Yahtzee: joker scores of five alike, per face
@@ -191,10 +205,10 @@ class Engine:
                 for b in range(nb):
                     s = rules.evaluate(rs.boxes[b], counts, True)
                     self.jsc[(f - 1) * nb + b] = s if s > 0 else 0
-        self.S = array("i", [0]) * d.nr
-        self.A = array("i", [0]) * d.nk
-        self.Wb = array("i", [0]) * (nb + 1)  # lower boxes; [nb] = Yahtzee box with 50
-        self.Wu = array("i", [0]) * (6 * (n + 1))  # upper face f with k dice
+        self.S = zeros("i", d.nr)
+        self.A = zeros("i", d.nk)
+        self.Wb = zeros("i", nb + 1)  # lower boxes; [nb] = Yahtzee box with 50
+        self.Wu = zeros("i", 6 * (n + 1))  # upper face f with k dice
         self.counts = bytearray(7)
         self.key = None
         self.ybonus = 0
@@ -254,9 +268,16 @@ class Engine:
                 self.Wb[b] = fut(m2, upc, y)
         self.ybonus = YAHTZEE_BONUS * ONE if y else 0
 
+    def score(self, r, b):
+        """Points of roll r (0 .. nr-1) in box b, no joker."""
+        if b < 6:
+            return ((self.dice.codes[self.dice.r0 + r] >> (3 * b)) & 7) * (b + 1)
+        return self.sc[r * self.nl + b - 6]
+
     def _fill_s(self, mask, y):
-        S, sc, nb, nr = self.S, self.sc, self.nb, self.nr
+        S, sc, nb, nr, nl = self.S, self.sc, self.nb, self.nr, self.nl
         Wb, Wu = self.Wb, self.Wu
+        codes, r0 = self.dice.codes, self.dice.r0
         n1 = self.rs.ndice + 1
         for r in range(nr):
             S[r] = NEG
@@ -264,23 +285,24 @@ class Engine:
             if mask >> b & 1:
                 continue
             if b < 6:
-                f = b + 1
                 base = b * n1
+                sh = 3 * b
                 for r in range(nr):
-                    v = Wu[base + sc[r * nb + b] // f]
+                    v = Wu[base + ((codes[r0 + r] >> sh) & 7)]
                     if v > S[r]:
                         S[r] = v
             elif b == self.yzb:
                 w0, w50 = Wb[b], Wb[nb]
                 for r in range(nr):
-                    s = sc[r * nb + b]
+                    s = sc[r * nl + b - 6]
                     v = s * ONE + (w50 if s else w0)
                     if v > S[r]:
                         S[r] = v
             else:
                 w = Wb[b]
+                j = b - 6
                 for r in range(nr):
-                    v = sc[r * nb + b] * ONE + w
+                    v = sc[r * nl + j] * ONE + w
                     if v > S[r]:
                         S[r] = v
         if self.yzb >= 0 and mask >> self.yzb & 1:
@@ -306,7 +328,7 @@ class Engine:
         nb = self.nb
         allowed, upper_scores = self._joker_rule(mask, f)
         use_joker = self.options.joker != rules.JOKER_FREE or mask >> (f - 1) & 1
-        row = self.yroll[f - 1] * nb
+        row = self.yroll[f - 1]
         n1 = self.rs.ndice + 1
         best = NEG
         for b in range(nb):
@@ -316,7 +338,7 @@ class Engine:
                 k = self.rs.ndice if (b == f - 1 and upper_scores) else 0
                 v = self.Wu[b * n1 + k]
             else:
-                s = self.jsc[(f - 1) * nb + b] if use_joker else self.sc[row + b]
+                s = self.jsc[(f - 1) * nb + b] if use_joker else self.score(row, b)
                 v = s * ONE + self.Wb[b]
             if v > best:
                 best = v
@@ -416,12 +438,12 @@ class Engine:
         """Per box: expected points when chasing that box alone for a whole turn (fixed
         point). Computed once with the same search, scoring only that box."""
         if self.par is None:
-            par = array("i", [0]) * self.nb
-            S, sc, nb = self.S, self.sc, self.nb
+            par = zeros("i", self.nb)
+            S, nb = self.S, self.nb
             d = self.dice
             for b in range(nb):
                 for r in range(self.nr):
-                    S[r] = sc[r * nb + b] * ONE
+                    S[r] = self.score(r, b) * ONE
                 A = self.stage(2)
                 d.maxdown(A)
                 d.expect(A)
@@ -439,12 +461,12 @@ class Engine:
         at = self.rs.bonus_at
         n = self.rs.ndice
         pmf = _binomial(n, CHASE_P)
-        dist = array("i", [0]) * (at + 1)
+        dist = zeros("i", at + 1)
         dist[0] = ONE
         for f in range(1, 7):
             if not open_upper >> (f - 1) & 1:
                 continue
-            new = array("i", [0]) * (at + 1)
+            new = zeros("i", at + 1)
             for s in range(at + 1):
                 p = dist[s]
                 if not p:

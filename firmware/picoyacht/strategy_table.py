@@ -42,7 +42,7 @@ class Table:
         self.gsize = h[12] | h[13] << 8
         raw = bytearray(128)
         f.readinto(raw)
-        self.uoff = array("H", [0]) * 64
+        self.uoff = array("H", bytes(128))
         for u in range(64):
             self.uoff[u] = raw[2 * u] | raw[2 * u + 1] << 8
         self.row = bytearray(64)  # slot row of one upper mask

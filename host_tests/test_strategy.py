@@ -1,0 +1,370 @@
+"""CPU levels and Expert's tables: the DP against brute force on sub-games, the published
+optimum, the device engine against its NumPy twin, CPython against MicroPython, and the
+legality of every CPU action over whole games."""
+
+import io
+import itertools
+import json
+import math
+import sys
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from strategy_pos import held_code, make_game
+
+from picoyacht import rules, strategy, strategy_table
+from picoyacht.game import Game
+
+from conftest import ROOT, run_micropython
+from scripted import LcgRoller
+
+sys.path.insert(0, str(ROOT / "tools"))
+import build_tables as bt  # noqa: E402
+import strategy_np as sn  # noqa: E402
+
+TABLES = ROOT / "tables"
+# Open: Sixes, Three of a kind (Yatzy: One pair), Large straight (Yatzy: Small straight),
+# Chance (Yatzy: Full house); the rest filled.
+SUB_OPEN = (1 << 5) | (1 << 6) | (1 << 10) | (1 << 12)
+
+
+def sub_start(rs):
+    return ((1 << rs.nboxes) - 1) & ~SUB_OPEN
+
+
+# ---- brute force: an independent expectimax that asks game.py for every rule -----------
+def brute_values(rid, joker, start, ups):
+    """Optimal expected rest-of-game points from turn starts with `start` filled: plain
+    expectimax over sorted dice tuples with multinomial outcome probabilities, every legal
+    box and its score taken from game.Game (nothing shared with the builder)."""
+    rs = rules.RULESETS[rid]
+    full = (1 << rs.nboxes) - 1
+
+    def outcomes(k):
+        out = {}
+        for t in itertools.product(range(1, 7), repeat=k):
+            key = tuple(sorted(t))
+            out[key] = out.get(key, 0) + 1
+        return [(key, c / 6 ** k) for key, c in out.items()]
+
+    outs = [outcomes(k) for k in range(6)]
+    rolls = [d for d, _ in outs[5]]
+
+    @lru_cache(maxsize=None)
+    def turn(mask, up, y):
+        if mask == full:
+            return 0.0
+        now = {}
+        for dice in rolls:
+            g = make_game(rid, joker, mask, up, y, list(dice), 0)
+            allowed, bonus = g._allowed(), g.pending_yahtzee_bonus()
+            v = -1e9
+            for b in range(rs.nboxes):
+                if allowed >> b & 1:
+                    s = g.preview(b)
+                    up2, y2, gain = up, y, s + bonus
+                    if b < 6:
+                        up2 = up + s
+                        gain += rs.bonus if up < 63 <= up2 else 0
+                    if b == rs.yahtzee_box and rs.joker and s > 0:
+                        y2 = 1
+                    v = max(v, gain + turn(mask | 1 << b, min(up2, 63), y2))
+            now[dice] = v
+
+        @lru_cache(maxsize=None)
+        def keep_value(keep, left):
+            return sum(p * best(tuple(sorted(keep + o)), left - 1) for o, p in outs[5 - len(keep)])
+
+        @lru_cache(maxsize=None)
+        def best(dice, left):
+            v = now[dice]
+            if left:
+                for k in range(5):
+                    for keep in set(itertools.combinations(dice, k)):
+                        v = max(v, keep_value(keep, left))
+            return v
+
+        return sum(p * best(d, 2) for d, p in outs[5])
+
+    return {(up, y): turn(start, up, y) for up, y in ups}
+
+
+@pytest.mark.parametrize("joker", [rules.JOKER_FORCED, rules.JOKER_FREE, rules.JOKER_ORIGINAL])
+def test_dp_matches_brute_force_on_a_sub_game(joker):
+    rs = rules.RULESETS[rules.YAHTZEE]
+    start = sub_start(rs)
+    spec = bt.Spec(rules.YAHTZEE, joker, start)
+    V = bt.solve(spec)
+    ups = [(0, 0), (50, 0), (50, 1), (60, 1)]
+    want = brute_values(rules.YAHTZEE, joker, start, ups)
+    for (up, y), v in want.items():
+        assert V[start, y, up] == pytest.approx(v, abs=1e-9), (up, y)
+
+
+def test_dp_matches_brute_force_on_a_yatzy_sub_game():
+    rs = rules.RULESETS[rules.YATZY]
+    start = sub_start(rs)
+    spec = bt.Spec(rules.YATZY, None, start)
+    V = bt.solve(spec)
+    want = brute_values(rules.YATZY, 0, start, [(0, 0), (45, 0), (60, 0)])
+    for (up, y), v in want.items():
+        assert V[start, y, up] == pytest.approx(v, abs=1e-9)
+
+
+def test_published_optimum_free_choice_joker():
+    """Verhoeff's optimum for Yahtzee with the free-choice joker: 254.5896 (about 7 s)."""
+    spec = bt.Spec(rules.YAHTZEE, rules.JOKER_FREE)
+    V = bt.solve(spec)
+    assert abs(bt.optimum(V) - 254.5896) < 1e-4
+
+
+def test_upper_classes_are_lossless_and_compact():
+    slot, reps = bt.upper_classes()
+    assert sum(len(r) for r in reps) == 1576
+    # a total that no remaining upper score can tell apart from its class's representative
+    for u in range(64):
+        for up in range(63):
+            s = slot[u, up]
+            if s < 254:
+                assert slot[u, reps[u][s]] == s
+
+
+# ---- the table file and the device engine ---------------------------------------------------
+@pytest.fixture(scope="module")
+def sub_table(tmp_path_factory):
+    """A real table file for the Yahtzee sub-game (free joker) and its exact values."""
+    rs = rules.RULESETS[rules.YAHTZEE]
+    spec = bt.Spec(rules.YAHTZEE, rules.JOKER_FREE, sub_start(rs))
+    V = bt.solve(spec)
+    data = bt.encode(spec, V)
+    path = tmp_path_factory.mktemp("tables") / "sub.bin"
+    path.write_bytes(data)
+    return path, spec, V, bt.decode(spec, data)
+
+
+def test_table_reads_match_the_decoder(sub_table):
+    path, spec, V, Vq = sub_table
+    t = strategy_table.Table.open(str(path))
+    for m in range(spec.full + 1):
+        if m & spec.start != spec.start:
+            continue
+        for y in range(2):
+            if y and not m >> spec.yzb & 1:
+                continue
+            for up in (0, 13, 40, 50, 62, 63):
+                if bt.np.isnan(V[m, y, up]):
+                    continue
+                assert t.value(m, up, y) == Vq[m, y, up]
+                assert abs(t.value(m, up, y) / strategy.ONE - V[m, y, up]) < 0.2
+
+
+def test_missing_table_falls_back_to_normal(tmp_path):
+    g = Game(rules.YAHTZEE, ["a"], roller=LcgRoller(3))
+    assert strategy_table.load(g, dirs=(str(tmp_path),)) is None
+    g.roll()
+    assert strategy.advise(g, strategy.EXPERT, None)[:2] == strategy.advise(
+        g, strategy.NORMAL, None)[:2]
+
+
+def sample_positions(rid, joker, level, table_V, games, seed, per_batch=4):
+    tw = sn.Twin(rid, rules.Options(joker=joker), level, table_V)
+    out = []
+
+    def sample(kind, twin, gi, mask, up, y, counts, left, act):
+        for j in range(min(len(gi), per_batch)):
+            dice = [f + 1 for f in range(6) for _ in range(int(counts[j][f]))]
+            out.append((kind, int(mask[j]), int(up[j]), int(y[j]), dice,
+                        int(left[j]) if kind == "hold" else 0, int(act[j])))
+
+    sn.play(tw, games, seed, sample)
+    return tw, out
+
+
+def device_action(tw, rid, joker, pos, level, table):
+    kind, mask, up, y, dice, left, _ = pos
+    g = make_game(rid, joker, mask, min(up, 255), y, dice, left)
+    k, a, _ = strategy.advise(g, level, table)
+    if kind == "score":
+        assert k == strategy.SCORE
+        return a
+    if k == strategy.SCORE:
+        return tw.lookup[held_code(g, (1 << tw.n) - 1)]
+    return tw.lookup[held_code(g, a)]
+
+
+@pytest.mark.parametrize("rid", [rules.YAHTZEE, rules.YATZY, rules.MAXI, rules.DELUXE,
+                                 rules.CASINO6])
+def test_twin_and_device_agree_normal(rid):
+    tw, pos = sample_positions(rid, rules.JOKER_FORCED, strategy.NORMAL, None, 60, rid + 1,
+                               per_batch=6)
+    assert len(pos) > 150
+    for p in pos:
+        assert device_action(tw, rid, rules.JOKER_FORCED, p, strategy.NORMAL, None) == p[-1], p
+
+
+def test_twin_and_device_agree_expert_sub_game(sub_table):
+    """Expert on the sub-game table: the twin's games start from the sub-game's mask."""
+    path, spec, V, Vq = sub_table
+    table = strategy_table.Table.open(str(path))
+    tw = sn.Twin(rules.YAHTZEE, rules.Options(joker=rules.JOKER_FREE), strategy.EXPERT, Vq)
+    rng = np.random.default_rng(5)
+    n = 0
+    for _ in range(400):
+        mask = spec.start | int(rng.integers(0, 1 << 13)) & SUB_OPEN
+        if mask == spec.full:
+            continue
+        up = int(rng.choice([0, 20, 41, 50, 58, 63]))
+        y = int(rng.integers(0, 2)) if mask >> spec.yzb & 1 else 0
+        dice = sorted(int(x) for x in rng.integers(1, 7, 5))
+        if rng.integers(0, 4) == 0:
+            dice = [dice[0]] * 5
+        left = int(rng.integers(0, 3))
+        m, u, yy = np.array([mask]), np.array([up]), np.array([y])
+        Wu, Wb = tw.weights(m, u, yy)
+        S = tw.fill_s(m, yy, Wu, Wb)
+        counts = np.array([[dice.count(f) for f in range(1, 7)]])
+        ridx = tw.roll_index(counts)
+        if left:
+            k, _ = tw.best_hold(tw.stage(S, left), S, ridx)
+            pos = ("hold", mask, up, y, dice, left, int(k[0]))
+        else:
+            b, _, _ = tw.box_choice(m, ridx, Wu, Wb)
+            pos = ("score", mask, up, y, dice, 0, int(b[0]))
+        assert device_action(tw, rules.YAHTZEE, rules.JOKER_FREE, pos, strategy.EXPERT,
+                             table) == pos[-1], pos
+        n += 1
+    assert n > 300
+
+
+def real_table(name):
+    p = TABLES / (name + ".bin")
+    return p if p.exists() else None
+
+
+@pytest.mark.parametrize("name,rid,joker", [("yahtzee_1", rules.YAHTZEE, rules.JOKER_FREE),
+                                             ("yahtzee_2", rules.YAHTZEE, rules.JOKER_ORIGINAL),
+                                             ("yatzy", rules.YATZY, None)])
+def test_twin_and_device_agree_expert_full_table(name, rid, joker):
+    path = real_table(name)
+    if path is None:
+        pytest.skip("run `make tables` first")
+    Vq = bt.decode(bt.Spec(rid, joker), path.read_bytes())
+    table = strategy_table.Table.open(str(path))
+    j = joker or 0
+    tw, pos = sample_positions(rid, j, strategy.EXPERT, Vq, 200, 9, per_batch=50)
+    assert len(pos) > 1500
+    for p in pos:
+        assert device_action(tw, rid, j, p, strategy.EXPERT, table) == p[-1], p
+
+
+@pytest.mark.skipif(real_table("yahtzee_1") is None, reason="run `make tables` first")
+def test_built_tables_state_their_numbers():
+    info = json.loads((TABLES / "yahtzee_1.json").read_text())
+    assert abs(info["optimum"] - 254.5896) < 1e-4
+    assert info["loss"] <= 0.01
+    total = 0
+    for name in ("yahtzee", "yatzy"):
+        if (TABLES / (name + ".bin")).exists():
+            total += (TABLES / (name + ".bin")).stat().st_size
+    assert total < 1_250_000
+
+
+# ---- levels ---------------------------------------------------------------------------------
+def test_normal_beats_greedy_on_six_dice_games():
+    for rid in (rules.MAXI, rules.DELUXE, rules.CASINO6):
+        res = {}
+        for level in (strategy.NORMAL, strategy.GREEDY):
+            tot = sn.play(sn.Twin(rid, rules.Options(), level), 600, 100 + rid)
+            res[level] = (tot.mean(), tot.std() / math.sqrt(len(tot)))
+        diff = res[strategy.NORMAL][0] - res[strategy.GREEDY][0]
+        se = math.hypot(res[strategy.NORMAL][1], res[strategy.GREEDY][1])
+        assert diff > 4 * se, (rid, res)
+
+
+def play_cpu_game(rid, kinds, seed, table=None, joker=rules.JOKER_FORCED):
+    g = Game(rid, ["c%d" % i for i in range(len(kinds))], kinds=kinds,
+             options=rules.Options(joker=joker), roller=LcgRoller(seed), seed=seed)
+    rng = LcgRoller(seed + 77)
+    prof = strategy.Proficiency(len(kinds))
+    while not g.over:
+        kind = g.kinds[g.current]
+        act = strategy.cpu_step(g, kind, table, rng)
+        if act[0] == strategy.SCORE:
+            assert g._allowed() >> act[1] & 1
+        prof.record(g, act[0], act[1], table)
+        strategy.apply(g, act)  # raises RuleError on anything illegal
+    return g, prof
+
+
+@pytest.mark.parametrize("rid", range(rules.COUNT))
+def test_cpu_games_are_legal_for_every_level(rid):
+    g, prof = play_cpu_game(rid, [1, 2, 3], 40 + rid)
+    assert g.over
+    assert all(t >= 0 for t in prof.totals)
+    # without a table Expert plays Normal's moves, which give nothing away by Normal's measure
+    assert prof.totals[1] == prof.totals[2] == 0
+
+
+@pytest.mark.parametrize("joker", [rules.JOKER_FORCED, rules.JOKER_FREE, rules.JOKER_ORIGINAL])
+def test_joker_games_are_legal(joker):
+    for seed in range(3):
+        play_cpu_game(rules.YAHTZEE, [2, 2], seed, joker=joker)
+
+
+def test_coach_costs_and_hint():
+    g = Game(rules.YAHTZEE, ["me"], roller=LcgRoller(11))
+    kind, arg, value = strategy.advise(g, strategy.NORMAL)
+    assert (kind, arg) == (strategy.HOLD, 0) and value > 0  # Normal's own estimate
+    g.roll()
+    kind, arg, value = strategy.advise(g, strategy.NORMAL)
+    assert strategy.move_cost(g, kind, arg) == 0
+    # scoring the worst open box costs something
+    worst = min(range(13), key=lambda b: strategy.action_value(g, strategy.SCORE, b,
+                                                               strategy.NORMAL))
+    assert strategy.move_cost(g, strategy.SCORE, worst) > 0
+
+
+def test_engine_ram_and_values_stay_small_ints():
+    e = strategy.Engine(rules.RULESETS[rules.MAXI])
+    e.pars()
+    assert max(e.par) < (1 << 29)
+    assert abs(strategy.NEG) < (1 << 30)
+
+
+# ---- MicroPython ----------------------------------------------------------------------------
+def test_micropython_gives_identical_decisions(sub_table, tmp_path):
+    path, spec, V, Vq = sub_table
+    script = ROOT / "host_tests" / "mp" / "strategy_check.py"
+    runs = []
+    for interp in ("cpython", "micropython"):
+        if interp == "cpython":
+            import subprocess
+            r = subprocess.run([sys.executable, str(script), str(path)], capture_output=True,
+                               text=True, timeout=300,
+                               env={"PYTHONPATH": "%s:%s" % (ROOT / "firmware",
+                                                             ROOT / "host_tests" / "mp")})
+        else:
+            r = run_micropython(script, heap="160k", args=(str(path),))
+        assert r.returncode == 0, r.stderr
+        runs.append(r.stdout)
+    assert runs[0] == runs[1]
+    assert runs[0].count("\n") > 200
+
+
+@pytest.mark.parametrize("kinds,heap", [("11", "64k"), ("32", "128k")])
+def test_micropython_plays_every_rule_set(kinds, heap):
+    """Easy needs no engine and runs in 64k. The search engine needs about 15 KB (5 dice)
+    or 27 KB (6 dice) of heap in a few blocks of up to 6.5 KB, which a fragmented 64k heap
+    cannot offer: Normal and Expert are checked at 128k (a Pico has about 200 KB free)."""
+    script = ROOT / "host_tests" / "mp" / "strategy_games.py"
+    args = (kinds, str(TABLES)) if (TABLES / "yahtzee.bin").exists() else (kinds,)
+    r = run_micropython(script, heap=heap, args=args)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count("over") == rules.COUNT
+
+
+def test_table_file_object_works():
+    data = io.BytesIO(b"nope" + bytes(20))
+    with pytest.raises(ValueError):
+        strategy_table.Table.open(data)
