@@ -221,12 +221,12 @@ class Twin:
         k = np.argmax(cand, axis=1)
         return self.subs[ridx, k], cand[np.arange(G), k]
 
-    def box_choice(self, mask, ridx, Wu, Wb):
-        """The device's box for the final roll: (box, points, value)."""
+    def box_values(self, mask, ridx, Wu, Wb):
+        """(values, points): per game and box, the device's value of filling the box with
+        the final roll (NEG / -inf where not allowed) and the points it scores."""
         G = len(mask)
-        best = self.neg(G)
-        bb = np.full(G, -1)
-        pts = np.zeros(G, dtype=np.int64)
+        vals = self.neg((G, self.nb))
+        pts = np.zeros((G, self.nb), dtype=np.int64)
         for b in range(self.nb):
             op = ((mask >> b) & 1) == 0
             s = self.sc[ridx, b]
@@ -236,18 +236,30 @@ class Twin:
                 cand = s * self.one + np.where(s > 0, Wb[:, self.nb], Wb[:, b])
             else:
                 cand = s * self.one + Wb[:, b]
-            better = op & (cand > best)
-            best = np.where(better, cand, best)
-            bb = np.where(better, b, bb)
-            pts = np.where(better, s, pts)
+            vals[:, b] = np.where(op, cand, vals[:, b])
+            pts[:, b] = s
         if self.yzb >= 0:
             jg = ((mask >> self.yzb) & 1) == 1
             for f in range(1, 7):
                 sel = np.nonzero(jg & (ridx == self.yroll[f - 1]))[0]
-                if len(sel):
-                    v, b2, p2 = self.joker_choice(mask[sel], f, Wu[sel], Wb[sel])
-                    best[sel], bb[sel], pts[sel] = v, b2, p2
-        return bb, pts, best
+                if not len(sel):
+                    continue
+                for b in range(self.nb):
+                    allowed, s = self.joker_allowed(mask[sel], f, b)
+                    if b < 6:
+                        cand = Wu[sel, b, s // (b + 1)]
+                    else:
+                        cand = s * self.one + Wb[sel, b]
+                    vals[sel, b] = np.where(allowed, cand, self.neg(len(sel)))
+                    pts[sel, b] = s
+        return vals, pts
+
+    def box_choice(self, mask, ridx, Wu, Wb):
+        """The device's box for the final roll (ties: lowest box): (box, points, value)."""
+        vals, pts = self.box_values(mask, ridx, Wu, Wb)
+        b = np.argmax(vals, axis=1)
+        G = len(mask)
+        return b, pts[np.arange(G), b], vals[np.arange(G), b]
 
     def roll_index(self, counts):
         code = np.zeros(len(counts), dtype=np.int64)

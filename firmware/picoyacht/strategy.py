@@ -213,6 +213,7 @@ class Engine:
         self.key = None
         self.ybonus = 0
         self.par = None
+        self.ops = 0  # inner-loop steps done (for the bench: a rough op count)
         self._phi = {}
 
     # ---- position ---------------------------------------------------------------------
@@ -284,6 +285,7 @@ class Engine:
         for b in range(nb):
             if mask >> b & 1:
                 continue
+            self.ops += nr
             if b < 6:
                 base = b * n1
                 sh = 3 * b
@@ -356,6 +358,7 @@ class Engine:
         for _ in range(rolls_left - 1):
             d.maxdown(A)
             d.expect(A)
+        self.ops += self.nr + 6 * r0 * (2 * rolls_left - 1)
         return A
 
     def best_hold(self, dice, rolls_left):
@@ -378,6 +381,7 @@ class Engine:
                 size += sub[g + 1]
                 c |= sub[g + 1] << (3 * g)
             if size < d.n:
+                self.ops += 1
                 i = d.index(c, size)
                 v = A[i]
                 if v > best or (v == best and i > best_i):
@@ -645,6 +649,8 @@ def cpu_step(game, level, table=None, rng=None):
     object with d6()); the other levels are deterministic."""
     if level == EASY:
         return _easy(game, rng)
+    if not game.rolls_used:
+        return HOLD, 0
     kind, arg, _ = advise(game, level, table)
     return kind, arg
 
