@@ -210,28 +210,28 @@ class Engine:
         self.Wb = zeros("i", nb + 1)  # lower boxes; [nb] = Yahtzee box with 50
         self.Wu = zeros("i", 6 * (n + 1))  # upper face f with k dice
         self.counts = bytearray(7)
-        self.key = None
+        self.key = False  # S is valid for (k_level, k_table, k_mask, k_up, k_y)
+        self.k_level = self.k_table = self.k_mask = self.k_up = self.k_y = None
+        self.bv = zeros("i", nb)  # box values of the current roll
+        self.sub = bytearray(7)
         self.ybonus = 0
         self.par = None
         self.ops = 0  # inner-loop steps done (for the bench: a rough op count)
         self._phi = {}
 
     # ---- position ---------------------------------------------------------------------
-    def state(self, game):
+    def prepare(self, game, level, table):
+        """Fill S for this turn's position (cached while the position is unchanged)."""
         seat = game.current
+        mask = game.filled[seat]
         up = game.upper_total(seat)
         y = 0
         if self.yzb >= 0 and game.is_filled(seat, self.yzb) and game.box_score(seat, self.yzb):
             y = 1
-        return game.filled[seat], up, y
-
-    def prepare(self, game, level, table):
-        """Fill S for this turn's position (cached while the position is unchanged)."""
-        mask, up, y = self.state(game)
-        key = (level, id(table), game.options.joker, mask, up, y)
-        if key == self.key:
+        if (self.key and self.k_level == level and self.k_table is table
+                and self.k_mask == mask and self.k_up == up and self.k_y == y):
             return
-        self.key = None
+        self.key = False
         if level == EXPERT:
             fut = table.value
         elif level == GREEDY:
@@ -241,7 +241,8 @@ class Engine:
             self.pars()
         self._weights(mask, up, y, fut)
         self._fill_s(mask, y)
-        self.key = key
+        self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
+        self.key = True
 
     def _weights(self, mask, up, y, fut):
         rs = self.rs
@@ -373,7 +374,9 @@ class Engine:
         best = self.S[ridx - d.r0]
         # Every sub-multiset (an odometer over the face counts), the empty one included;
         # keeping all is the roll itself, valued above.
-        sub = bytearray(7)
+        sub = self.sub
+        for f in range(7):
+            sub[f] = 0
         while True:
             size = 0
             c = 0
@@ -398,8 +401,10 @@ class Engine:
         return best_i, best, ridx
 
     def box_values(self, game):
-        """Yields (box, value) for every box the game allows now (after prepare)."""
+        """Fills bv[box] with the value of filling each box the game allows now (after
+        prepare); returns the allowed mask."""
         allowed = game._allowed()
+        bv = self.bv
         nb = self.nb
         n1 = self.rs.ndice + 1
         bonus = game.pending_yahtzee_bonus() * ONE
@@ -416,13 +421,15 @@ class Engine:
                 v = s * ONE + (self.Wb[nb] if s else self.Wb[b])
             else:
                 v = s * ONE + self.Wb[b]
-            yield b, v + bonus
+            bv[b] = v + bonus
+        return allowed
 
     def best_box(self, game):
+        allowed = self.box_values(game)
         best_b, best = -1, NEG
-        for b, v in self.box_values(game):
-            if v > best:
-                best_b, best = b, v
+        for b in range(self.nb):
+            if allowed >> b & 1 and self.bv[b] > best:
+                best_b, best = b, self.bv[b]
         return best_b, best
 
     def keep_mask(self, dice, keep):
@@ -453,7 +460,7 @@ class Engine:
                 d.expect(A)
                 par[b] = A[0]
             self.par = par
-            self.key = None
+            self.key = False
         return self.par
 
     def phi(self, open_upper):
@@ -536,7 +543,10 @@ _engine = None
 def engine_for(game):
     global _engine
     e = _engine
-    if e is None or e.rs is not game.rs or e.options.pack() != game.options.pack():
+    if e is not None and e.rs is game.rs and e.options is not game.options:
+        if e.options.pack() == game.options.pack():
+            e.options = game.options  # same rules: keep the engine, skip this check next time
+    if e is None or e.rs is not game.rs or e.options is not game.options:
         e = None
         _engine = None
         e = Engine(game.rs, game.options)
@@ -589,10 +599,9 @@ def action_value(game, kind, arg, level=EXPERT, table=None):
     e.prepare(game, level, table)
     banked = game.total(game.current) * 100
     if kind == SCORE:
-        for b, v in e.box_values(game):
-            if b == arg:
-                return banked + to_centi(v)
-        raise ValueError("box not allowed")
+        if not e.box_values(game) >> arg & 1:
+            raise ValueError("box not allowed")
+        return banked + to_centi(e.bv[arg])
     if not game.rolls_used:
         A = e.stage(STAGES)
         e.dice.maxdown(A)
