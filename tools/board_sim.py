@@ -19,6 +19,13 @@ FULL = appmod.FULL_BUTTONS
 FOUR = appmod.MIN_BUTTONS
 
 
+# Argument bytes that follow each SSD1306 command we emulate (0 = none).
+_NARGS = bytearray(256)
+for _c, _n in ((0x21, 2), (0x22, 2), (0x81, 1), (0x20, 1), (0xA8, 1), (0xD3, 1), (0xD5, 1),
+               (0xD9, 1), (0xDA, 1), (0xDB, 1), (0x8D, 1)):
+    _NARGS[_c] = _n
+
+
 class PanelI2C:
     """Just enough of an SSD1306 on I2C: page/column addressing into 1024 bytes of RAM."""
 
@@ -26,25 +33,26 @@ class PanelI2C:
         self.ram = bytearray(1024)
         self.bytes = 0  # every byte on the wire, address byte included
         self.writes = 0
+        self._one = [None]
         self.fail = False  # True: the panel stops answering (OSError ETIMEDOUT)
         self.on = True
         self.contrast = 0x7F
         self._col = 0
         self._page = 0
         self._c0, self._c1, self._p0, self._p1 = 0, 127, 0, 7
-        self._args = []
+        self._args = bytearray(2)
+        self._nargs = 0
         self._cmd = -1
 
     def _command(self, b):
         if self._cmd >= 0:
-            self._args.append(b)
-            need = {0x21: 2, 0x22: 2, 0x81: 1, 0x20: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1,
-                    0xDA: 1, 0xDB: 1, 0x8D: 1}.get(self._cmd, 0)
-            if len(self._args) < need:
+            self._args[self._nargs] = b
+            self._nargs += 1
+            if self._nargs < _NARGS[self._cmd]:
                 return
             c, a = self._cmd, self._args
             self._cmd = -1
-            self._args = []
+            self._nargs = 0
             if c == 0x21:
                 self._c0, self._c1 = a[0] & 127, a[1] & 127
                 self._col = self._c0
@@ -54,9 +62,9 @@ class PanelI2C:
             elif c == 0x81:
                 self.contrast = a[0]
             return
-        if b in (0x21, 0x22, 0x81, 0x20, 0xA8, 0xD3, 0xD5, 0xD9, 0xDA, 0xDB, 0x8D):
+        if _NARGS[b]:
             self._cmd = b
-            self._args = []
+            self._nargs = 0
         elif b == 0xAE:
             self.on = False
         elif b == 0xAF:
@@ -77,7 +85,10 @@ class PanelI2C:
             self._col += 1
 
     def writeto(self, addr, buf, stop=True):
-        return self.writevto(addr, (buf,), stop)
+        self._one[0] = buf
+        n = self.writevto(addr, self._one, stop)
+        self._one[0] = None
+        return n
 
     def writevto(self, addr, bufs, stop=True):
         if self.fail:
@@ -85,8 +96,10 @@ class PanelI2C:
         first = True
         ctrl = 0
         n = 1
-        for buf in bufs:
-            for b in buf:
+        for k in range(len(bufs)):  # by index: iterators would allocate
+            buf = bufs[k]
+            for i in range(len(buf)):
+                b = buf[i]
                 n += 1
                 if first:
                     ctrl = b

@@ -1014,15 +1014,15 @@ class App:
         adv = self.advisor or self._advise
         kind, arg, value = adv(g)
         if kind == A_SCORE:
-            text = "Hint: " + g.rs.boxes[arg][rules.ABBR] + " " + str(g.preview(arg))
+            text = "Take " + g.rs.boxes[arg][rules.ABBR] + " " + str(g.preview(arg))
             self.hint_mask = 0
         else:
             self.hint_mask = arg if kind == A_HOLD else g.held
-            text = "Hint: hold dots"
+            text = "Hold dots"
             if not arg:
-                text = "Hint: roll all"
+                text = "Roll all"
         if value >= 0:
-            text += " exp " + _centi(value)
+            text += ", exp " + _centi(value)
         self._flash(text)
         self.msg_at = self.now + 0x100000  # keep it until the next action
 
