@@ -15,6 +15,7 @@ HOST_TESTS = ROOT / "host_tests"
 sys.path.insert(0, str(FIRMWARE))
 sys.path.insert(0, str(HOST_TESTS / "mp"))
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.append(str(ROOT / "tools" / "hostlib"))  # CPython stand-in for framebuf
 
 from mpy_build import compile_package  # noqa: E402
 

@@ -10,8 +10,9 @@ from conftest import FIRMWARE, ROOT, micropython_path
 FAKE = [sys.executable, str(ROOT / "host_tests" / "fake_mpremote.py")]
 
 
-def flash(tmp_path, *args, board=True, ver="1.29.0"):
-    env = dict(os.environ, PICOYACHT_MPREMOTE=" ".join(FAKE), FAKE_BOARD_VER=ver)
+def flash(tmp_path, *args, board=True, ver="1.29.0", tables=None):
+    env = dict(os.environ, PICOYACHT_MPREMOTE=" ".join(FAKE), FAKE_BOARD_VER=ver,
+               PICOYACHT_TABLES=str(tables or tmp_path / "no-tables"))
     if board:
         env["FAKE_BOARD_DIR"] = str(tmp_path)
     else:
@@ -60,6 +61,30 @@ def test_flash_src_copies_py_and_removes_mpy(tmp_path):
     assert out.returncode == 0, out.stderr
     names = {p.suffix for p in (tmp_path / "lib" / "picoyacht").iterdir()}
     assert names == {".py"}
+
+
+def test_flash_copies_only_the_device_tables(tmp_path):
+    tables = tmp_path / "tables-src"
+    tables.mkdir()
+    for name, size in (("yahtzee.bin", 1000), ("yatzy.bin", 2000), ("yahtzee_1.bin", 1000),
+                       ("yatzy.exact.npy", 5000)):
+        (tables / name).write_bytes(bytes(size))
+    board = tmp_path / "board"
+    board.mkdir()
+    out = flash(board, tables=tables)
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in (board / "tables").iterdir()) == ["yahtzee.bin", "yatzy.bin"]
+
+
+def test_flash_refuses_when_flash_is_too_small(tmp_path):
+    tables = tmp_path / "tables-src"
+    tables.mkdir()
+    (tables / "yatzy.bin").write_bytes(bytes(900_000))
+    board = tmp_path / "board"
+    board.mkdir()
+    out = flash(board, tables=tables)
+    assert out.returncode == 1 and "not enough flash" in out.stderr
+    assert not (board / "lib" / "picoyacht").exists()
 
 
 def test_manifest_freezes_the_package():

@@ -19,7 +19,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
-TABLES = ROOT / "tables"
+TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
+# The strategy tables the device opens (strategy_table.py); the per-joker and .npy files in
+# tables/ are host-side build products and would not fit the Pico's 1.4 MB filesystem.
+DEVICE_TABLES = ("yahtzee.bin", "yatzy.bin")
 sys.path.insert(0, str(ROOT / "tools"))
 from mpy_build import compile_package, mpy_cross  # noqa: E402
 
@@ -116,8 +119,7 @@ def stage(src_only, out):
     pairs = [(FIRMWARE / "main.py", "main.py"), (FIRMWARE / "config.py", "config.py")]
     pairs = [(a, b) for a, b in pairs if a.exists()]
     pairs += [(f, "lib/picoyacht/" + f.name) for f in sorted((lib / "picoyacht").iterdir())]
-    if TABLES.is_dir():
-        pairs += [(f, "tables/" + f.name) for f in sorted(TABLES.glob("*.bin"))]
+    pairs += [(TABLES / n, "tables/" + n) for n in DEVICE_TABLES if (TABLES / n).exists()]
     return pairs
 
 
