@@ -32,6 +32,11 @@ BUTTONS = {
 # Minimal build: uncomment this line (same wiring for the four that remain).
 # BUTTONS = {"up": 13, "down": 14, "ok": 15, "menu": 16}
 
+# Optional extras. PIEZO: GPIO of a passive piezo (e.g. 17, pin 22), None if not fitted.
+# BATTERY_SENSE: True on LiPo builds; diagnostics then shows VSYS (read on GP29/ADC3).
+PIEZO = None
+BATTERY_SENSE = False
+
 # Button sampling: "timer" (a hard machine.Timer IRQ into a ring buffer: keeps sampling
 # while the display is being written) or "loop" (sampled once per main-loop pass).
 SAMPLING = "timer"

@@ -221,7 +221,7 @@ class HeadlessBoard:
 
     def console(self, line):
         """Keep the last lines only (a long game must not grow the heap); count box lines."""
-        if '"ev":"box"' in line:
+        if '"ev":"score"' in line:
             self.boxes += 1
         elif '"ev":"fault"' in line:
             self.faults += 1

@@ -167,12 +167,13 @@ def main():
     sb = Shots(FULL, BadStore())
     sb.shot("boot_corrupt")
     sd = Shots(FULL, None, 1 << A.B_MENU)
-    sd.runner._diag = lambda now: None  # free heap and loop time vary: fix them
+    from picoyacht import diag
+
+    # Free heap and versions depend on the interpreter: pin them for a stable picture.
+    diag.heap_free = lambda: 123456
+    diag.versions = lambda: ("1.24.1", "v6.3 armv6m")
     sd.board.raw = 1 << A.B_OK
-    sd.d.run_ms(30)
-    sd.app.diag_raw = sd.runner.deb.pressed
-    sd.app.diag_free = 123456
-    sd.app.diag_loop = 5
+    sd.d.run_ms(1100)
     sd.app.dirty = True
     sd.shot("diagnostics")
 

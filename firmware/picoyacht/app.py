@@ -9,7 +9,7 @@ Buttons are logical (B_*): a build maps GPIOs onto them. Up, Down, OK and Menu a
 everything the hold and Roll buttons do is also reachable with the play screen's cursor.
 """
 
-from picoyacht import rules, screens
+from picoyacht import gamelog, rules, screens
 from picoyacht.debounce import LONG, PRESS, RELEASE, REPEAT
 from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO, Game, RuleError
 from picoyacht.screens import ROW_UPPER
@@ -267,6 +267,15 @@ def _strategy():
     return strategy
 
 
+def _draw_diag(cv, app):
+    """The diagnostics screen; its module is imported only when a builder asks for it."""
+    from picoyacht import diag
+
+    if app.diag_facts is None:
+        app.diag_facts = diag.Facts()
+    diag.draw(cv, app.diag_facts)
+
+
 class App:
     """Screens, cursors and timers around one Game. See the module docstring."""
 
@@ -335,11 +344,8 @@ class App:
         self.last_input = now_ms
         self.swallow = 0
         self.now = now_ms
-        self.diag_raw = 0
-        self.diag_ev = 0
+        self.diag_facts = None  # picoyacht.diag.Facts while the diagnostics screen is up
         self.diag_count = 0
-        self.diag_free = 0
-        self.diag_loop = 0
         self.frames = 0
         self._boot(now_ms, boot_buttons)
 
@@ -416,7 +422,7 @@ class App:
             ok, err = False, "not saved: " + str(e)
         if not ok:
             self.save_msg = err or "not saved"
-            self._log('{"ev":"save_error","kind":"' + kind + '","msg":' + _q(self.save_msg)
+            self._log('{"ev":"save_error","kind":"' + kind + '","msg":' + gamelog.q(self.save_msg)
                       + "}")
         elif kind == "game":
             self.save_msg = ""
@@ -517,7 +523,6 @@ class App:
             kind = PRESS
         st = self.state
         if st == S_DIAG:
-            self.diag_ev = ev
             self.diag_count += 1
             self.dirty = True
             if kind == LONG and btn == B_MENU:
@@ -801,8 +806,7 @@ class App:
         self.last_line = ""
         self.coach_line = ""
         self.proficiency = [-1] * g.nseats
-        self._log('{"ev":"start","rules":' + _q(g.rs.name) + ',"seed":' + str(g.seed)
-                  + ',"players":' + str(g.nseats) + "}")
+        self._log(gamelog.start_line(g))
         self._save_game()
         if g.nseats > 1:
             self.state = S_HANDOVER
@@ -947,6 +951,7 @@ class App:
         g = self.game
         seat = g.current
         dice = bytes(g.dice)
+        bonus = g.pending_yahtzee_bonus()
         tip = self._tip(box)
         try:
             pts = g.score(box)
@@ -957,11 +962,7 @@ class App:
         name = g.rs.boxes[box][rules.NAME]
         self.last_line = g.names[seat] + ": " + name + " " + str(pts)
         self.coach_line = tip
-        self._log('{"ev":"box","rules":' + _q(g.rs.name) + ',"seed":' + str(g.seed)
-                  + ',"turn":' + str(g.turn - 1) + ',"player":' + _q(g.names[seat])
-                  + ',"seat":' + str(seat) + ',"dice":[' + ",".join(str(d) for d in dice)
-                  + '],"box":' + _q(name) + ',"score":' + str(pts) + ',"total":'
-                  + str(screens.total_of(g, seat)) + "}")
+        self._log(gamelog.score_line(g, seat, box, pts, dice, bonus))
         self._save_game()
         self.confirm = False
         self.msg = ""
@@ -1061,7 +1062,7 @@ class App:
         try:
             kind, arg = st.cpu_step(game, level, self._table(), self._cpu_rng)
         except Exception as e:  # MemoryError on a small heap: play on, simply
-            self._log('{"ev":"cpu_error","msg":' + _q(repr(e)[:40]) + "}")
+            self._log('{"ev":"cpu_error","msg":' + gamelog.q(repr(e)[:40]) + "}")
             self._st = False  # don't retry every step: fall back for this session
             return _fallback_action(game, level)
         if kind == st.SCORE:
@@ -1155,10 +1156,7 @@ class App:
                     self.store.delete("game")
                 except Exception:
                     pass
-        totals = ",".join(str(screens.total_of(g, s)) for s in range(g.nseats))
-        self._log('{"ev":"end","rules":' + _q(g.rs.name) + ',"seed":' + str(g.seed)
-                  + ',"totals":[' + totals + '],"winners":['
-                  + ",".join(str(s) for s in self.winners) + "]}")
+        self._log(gamelog.end_line(g))
         self.state = S_OVER
         self.dirty = True
 
@@ -1227,11 +1225,11 @@ class App:
     DRAW = (screens.draw_title, screens.draw_setup, screens.draw_name, screens.draw_play,
             screens.draw_card, screens.draw_handover, screens.draw_menu, screens.draw_scores,
             screens.draw_over, screens.draw_ratings, screens.draw_records,
-            screens.draw_message, screens.draw_diag)
+            screens.draw_message, _draw_diag)
 
     def fault(self, e):
         """Last line of defence: log, show a note, go back to a safe screen, keep the game."""
-        self._log('{"ev":"fault","msg":' + _q(repr(e)[:60]) + "}")
+        self._log('{"ev":"fault","msg":' + gamelog.q(repr(e)[:60]) + "}")
         self.anim = 0
         self._message("Oops", [repr(e)[:21], "the game is kept"], "OK: title", S_TITLE)
 
@@ -1277,20 +1275,6 @@ def _no_entropy(n):
     raise OSError("no entropy source")
 
 
-def _q(s):
-    """A JSON string literal (names come from a small alphabet, but saves can be edited)."""
-    out = '"'
-    for i in range(len(s)):
-        ch = s[i]
-        if ch == '"' or ch == "\\":
-            out += "\\" + ch
-        elif ord(ch) < 32:
-            out += " "
-        else:
-            out += ch
-    return out + '"'
-
-
 class Runner:
     """The main loop: sample buttons, feed the debouncer, hand events to the app, draw.
 
@@ -1331,19 +1315,14 @@ class Runner:
         b.idle()
 
     def _diag(self, now):
-        """Feed the diagnostics screen: live levels, free heap, loop period."""
-        app = self.app
-        d = ticks_diff(now, self._last)
-        self._last = now
-        if app.diag_raw != self.deb.pressed or d != app.diag_loop:
-            app.diag_raw = self.deb.pressed
-            app.diag_loop = d
-            try:
-                import gc
+        """Feed the diagnostics screen: live buttons, I2C devices, heap, versions, battery."""
+        from picoyacht import diag
 
-                app.diag_free = gc.mem_free()
-            except (ImportError, AttributeError):
-                pass
+        app = self.app
+        seed = app.game.seed if app.game is not None else app.boot_roller.seed
+        buttons = None if hasattr(self.board, "read") else self.deb.pressed
+        app.diag_facts = diag.collect(self.board, now, seed, app.diag_facts, buttons)
+        if app.diag_facts.changed:
             app.dirty = True
 
     _last = 0

@@ -74,6 +74,24 @@ class PicoBoard:
             pass  # exists, or no filesystem: Store reports failures itself
         return Store(OsFs(), root)
 
+    # ---------------------------------------------------------------- diagnostics
+    def i2c_scan(self):
+        return self.i2c.scan()
+
+    def battery_mv(self):
+        """VSYS in mV through the on-board 3:1 divider on GP29 (ADC3); None if not fitted."""
+        if not getattr(self.cfg, "BATTERY_SENSE", False):
+            return None
+        import sys
+
+        from machine import ADC
+
+        if " W" in getattr(sys.implementation, "_machine", ""):  # Pico W / Pico 2 W
+            Pin(25, Pin.OUT, value=1)  # deselect the radio so GP29 reads VSYS (Wi-Fi unused)
+            Pin(29, Pin.IN, pull=None)
+        raw = ADC(Pin(29)).read_u16()  # 0..65535 for 0..3.3 V
+        return raw * 9900 // 65535  # x3 divider, 3300 mV: < 2**30, no long int
+
     # ---------------------------------------------------------------- sampling
     def read(self):
         """Logical raw mask: bit set while the button is held (pins read low)."""

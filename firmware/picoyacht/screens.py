@@ -653,32 +653,3 @@ def draw_message(cv, app):
             break
         cv.text(lines[i], 1, 10 + i * 8, 1, 21)
     cv.text(app.msg_hint, 1, 56, 1, 21)
-
-
-def draw_diag(cv, app):
-    """Live button levels, events and heap: what a builder needs to check the wiring."""
-    cv.clear()
-    header(cv, "Diagnostics")
-    raw = app.diag_raw
-    for i in range(11):
-        x = i * 11 + 4
-        if raw >> i & 1:
-            cv.fb.fill_rect(x, 10, 9, 9, 1)
-        elif app.present >> i & 1:
-            cv.fb.rect(x, 10, 9, 9, 1)
-        else:
-            cv.glyph(font.DOT, x + 2, 11)
-    labels = "123456RUDOM"
-    for i in range(11):
-        cv.glyph(ord(labels[i]), i * 11 + 6, 20)
-    x = cv.text("ev ", 1, 32)
-    x = cv.num(app.diag_ev >> 4, x, 32)
-    x = cv.text(":", x, 32)
-    cv.num(app.diag_ev & 15, x, 32)
-    x = cv.text("n ", 64, 32)
-    cv.num(app.diag_count, x, 32)
-    x = cv.text("free ", 1, 40)
-    cv.num(app.diag_free, x, 40)
-    x = cv.text("loop ms ", 1, 48)
-    cv.num(app.diag_loop, x, 48)
-    cv.text("hold Menu: exit", 1, 56)
