@@ -112,6 +112,23 @@ def test_dp_matches_brute_force_on_a_yatzy_sub_game():
         assert V[start, y, up] == pytest.approx(v, abs=1e-9)
 
 
+def test_policy_evaluation_of_the_exact_table_is_optimal():
+    """The builder's loss measure: the device policy on an (almost) exact fixed-point table
+    must score the optimum; on a coarsely rounded one, less."""
+    rs = rules.RULESETS[rules.YAHTZEE]
+    start = sub_start(rs)
+    spec = bt.Spec(rules.YAHTZEE, rules.JOKER_FORCED, start)
+    V = bt.solve(spec)
+    fine = np.nan_to_num(np.round(V * strategy.ONE)).astype(np.int64)
+    Vp = bt.solve(spec, fine)
+    coarse = np.nan_to_num(np.round(V / 8) * 8 * strategy.ONE).astype(np.int64)
+    Vc = bt.solve(spec, coarse)
+    for up in (0, 50, 60):
+        assert Vp[start, 0, up] == pytest.approx(V[start, 0, up], abs=1e-6)
+        assert Vc[start, 0, up] <= V[start, 0, up] + 1e-9
+    assert Vc[start, 0, 50] < V[start, 0, 50] - 1e-6
+
+
 def test_published_optimum_free_choice_joker():
     """Verhoeff's optimum for Yahtzee with the free-choice joker: 254.5896 (about 7 s)."""
     spec = bt.Spec(rules.YAHTZEE, rules.JOKER_FREE)
