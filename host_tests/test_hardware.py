@@ -203,3 +203,24 @@ def test_other_pin_maps_still_draw_every_connection(tmp_path):
 def test_check_mode(capsys):
     assert hardware.main(["--check"]) == 0
     assert "pin map OK" in capsys.readouterr().out
+
+
+def test_missing_display_message_names_the_fix():
+    """board_pico's console line for a silent display: the scan result and what to edit.
+    machine is stubbed: only the pure formatter is exercised."""
+    import sys
+    import types
+
+    stub = types.ModuleType("machine")
+    stub.Pin = object
+    sys.modules.setdefault("machine", stub)
+    try:
+        from picoyacht.board_pico import display_help
+    finally:
+        if sys.modules.get("machine") is stub:
+            del sys.modules["machine"]
+    cfg = types.SimpleNamespace(I2C_ID=0, SDA=4, SCL=5)
+    assert "set OLED_ADDR = 0x3D" in display_help(0x3C, cfg, [0x3D])
+    assert "scan found nothing" in display_help(0x3C, cfg, [])
+    assert "swapped" in display_help(0x3C, cfg, [])
+    assert "bus error" in display_help(0x3C, cfg, None)

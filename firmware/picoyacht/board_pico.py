@@ -59,10 +59,19 @@ class PicoBoard:
     def _display(self):
         from picoyacht import ssd1306
 
-        d = ssd1306.SSD1306_I2C(128, 64, self.i2c, addr=self.cfg.OLED_ADDR)
+        addr = self.cfg.OLED_ADDR
+        d = ssd1306.SSD1306_I2C(128, 64, self.i2c, addr=addr)
+        if not d.ok:
+            print(display_help(addr, self.cfg, self._scan()))
         if getattr(self.cfg, "OLED_FLIP", False) and hasattr(d, "rotate"):
             d.rotate(True)
         return d
+
+    def _scan(self):
+        try:
+            return self.i2c.scan()
+        except OSError:
+            return None
 
     def _store(self):
         from picoyacht.store import OsFs, Store
@@ -157,6 +166,19 @@ class PicoBoard:
     def restore(self):
         if self.timer is not None:
             self.timer.deinit()
+
+
+def display_help(addr, cfg, found):
+    """One console line for a display that does not answer: what the I2C scan saw and what
+    to change. The game runs anyway and the driver keeps retrying."""
+    where = "I2C%d SDA=GP%d SCL=GP%d" % (cfg.I2C_ID, cfg.SDA, cfg.SCL)
+    if found is None:
+        return "PicoYacht: I2C bus error on %s: check wiring and power" % where
+    seen = " ".join("0x%02X" % a for a in found) or "nothing"
+    hint = "check VCC/GND and that SDA and SCL are not swapped"
+    if found and addr not in found:
+        hint = "set OLED_ADDR = 0x%02X in config.py" % found[0]
+    return "PicoYacht: no display at 0x%02X on %s; scan found %s: %s" % (addr, where, seen, hint)
 
 
 def make_board():
