@@ -98,3 +98,16 @@ def test_manifest_freezes_the_package():
     for kind, args, kw in calls:
         base = ROOT / kw.get("base_path", ".")
         assert (base / args[0]).exists(), (kind, args)
+
+
+def test_package_json_lists_every_firmware_file():
+    """mip installs exactly the firmware: regenerate with `python tools/gen_package.py`."""
+    import json
+
+    pkg = json.loads((ROOT / "package.json").read_text())
+    listed = {src for _, src in pkg["urls"]}
+    on_disk = {str(p.relative_to(ROOT)) for p in (FIRMWARE / "picoyacht").glob("*.py")}
+    on_disk |= {str(p.relative_to(ROOT)) for p in FIRMWARE.glob("*.py")}
+    assert listed == on_disk, "run: python tools/gen_package.py"
+    for dest, src in pkg["urls"]:
+        assert src == "firmware/" + dest  # relative URLs: they survive forks
