@@ -1,21 +1,34 @@
-"""SSD1306 128x64 OLED over I2C: a framebuf.FrameBuffer that sends only changed pages.
+"""SSD1306 128x64 OLED over I2C: a framebuf.FrameBuffer that sends only what changed.
 
-Why not just show() every frame: a full frame is 1024 data bytes, 23.5 ms at
-400 kHz, while a typical button press changes one or two of the eight 128-byte
-pages. flush() compares each page with a shadow copy of what the panel holds and
-sends only the pages that differ, as preallocated memoryview slices through
-i2c.writevto() (control byte + page, no concatenation): a flush allocates
-nothing.
+Why not just show() every frame: a full frame is 1024 data bytes, 23.5 ms at 400 kHz,
+while a button press typically changes a few dozen columns of one or two of the eight
+128-byte pages. flush() compares each page with a shadow copy of what the panel holds,
+finds the changed column span of every page that differs, and plans windows:
 
-A display that stops answering (loose wire, brown-out) must not stop the game:
-every bus error is caught, counted in `errors`, and leaves `ok` False with all
-pages dirty. The next flush() re-runs the init sequence (restoring contrast,
-inversion, rotation and sleep state) and sends the whole frame.
+* a window is a rectangle of columns c0..c1 and pages p0..p1 (commands 0x21 and 0x22 in
+  horizontal addressing); the controller takes (c1 - c0 + 1) bytes per page, page after
+  page, and its address pointer returns to (c0, p0) when the window is full;
+* adjacent dirty pages share one window (the union of their spans) when that costs fewer
+  bus bytes than a window each: a small exact plan over the 8 pages, counting the
+  address, control and command bytes of every write;
+* the controller's window is remembered: a window equal to the last one costs no command
+  at all, a change of pages only or of columns only costs 3 command bytes instead of 6.
 
-`bytes_sent` counts every byte written after the address byte (control,
-command and data bytes) of writes that succeeded; add one address byte per
-write for the wire total. On the device `framebuf` is MicroPython's built-in
-module; host tests use the pure-Python stand-in in tools/hostlib.
+No allocation per flush. A full-width window goes out as page views of the framebuffer
+in one write (i2c.writevto, a preallocated list of buffers; empty ones are skipped). A
+narrower one goes page by page through two small scratch buffers: w = 8q + r bytes are
+blitted into scratch A (r < 8 bytes) and scratch B (8q bytes), and sent as the
+preallocated views A[:r] and B[:8q] (7 + 17 views instead of one per length).
+
+A display that stops answering (loose wire, brown-out) must not stop the game: every bus
+error is caught, counted in `errors`, and leaves `ok` False with everything to resend.
+The next flush() re-runs the init sequence (restoring contrast, inversion, rotation and
+sleep state) and sends the whole frame.
+
+`bytes_sent` counts every byte written after the address byte (control, command and data
+bytes) of writes that succeeded; `writes` counts those writes: add one address byte per
+write for the wire total. On the device `framebuf` is MicroPython's built-in module; host
+tests use the pure-Python stand-in in tools/hostlib.
 """
 
 import framebuf
@@ -40,6 +53,10 @@ _SEG_REMAP = const(0xA0)  # | 1 = column 127 is SEG0
 _COM_SCAN = const(0xC0)  # | 8 = scan COM[N-1] -> COM0
 _SET_COL_ADDR = const(0x21)
 _SET_PAGE_ADDR = const(0x22)
+
+# Bus bytes the planner counts: a write = address + control byte + payload.
+_WIN_COST = const(8)  # address, control, 0x21 c0 c1 0x22 p0 p1 (a fresh window)
+_UNKNOWN = const(255)  # controller window not known: send it in full
 
 # Init for a 128x64 panel, horizontal addressing. Offsets of the bytes that
 # depend on settings are patched in place before each (re)init.
@@ -88,9 +105,12 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self.ok = False  # the panel answered the last write
         self.errors = 0  # I2C writes that raised OSError
         self.bytes_sent = 0
-        self.flushes = 0  # flushes that sent at least one page
+        self.writes = 0
+        self.flushes = 0  # flushes that sent something
         self._on = True
-        self._force = 0xFF  # pages to send whatever the shadow says
+        self._force = 0xFF  # pages to send in full whatever the shadow says
+        # The controller's window (c0, c1, p0, p1), pointer at its start; 255 = unknown.
+        self._cw = bytearray((_UNKNOWN, _UNKNOWN, _UNKNOWN, _UNKNOWN))
         # Everything a flush touches is built once, here.
         self._shadow = bytearray(PAGES * PAGE_BYTES)  # what the panel holds
         self._shadow_fb = framebuf.FrameBuffer(self._shadow, width, height, framebuf.MONO_VLSB)
@@ -102,9 +122,25 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             framebuf.FrameBuffer(pg, width, 8, framebuf.MONO_VLSB) for pg in self._pages
         )
         data = bytes((_CTRL_DATA,))
-        self._page_vecs = tuple((data, pg) for pg in self._pages)
         self._frame_vec = (data, mv)
-        self._win = bytearray((_CTRL_CMD, _SET_COL_ADDR, 0, WIDTH - 1, _SET_PAGE_ADDR, 0, 0))
+        self._wide = [data] + [b""] * PAGES  # full-width window: page views, one write
+        self._narrow = [data, b"", b""]  # one page of a narrower window: A[:r], B[:8q]
+        sa = bytearray(8)
+        sb = bytearray(PAGE_BYTES)
+        self._sa_fb = framebuf.FrameBuffer(sa, 8, 8, framebuf.MONO_VLSB)
+        self._sb_fb = framebuf.FrameBuffer(sb, WIDTH, 8, framebuf.MONO_VLSB)
+        amv = memoryview(sa)
+        bmv = memoryview(sb)
+        self._sa = tuple(amv[:r] for r in range(8))
+        self._sb = tuple(bmv[: 8 * q] for q in range(PAGE_BYTES // 8 + 1))
+        # The planner's tables: span per page, best cost of pages [0, i), where runs start.
+        self._lo = bytearray(PAGES)
+        self._hi = bytearray(PAGES)
+        self._cost = [0] * (PAGES + 1)
+        self._from = bytearray(PAGES + 1)
+        self._win = bytearray((_CTRL_CMD, _SET_COL_ADDR, 0, 0, _SET_PAGE_ADDR, 0, 0))
+        self._colwin = memoryview(self._win)[:4]  # ctrl 0x21 c0 c1: columns only
+        self._pwin = bytearray((_CTRL_CMD, _SET_PAGE_ADDR, 0, 0))
         self._cmd1 = bytearray((_CTRL_CMD, 0))
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))
         self._cmd3 = bytearray((_CTRL_CMD, 0, 0))
@@ -118,15 +154,22 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def _write(self, buf):
         self.i2c.writeto(self.addr, buf)
         self.bytes_sent += len(buf)
+        self.writes += 1
 
     def _writev(self, vec, n):
         self.i2c.writevto(self.addr, vec)
         self.bytes_sent += n
+        self.writes += 1
 
     def _lost(self):
         self.ok = False
         self.errors += 1
+        self._forget()
+
+    def _forget(self):
+        """Resend everything: every page in full, and the window."""
         self._force = 0xFF
+        self._set_cw(_UNKNOWN, _UNKNOWN, _UNKNOWN, _UNKNOWN)
 
     # ------------------------------------------------------------------ frames
     def init_display(self):
@@ -135,6 +178,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             self._write(self._init)  # leaves the display off, window = whole frame
             self._writev(self._frame_vec, 1 + PAGES * PAGE_BYTES)
             self._shadow_fb.blit(self, 0, 0)
+            self._set_cw(0, WIDTH - 1, 0, PAGES - 1)
             if self._on:
                 self._cmd1[1] = _DISPLAY_ON
                 self._write(self._cmd1)
@@ -147,8 +191,9 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         return True
 
     def mark_all(self):
-        """Send every page on the next flush (e.g. if the panel may have been reset)."""
-        self._force = 0xFF
+        """Resend every page and the window on the next flush (the panel may have been
+        reset, or a benchmark wants real full frames)."""
+        self._forget()
 
     def dirty(self):
         """Bit p set = page p differs from what the panel holds (or is forced)."""
@@ -160,29 +205,155 @@ class SSD1306_I2C(framebuf.FrameBuffer):
                 mask |= 1 << p
         return mask
 
+    def _spans(self):
+        """Changed columns lo..hi per page (lo = 255: unchanged); the number of such pages."""
+        buf = self.buffer
+        sh = self._shadow
+        lo = self._lo
+        hi = self._hi
+        pages = self._pages
+        spages = self._spages
+        force = self._force
+        n = 0
+        for p in range(PAGES):
+            if force >> p & 1:
+                lo[p] = 0
+                hi[p] = WIDTH - 1
+            elif pages[p] != spages[p]:  # compared in C; then walk in from both ends
+                i = p * PAGE_BYTES
+                while buf[i] == sh[i]:
+                    i += 1
+                j = p * PAGE_BYTES + PAGE_BYTES - 1
+                while buf[j] == sh[j]:
+                    j -= 1
+                lo[p] = i - p * PAGE_BYTES
+                hi[p] = j - p * PAGE_BYTES
+            else:
+                lo[p] = _UNKNOWN
+                continue
+            n += 1
+        return n
+
+    def _plan(self):
+        """Cheapest split of the dirty pages into runs of adjacent pages, one window per
+        run: _cost[i] = bus bytes for pages [0, i), _from[i] = first page of the run
+        ending at page i - 1 (255: page i - 1 is clean)."""
+        lo = self._lo
+        hi = self._hi
+        cost = self._cost
+        frm = self._from
+        cost[0] = 0
+        for i in range(1, PAGES + 1):
+            if lo[i - 1] == _UNKNOWN:
+                cost[i] = cost[i - 1]
+                frm[i] = _UNKNOWN
+                continue
+            best = 0x7FFF
+            a = WIDTH
+            b = 0
+            for j in range(i - 1, -1, -1):  # the run j .. i-1, growing downwards
+                if lo[j] == _UNKNOWN:
+                    continue  # a clean page inside a run is sent too, but can't start it
+                if lo[j] < a:
+                    a = lo[j]
+                if hi[j] > b:
+                    b = hi[j]
+                n = i - j
+                c = n * (b - a + 3)  # per page: address, control, the columns
+                if WIDTH * n + 2 < c:
+                    c = WIDTH * n + 2  # full width: all pages in one write
+                c += cost[j] + _WIN_COST
+                if c < best:
+                    best = c
+                    frm[i] = j
+            cost[i] = best
+
+    def _window(self, c0, c1, p0, p1):
+        """Point the controller at a window, sending only what differs from the last."""
+        cw = self._cw
+        if cw[0] != c0 or cw[1] != c1:
+            win = self._win
+            win[2] = c0
+            win[3] = c1
+            if cw[2] != p0 or cw[3] != p1:
+                win[5] = p0
+                win[6] = p1
+                self._write(win)
+            else:
+                self._write(self._colwin)
+        elif cw[2] != p0 or cw[3] != p1:
+            pw = self._pwin
+            pw[2] = p0
+            pw[3] = p1
+            self._write(pw)
+        else:
+            return
+        self._set_cw(c0, c1, p0, p1)
+
+    def _set_cw(self, c0, c1, p0, p1):
+        cw = self._cw
+        cw[0] = c0
+        cw[1] = c1
+        cw[2] = p0
+        cw[3] = p1
+
+    def _run(self, p0, p1):
+        """Send pages p0..p1 through one window: the union of their spans."""
+        lo = self._lo
+        hi = self._hi
+        a = WIDTH
+        b = 0
+        for p in range(p0, p1 + 1):
+            if lo[p] != _UNKNOWN:
+                if lo[p] < a:
+                    a = lo[p]
+                if hi[p] > b:
+                    b = hi[p]
+        n = p1 - p0 + 1
+        w = b - a + 1
+        if WIDTH * n + 2 < n * (w + 2):
+            a = 0
+            w = WIDTH
+        if w == WIDTH:
+            self._window(0, WIDTH - 1, p0, p1)
+            vec = self._wide
+            for k in range(PAGES):
+                vec[k + 1] = self._pages[p0 + k] if k < n else b""
+            self._writev(vec, 1 + WIDTH * n)
+        else:
+            self._window(a, a + w - 1, p0, p1)
+            vec = self._narrow
+            r = w & 7
+            q = w >> 3
+            for p in range(p0, p1 + 1):
+                pfb = self._page_fbs[p]
+                if r:
+                    self._sa_fb.blit(pfb, -a, 0)
+                if q:
+                    self._sb_fb.blit(pfb, -a - r, 0)
+                vec[1] = self._sa[r]
+                vec[2] = self._sb[q]
+                self._writev(vec, 1 + w)
+        for p in range(p0, p1 + 1):
+            self._shadow_fb.blit(self._page_fbs[p], 0, p * 8)
+
     def flush(self):
-        """Send the changed pages. True if the panel is up to date, False on a bus error."""
+        """Send what changed. True if the panel is up to date, False on a bus error."""
         if not self.ok:
             return self.init_display()
-        mask = self.dirty()
-        if not mask:
+        if not self._spans():
             return True
-        win = self._win
+        self._plan()
+        frm = self._from
         try:
-            if mask == 0xFF:
-                win[5] = 0
-                win[6] = PAGES - 1
-                self._write(win)
-                self._writev(self._frame_vec, 1 + PAGES * PAGE_BYTES)
-                self._shadow_fb.blit(self, 0, 0)
-            else:
-                for p in range(PAGES):
-                    if mask & (1 << p):
-                        win[5] = p
-                        win[6] = p
-                        self._write(win)
-                        self._writev(self._page_vecs[p], 1 + PAGE_BYTES)
-                        self._shadow_fb.blit(self._page_fbs[p], 0, p * 8)
+            i = PAGES
+            while i > 0:
+                j = frm[i]
+                if j == _UNKNOWN:
+                    i -= 1
+                    continue
+                self._run(j, i - 1)
+                i = j
         except OSError:
             self._lost()
             return False
@@ -191,8 +362,8 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         return True
 
     def show(self):
-        """The whole frame, whatever changed."""
-        self._force = 0xFF
+        """The whole frame and its window, whatever changed."""
+        self.mark_all()
         return self.flush()
 
     # ------------------------------------------------------------------ settings
