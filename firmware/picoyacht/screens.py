@@ -142,6 +142,16 @@ class Canvas:
     def bar(self, page, c=1):
         self.fb.fill_rect(0, page * 8, W, 8, c)
 
+    def tab(self, page, w):
+        """The selected row: an inverted box over its first w columns (the label), right
+        corners rounded. Not the whole row: moving the selection then changes w columns
+        of two pages, not 128 (the driver sends only the changed span)."""
+        y = page * 8
+        fb = self.fb
+        fb.fill_rect(0, y, w, 8, 1)
+        fb.pixel(w - 1, y, 0)
+        fb.pixel(w - 1, y + 7, 0)
+
     def die(self, x, y, face, held):
         """A 17x17 die with pips; held dice are solid with dark pips."""
         fb = self.fb
@@ -243,12 +253,13 @@ def menu_list(cv, app, labels, codes, first_page=1):
         if i >= len(codes):
             break
         y = (first_page + r) * 8
+        label = labels[codes[i]]
         c = 1
         if i == app.sel:
-            cv.bar(first_page + r)
+            cv.tab(first_page + r, len(label) * CELL + 12)
             c = 0
             cv.glyph(font.RIGHT, 2, y, c)
-        cv.text(labels[codes[i]], 12, y, c)
+        cv.text(label, 12, y, c)
 
 
 # ---------------------------------------------------------------- title
@@ -276,7 +287,7 @@ def draw_setup(cv, app):
         y = (r + 1) * 8
         c = 1
         if i == app.sel:
-            cv.bar(r + 1)
+            cv.tab(r + 1, setup_label_w(app.items[i]))
             c = 0
         setup_row(cv, app, app.items[i], y, c)
 
@@ -286,43 +297,51 @@ SETUP_LABELS = ("Game", "Joker", "Sharp dice", "Bet", "Saved rolls", "Upper bonu
 ON_OFF = ("Off", "On")
 
 
+def setup_label_w(code):
+    """Width of the selection box over a setup row's label, as setup_row draws it."""
+    if code >= 16:
+        return (7 if code >= 32 else 8) * CELL + 1  # "P1 name" / "P1 plays"
+    return len(SETUP_LABELS[code]) * CELL + (9 if code == 8 else 1)
+
+
 def setup_row(cv, app, code, y, c):
+    """One setup row: the label in colour c (0 inside the selection box), the value."""
     from picoyacht.rules import JOKER_NAMES, RULESETS
 
     s = app.settings
     o = s.options
     if code >= 16:
         seat = code & 15
-        x = cv.text("P", 0, y, c)
+        x = cv.text("P", 1, y, c)
         x = cv.num(seat + 1, x, y, c)
         if code >= 32:
             cv.text(" name", x, y, c)
-            cv.rtext(s.names[seat], W, y, c)
+            cv.rtext(s.names[seat], W, y)
         else:
             cv.text(" plays", x, y, c)
-            cv.rtext(KIND_NAMES[s.kinds[seat]], W, y, c)
+            cv.rtext(KIND_NAMES[s.kinds[seat]], W, y)
         return
     if code == 8:
-        cv.glyph(font.RIGHT, 0, y, c)
-        cv.text(SETUP_LABELS[code], 8, y, c)
+        cv.glyph(font.RIGHT, 1, y, c)
+        cv.text(SETUP_LABELS[code], 9, y, c)
         return
-    cv.text(SETUP_LABELS[code], 0, y, c)
+    cv.text(SETUP_LABELS[code], 1, y, c)
     if code == 0:
-        cv.rtext(RULESETS[s.rid].name, W, y, c)
+        cv.rtext(RULESETS[s.rid].name, W, y)
     elif code == 1:
-        cv.rtext(JOKER_NAMES[o.joker], W, y, c)
+        cv.rtext(JOKER_NAMES[o.joker], W, y)
     elif code == 2:
-        cv.rtext(ON_OFF[o.sharp], W, y, c)
+        cv.rtext(ON_OFF[o.sharp], W, y)
     elif code == 3:
-        cv.rnum(o.bet, W, y, c)
+        cv.rnum(o.bet, W, y)
     elif code == 4:
-        cv.rtext(ON_OFF[o.saved_rolls], W, y, c)
+        cv.rtext(ON_OFF[o.saved_rolls], W, y)
     elif code == 5:
-        cv.rnum(100 if o.bonus100 else 50, W, y, c)
+        cv.rnum(100 if o.bonus100 else 50, W, y)
     elif code == 6:
-        cv.rnum(s.nplayers, W, y, c)
+        cv.rnum(s.nplayers, W, y)
     elif code == 7:
-        cv.rtext(("Off", "Hints", "Hints+tips")[s.coach], W, y, c)
+        cv.rtext(("Off", "Hints", "Hints+tips")[s.coach], W, y)
 
 
 def draw_name(cv, app):
@@ -412,39 +431,39 @@ def draw_play(cv, app):
 
 
 # ---------------------------------------------------------------- scorecard
-def card_value(cv, g, seat, code, y, c, state):
+def card_value(cv, g, seat, code, y, state):
     """The right-hand value of one card row."""
     if code < ROW_UPPER:
         if state == LOCKED:
-            cv.glyph(45, W - CELL, y, c)
+            cv.glyph(45, W - CELL, y)
         elif state == FILLED:
-            cv.rnum(g.box_score(seat, code), W, y, c)
+            cv.rnum(g.box_score(seat, code), W, y)
         else:
-            cv.rnum(g.preview(code), W, y, c)
+            cv.rnum(g.preview(code), W, y)
         return
     if code == ROW_UPPER:
         up = upper_of(g, seat)
         at = g.rs.bonus_at
-        x = cv.rnum(at, W, y, c)
-        cv.glyph(47, x - CELL, y, c)
-        x = cv.rnum(up, x - CELL, y, c)
+        x = cv.rnum(at, W, y)
+        cv.glyph(47, x - CELL, y)
+        x = cv.rnum(up, x - CELL, y)
         # progress bar toward the bonus
         fill = up if up < at else at
-        cv.fb.rect(40, y + 1, 40, 6, c)
-        cv.fb.fill_rect(40, y + 1, fill * 40 // at, 6, c)
+        cv.fb.rect(40, y + 1, 40, 6, 1)
+        cv.fb.fill_rect(40, y + 1, fill * 40 // at, 6, 1)
     elif code == ROW_BONUS:
         b = bonus_of(g, seat)
         if b:
-            cv.rnum(b, W, y, c)
+            cv.rnum(b, W, y)
         else:
-            x = cv.rnum(g.rs.bonus_at - upper_of(g, seat), W, y, c)
-            cv.text("need", x - 30, y, c)
+            x = cv.rnum(g.rs.bonus_at - upper_of(g, seat), W, y)
+            cv.text("need", x - 30, y)
     elif code == ROW_YB:
-        cv.rnum(100 * g.ybonus[seat], W, y, c)
+        cv.rnum(100 * g.ybonus[seat], W, y)
     elif code == ROW_CREDITS:
-        cv.rnum(g.credits[seat], W, y, c)
+        cv.rnum(g.credits[seat], W, y)
     else:
-        cv.rnum(total_of(g, seat), W, y, c)
+        cv.rnum(total_of(g, seat), W, y)
 
 
 ROW_NAMES = ("Upper", "Bonus", "Yahtzee bonus", "Credits", "Total")
@@ -469,18 +488,20 @@ def draw_card(cv, app):
             break
         code = rows[i]
         y = (r + 1) * 8
+        label = g.rs.boxes[code][NAME] if code < ROW_UPPER else ROW_NAMES[code - ROW_UPPER]
         c = 1
         if i == app.row:
-            cv.bar(r + 1)
+            n = len(label)
+            cv.tab(r + 1, (n if n < 14 else 14) * CELL + 8)
             c = 0
         if code < ROW_UPPER:
             st = g.box_state(code)
             cv.glyph(STATE_MARK[st], 0, y, c)
-            cv.text(g.rs.boxes[code][NAME], 8, y, c, 14)
-            card_value(cv, g, seat, code, y, c, st)
+            cv.text(label, 8, y, c, 14)
+            card_value(cv, g, seat, code, y, st)
         else:
-            cv.text(ROW_NAMES[code - ROW_UPPER], 8, y, c, 14)
-            card_value(cv, g, seat, code, y, c, POINTS)
+            cv.text(label, 8, y, c, 14)
+            card_value(cv, g, seat, code, y, POINTS)
 
 
 # ---------------------------------------------------------------- all players
