@@ -1,0 +1,386 @@
+"""Power cuts and I/O errors at every step of every save, through the whole app.
+
+A reference session is played through the real loop on a FakeFs: a 2-player game with an
+undo, game over (records saved, game deleted), then a new Maxi game with a few boxes.
+Every call the loop makes into the app (events and ticks) is recorded, with every save
+the app asked for. Then, for every unit of filesystem work (each open-for-write, each
+byte written, flush, close, rename, remove, sync):
+
+  cut   replay the session on FakeFs(cut_at=N) until the power goes, boot a new app on
+        the surviving files (the real boot through Runner/HeadlessBoard), accept its
+        messages and the resume offer, and check: the resumed game is the state after the
+        last completed save or the one in progress (the last completed box or the one
+        before), settings and records are one of those two too; then score one more box
+        and boot once more: the store keeps working after the recovery.
+  error (mode=errors) make the N-th call of one filesystem operation raise OSError
+        (EIO) once; the game must go on, show "not saved", and the next boot resumes the
+        session's final state.
+
+Usage: stress_cuts.py [stride=1] [mode=cuts|errors|both] [broken=0]
+stride=k tries every k-th cut point (CI); broken=1 swaps in a store that writes the
+primary file in place (no temp file): the check must then find lost games.
+"""
+
+import sys
+from array import array
+
+from stress_rig import helpful, opts, out, rig
+
+from picoyacht import app as A
+from picoyacht.store import Store
+
+from fakefs import EIO, MUTATING, FakeFs, PowerCut
+
+ROOT = "/saves"
+KINDS = ("settings", "records", "game")
+
+
+class InPlaceStore(Store):
+    """A broken store for the negative control: overwrites .dat directly."""
+
+    def save(self, kind, payload):
+        dat = self._paths(kind)[0]
+        f = self.fs.open(dat, "wb")
+        f.write(payload)
+        f.close()
+        self.last_error = ""
+        return True
+
+    def load(self, kind):
+        dat = self._paths(kind)[0]
+        try:
+            f = self.fs.open(dat, "rb")
+        except OSError:
+            self.last_error = ""
+            return None
+        data = f.read()
+        f.close()
+        self.last_error = ""
+        return data
+
+
+class Recorder:
+    """Wraps a store: the app-level saves as (kind, payload|None, ops before, ops after)."""
+
+    def __init__(self, store, fs):
+        self.store = store
+        self.fs = fs
+        self.log = []
+        s0 = store.save
+        d0 = store.delete
+
+        def save(kind, payload):
+            before = fs.ops
+            ok = s0(kind, payload)
+            self.log.append((kind, bytes(payload), before, fs.ops))
+            return ok
+
+        def delete(kind):
+            before = fs.ops
+            ok = d0(kind)
+            self.log.append((kind, None, before, fs.ops))
+            return ok
+
+        store.save = save
+        store.delete = delete
+
+
+def record_calls(app, calls):
+    """Log every event/tick the loop hands the app: [ev or -1, now] pairs."""
+    ev0 = app.event
+    tk0 = app.tick
+
+    def event(ev, now):
+        calls.append(ev)
+        calls.append(now)
+        ev0(ev, now)
+
+    def tick(now):
+        calls.append(-1)
+        calls.append(now)
+        tk0(now)
+
+    app.event = event
+    app.tick = tick
+
+
+def replay(app, calls):
+    for i in range(0, len(calls), 2):
+        ev = calls[i]
+        if ev < 0:
+            app.tick(calls[i + 1])
+        else:
+            app.event(ev, calls[i + 1])
+
+
+def session(d, app):
+    """The reference session, pressed like a purposeful player (full build)."""
+
+    def until(cond, limit=3000):
+        for _ in range(limit):
+            if cond():
+                return
+            btn = helpful(app, True)
+            d.press(btn, 40, 300 if btn == A.B_ROLL else 40)
+        raise AssertionError("session stuck on " + A.STATE_NAMES[app.state])
+
+    until(lambda: app.state == A.S_SETUP)
+    s = app.settings
+    while s.nplayers != 2:
+        pick(d, app, A.R_PLAYERS)
+    for seat in range(2):
+        while s.kinds[seat]:
+            pick(d, app, A.R_KIND + seat)
+    pick(d, app, A.R_START)
+    until(lambda: app.game is not None and app.game.turn == 3)
+    # undo the third box (a human scored it), then go on
+    until(lambda: app.state == A.S_HANDOVER)
+    d.press(A.B_MENU)
+    while app.items[app.sel] != A.M_UNDO:
+        d.press(A.B_DOWN)
+    d.press(A.B_OK)
+    assert app.game.turn == 2, app.game.turn
+    until(lambda: app.state == A.S_OVER)
+    until(lambda: app.state == A.S_TITLE)
+    d.press(A.B_OK)  # New game
+    assert app.state == A.S_SETUP
+    while s.rid != 3:
+        pick(d, app, A.R_RULES)
+    while s.nplayers != 1:
+        pick(d, app, A.R_PLAYERS)
+    pick(d, app, A.R_START)
+    until(lambda: app.game.turn == 4)
+
+
+def pick(d, app, code):
+    for _ in range(40):
+        if app.items[app.sel] == code:
+            break
+        d.press(A.B_DOWN)
+    d.press(A.B_OK)
+
+
+def make_store(fs, broken):
+    return InPlaceStore(fs, ROOT) if broken else Store(fs, ROOT)
+
+
+def allowed(log, n):
+    """Per kind: the payloads a boot may find after a cut at unit n (None: no file)."""
+    ok = {}
+    for k in KINDS:
+        ok[k] = [None]
+    for kind, payload, before, after in log:
+        if after < n:
+            ok[kind] = [payload]
+        elif before < n:
+            ok[kind].append(payload)
+    return ok
+
+
+def resumable(payload):
+    if payload is None:
+        return False
+    from picoyacht.game import Game
+
+    return not Game.restore(payload, None).over
+
+
+class Tally:
+    def __init__(self):
+        self.failures = 0
+        self.messages = {}
+        self.resumed_last = 0
+        self.resumed_prev = 0
+        self.no_game = 0
+        self.followups = 0
+        self.alarms = 0  # boot messages that say lost/corrupt (the state checks decide)
+
+    def fail(self, what):
+        self.failures += 1
+        if self.failures <= 10:
+            print("FAIL", what)
+
+    def note(self, app):
+        text = app.msg_title + ": " + " ".join(app.msg_lines)
+        self.messages[text] = self.messages.get(text, 0) + 1
+        if "lost" in text or "corrupt" in text or "unreadable" in text:
+            self.alarms += 1
+
+
+def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", count=True):
+    """Boot on fs, walk through messages, resume if offered; check against `ok`.
+    Returns (board, driver, app) or None."""
+    try:
+        b, r, d, app = rig(A.FULL_BUTTONS, make_store(fs, broken), entropy)
+        d.run_ms(30)
+    except Exception as e:
+        tally.fail("%s: boot raised %r" % (where, e))
+        return None
+    for k, cls, got in (("settings", A.Settings, app.settings),
+                        ("records", A.Records, app.records)):
+        want = [(cls() if p is None else cls.unpack(p)).pack() for p in ok[k]]
+        if got.pack() not in want:
+            tally.fail("%s: %s not one of the last two" % (where, k))
+    offered = False
+    for _ in range(3):
+        if app.state != A.S_MESSAGE:
+            break
+        if app.msg_title == "Saved game":
+            offered = True
+            d.press(A.B_OK)
+            break
+        tally.note(app)
+        d.press(A.B_OK)
+    want = [p for p in ok["game"] if resumable(p)]
+    if not offered:
+        if want and None not in ok["game"] and not any(
+                p is not None and not resumable(p) for p in ok["game"]):
+            tally.fail("%s: game lost (no resume offer)" % where)
+        else:
+            tally.no_game += 1
+        return b, d, app
+    if app.state != A.S_PLAY and app.state != A.S_HANDOVER:
+        tally.fail("%s: resume went to %s" % (where, A.STATE_NAMES[app.state]))
+        return None
+    snap = app.game.snapshot()
+    if snap not in want:
+        tally.fail("%s: resumed game is not the last or previous save" % where)
+    elif not count:
+        tally.followups += 1
+    elif snap == ok["game"][-1]:
+        tally.resumed_last += 1
+    else:
+        tally.resumed_prev += 1
+    return b, d, app
+
+
+def score_one_more(d, app):
+    """Play on after the recovery until one more box is scored."""
+    g = app.game
+    turn = g.turn
+    for _ in range(200):
+        if g.turn != turn or g.over:
+            return True
+        btn = helpful(app, True)
+        d.press(btn, 40, 300 if btn == A.B_ROLL else 40)
+    return False
+
+
+def reference(broken):
+    fs = FakeFs()
+    store = make_store(fs, broken)
+    rec = Recorder(store, fs)
+    calls = array("i")
+    b, r, d, app = rig(A.FULL_BUTTONS, store)
+    record_calls(app, calls)
+    d.run_ms(30)
+    session(d, app)
+    return rec.log, calls, fs
+
+
+def run_cuts(log, calls, total, stride, broken, tally):
+    tried = 0
+    n = 1
+    while n <= total:
+        fs = FakeFs(cut_at=n)
+        store = make_store(fs, broken)
+        b, r, d, app = rig(A.FULL_BUTTONS, store)
+        try:
+            replay(app, calls)
+            raise AssertionError("no cut at %d of %d" % (n, total))
+        except PowerCut:
+            pass
+        tried += 1
+        ok = allowed(log, n)
+        where = "cut %d" % n
+        got = boot_and_check(fs.reboot(), ok, tally, where, broken)
+        if got is not None:
+            b2, d2, app2 = got
+            if app2.game is not None and app2.state in (A.S_PLAY, A.S_HANDOVER) and not (
+                    app2.game.over):
+                fs2 = b2.store.fs
+                if not score_one_more(d2, app2):
+                    tally.fail(where + ": could not play on after the resume")
+                else:
+                    snap = app2.game.snapshot()
+                    ok2 = {"settings": [b2.store.load("settings")],
+                           "records": [b2.store.load("records")],
+                           "game": [snap if not app2.game.over else None]}
+                    if app2.game.over:
+                        ok2["game"] = [None]
+                    boot_and_check(fs2.reboot(), ok2, tally, where + " + 1 box", broken,
+                                   b"\x09\x00\x00\x00", False)
+        n += stride
+    return tried
+
+
+def run_errors(log, calls, counts, tally):
+    """OSError once at the k-th call of each operation; the session goes on."""
+    tried = 0
+    visible = 0
+    final = {}
+    for k in KINDS:
+        final[k] = ([None] + [p for kind, p, _, _ in log if kind == k])[-2:]
+    for op in MUTATING:
+        for k in range(counts.get(op, 0)):
+            fs = FakeFs()
+            fs.fail(op, OSError(EIO, "injected"), times=1, skip=k)
+            b, r, d, app = rig(A.FULL_BUTTONS, Store(fs, ROOT))
+            seen = []
+
+            def watch(kind, payload, save0=app._save, seen=seen, app=app):
+                ok = save0(kind, payload)
+                if not ok:
+                    seen.append(app.save_msg)
+                return ok
+
+            app._save = watch
+            try:
+                replay(app, calls)
+            except Exception as e:
+                tally.fail("error %s#%d: the session raised %r" % (op, k, e))
+                continue
+            tried += 1
+            if fs.fired != 1:
+                continue  # the session never made that call this time
+            if seen:
+                visible += 1
+                if not seen[0].startswith("not saved"):
+                    tally.fail("error %s#%d: message %r" % (op, k, seen[0]))
+            ok = {"settings": final["settings"], "records": final["records"],
+                  "game": final["game"]}
+            boot_and_check(fs.reboot(), ok, tally, "error %s#%d" % (op, k), False)
+    return tried, visible
+
+
+def main(argv):
+    o = opts(argv, stride=1, mode=2, broken=0)  # mode: 0 cuts, 1 errors, 2 both
+    broken = o["broken"]
+    log, calls, fs = reference(broken)
+    total = fs.ops
+    counts = {}
+    for entry in fs.log:
+        counts[entry[0]] = counts.get(entry[0], 0) + 1
+    out("SESSION_SAVES", len(log))
+    out("SESSION_UNITS", total)
+    out("SESSION_CALLS", len(calls) // 2)
+    tally = Tally()
+    if o["mode"] in (0, 2):
+        tried = run_cuts(log, calls, total, o["stride"], broken, tally)
+        out("CUT_POINTS", tried)
+        out("CUT_RESUMED_LAST", tally.resumed_last)
+        out("CUT_RESUMED_PREVIOUS", tally.resumed_prev)
+        out("CUT_NO_GAME_EXPECTED", tally.no_game)
+        out("CUT_PLAYED_ON_AND_RESUMED", tally.followups)
+    if o["mode"] in (1, 2) and not broken:
+        tried, visible = run_errors(log, calls, counts, tally)
+        out("ERROR_POINTS", tried)
+        out("ERROR_VISIBLE", visible)
+    out("ALARM_MESSAGES", tally.alarms)
+    for m in sorted(tally.messages):
+        out("MESSAGE", tally.messages[m], m)
+    out("FAILURES", tally.failures)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
