@@ -44,15 +44,31 @@ def start(d, app, nplayers=1):
         d.press(A.B_OK)
 
 
+def pct10(n):
+    """n as tenths of a percent of a full frame (integers: 257 -> "25.0")."""
+    t = (1000 * n + FULL_FRAME // 2) // FULL_FRAME
+    return "%d.%d" % (t // 10, t % 10)
+
+
 def i2c_per_action():
+    """Bytes on the wire (address bytes included) per user action, through the real loop:
+    a press, then the settle time (the roll animation included), everything it flushed."""
     b, r, d, app = rig()
     start(d, app, 2)
-    out = {"hold": [], "cursor": [], "roll": [], "score": [], "flip": [], "handover": []}
+    kinds = ("hold", "cursor_play", "cursor_card", "roll", "score", "flip", "handover")
+    out = {}
+    drv = {}
+    for k in kinds:
+        out[k] = []
+        drv[k] = []
+    disp = app.disp
 
     def act(kind, btn, settle=300):
         before = b.i2c.bytes
+        sent = disp.bytes_sent
         d.press(btn, 40, settle)
         out[kind].append(b.i2c.bytes - before)
+        drv[kind].append(disp.bytes_sent - sent)
 
     g = app.game
     for _ in range(24):
@@ -61,16 +77,18 @@ def i2c_per_action():
         act("roll", A.B_ROLL, 400)
         for i in range(3):
             act("hold", A.B_HOLD1 + i)
-        act("cursor", A.B_UP)
-        act("cursor", A.B_DOWN)
+        act("cursor_play", A.B_UP)
+        act("cursor_play", A.B_DOWN)
         act("roll", A.B_ROLL, 400)
         d.press(A.B_OK)  # the card
         for _ in range(8):  # walk the card: every 7th move flips a page
             row = app.row
             before = b.i2c.bytes
+            sent = disp.bytes_sent
             d.press(A.B_DOWN)
-            kind = "flip" if row // 7 != app.row // 7 else "cursor"
+            kind = "flip" if row // 7 != app.row // 7 else "cursor_card"
             out[kind].append(b.i2c.bytes - before)
+            drv[kind].append(disp.bytes_sent - sent)
         d.press(A.B_MENU)
         d.press(A.B_OK)
         best = -1
@@ -82,19 +100,22 @@ def i2c_per_action():
         if app.state == A.S_CARD:
             app._open_card()
             before = b.i2c.bytes
+            sent = disp.bytes_sent
             d.press(A.B_OK)
             if app.confirm:
                 d.press(A.B_OK)
             out["score"].append(b.i2c.bytes - before)
+            drv["score"].append(disp.bytes_sent - sent)
         if g.over:
             break
     allv = []
-    for k in out:
+    for k in kinds:
         v = out[k]
         allv += v
-        print("I2C_%s n=%d median=%d max=%d pct_full=%d" % (
-            k, len(v), median(v), max(v) if v else 0, 100 * median(v) // FULL_FRAME))
-    print("I2C_all median=%d pct_full=%d" % (median(allv), 100 * median(allv) // FULL_FRAME))
+        print("I2C_%s n=%d median=%d max=%d pct_full=%s driver_bytes_median=%d" % (
+            k, len(v), median(v), max(v) if v else 0, pct10(median(v)), median(drv[k])))
+    print("I2C_all n=%d median=%d pct_full=%s (wire bytes incl. address; full frame = %d)"
+          % (len(allv), median(allv), pct10(median(allv)), FULL_FRAME))
 
 
 def render_times():
@@ -116,7 +137,12 @@ def render_times():
 
 class TimedBoard(HeadlessBoard):
     """Virtual time in microseconds; each flush costs its I2C bytes at 400 kHz (9 bits per
-    byte = 22.5 us), during which a hard-Timer sampler keeps sampling and a loop does not."""
+    byte = 22.5 us, address bytes included), during which a hard-Timer sampler keeps
+    sampling every 2 ms and a loop sampler does not. Loop mode sleeps like board_pico's
+    idle(): up to the next 2 ms mark, not at all after a long pass. The CPU time of drawing
+    is not modelled (it would make the loop's gaps longer still)."""
+
+    PERIOD_US = 2000
 
     def __init__(self, timer, wave):
         HeadlessBoard.__init__(self)
@@ -124,14 +150,20 @@ class TimedBoard(HeadlessBoard):
         self.timer = timer
         self.wave = wave
         self.next_sample = self.us
-        self.period_us = 2000 if timer else 0
+        self.last = self.us
+        self.flush_us = 0
+        self.flushes = 0
         real = self.display.flush
         board = self
 
         def flush():
             before = board.i2c.bytes
             real()
-            board.us += (board.i2c.bytes - before) * 45 // 2
+            n = board.i2c.bytes - before
+            if n:
+                board.us += n * 45 // 2
+                board.flush_us += n * 45 // 2
+                board.flushes += 1
 
         self.display.flush = flush
 
@@ -145,14 +177,29 @@ class TimedBoard(HeadlessBoard):
         while self.next_sample <= self.us:
             t = self.next_sample
             deb.update(self.wave(t), (t // 1000) & 0x3FFFFFFF)
-            self.next_sample += 2000
+            self.next_sample += self.PERIOD_US
 
     def idle(self):
-        self.us += 2000 if not self.timer else 500
+        if self.timer:
+            self.us += 500  # just a yield; the Timer samples on its own
+            return
+        wait = self.PERIOD_US - (self.us - self.last)
+        if wait > 0:
+            self.us += wait
+        self.last = self.us
 
 
-def sampling(timer, full_frames):
-    """Taps of 20 ms with 10 ms of bounce at each edge, while the screen keeps changing."""
+REDRAWS = ("none", "typical", "full")
+
+
+def sampling(timer, redraw):
+    """60 taps of 20 ms with 10 ms of bounce at each edge (so 10 ms of clean contact),
+    at pseudo-random phases, while the screen redraws on every loop pass: not at all, a
+    selection move (the title's box jumps between two rows: ~two pages x ~100 columns
+    through the real driver), or a whole frame (mark_all(): the driver resends
+    everything, window included). A tap counts when the debouncer emits its PRESS."""
+    from picoyacht.debounce import PRESS
+
     state = {"t0": 0}
 
     def wave(t):
@@ -169,40 +216,55 @@ def sampling(timer, full_frames):
     r = A.Runner(b)
     r.deb = Debouncer(A.NBUTTONS, repeat_mask=(1 << A.B_UP) | (1 << A.B_DOWN))
     app = r.app
-    app.items = bytearray((A.T_NEW, A.T_RECORDS, A.T_DEMO, A.T_NEW, A.T_RECORDS))
+    app.items = bytearray((A.T_NEW, A.T_RECORDS, A.T_DEMO))
+    seen = [0, -1]  # presses in this tap's window, time of the first
+    real_event = app.event
+
+    def event(ev, now):
+        if ev == (PRESS << 4 | A.B_DOWN):
+            seen[0] += 1
+            if seen[1] < 0:
+                seen[1] = b.us
+        real_event(ev, now)
+
+    app.event = event
     missed = 0
     double = 0
     lat = []
     x = 12345
+    r.step()
+    b.flushes = 0
+    b.flush_us = 0
+    steps = 0
     for _ in range(60):
         x = (x * 75 + 74) % 65537
-        state["t0"] = b.us + 50000 + (x % 7000)
-        sel0 = app.sel
-        presses = 0
-        first = -1
+        # a phase spread over more than two loop passes of a full frame (23.3 ms each)
+        state["t0"] = b.us + 50000 + (x * 17 % 47000)
+        seen[0] = 0
+        seen[1] = -1
         end = state["t0"] + 120000
         while b.us < end:
-            if full_frames:
-                for i in range(1024):
-                    b.i2c.ram[i] ^= 0xFF  # the panel lost it all: a full redraw
+            if redraw == "full":
+                app.disp.mark_all()
                 app.dirty = True
-            elif x & 1:
+            elif redraw == "typical":
+                app.sel = 1 - app.sel if app.sel < 2 else 0
                 app.dirty = True
-                b.i2c.ram[0] ^= 1
-                b.i2c.ram[300] ^= 1
             r.step()
-            if app.sel != sel0 and first < 0:
-                first = b.us
-        presses = (app.sel - sel0) % len(app.items)
-        if presses == 0:
+            steps += 1
+        if seen[0] == 0:
             missed += 1
-        elif presses > 1:
+        elif seen[0] > 1:
             double += 1
-        if first >= 0:
-            lat.append((first - state["t0"]) // 1000)
+        if seen[1] >= 0:
+            lat.append((seen[1] - state["t0"]) // 1000)
     name = "timer" if timer else "loop"
-    print("SAMPLING %s full_frames=%d taps=60 missed=%d double=%d latency_ms_median=%d max=%d"
-          % (name, full_frames, missed, double, median(lat), max(lat) if lat else -1))
+    fl = b.flushes or 1
+    print("SAMPLING %s redraw=%s taps=60 missed=%d double=%d latency_ms_median=%d max=%d "
+          "flush_ms_mean=%d.%d flushes_per_pass=%d%%" % (
+              name, redraw, missed, double, median(lat), max(lat) if lat else -1,
+              b.flush_us // fl // 1000, b.flush_us // fl // 100 % 10,
+              100 * b.flushes // (steps or 1)))
 
 
 def heap_game():
@@ -228,9 +290,9 @@ def main(argv):
     if what in ("all", "render"):
         render_times()
     if what in ("all", "sampling"):
-        for full in (0, 1):
-            sampling(False, full)
-            sampling(True, full)
+        for redraw in REDRAWS:
+            sampling(False, redraw)
+            sampling(True, redraw)
     if what == "heap":
         heap_game()
 
