@@ -35,6 +35,8 @@ class PanelI2C:
         self.writes = 0
         self._one = [None]
         self.fail = False  # True: the panel stops answering (OSError ETIMEDOUT)
+        self.fault = None  # callable() -> True: this one write fails (OSError EIO), a glitch
+        self.raised = 0  # writes refused by fail or fault
         self.on = True
         self.contrast = 0x7F
         self._col = 0
@@ -91,8 +93,9 @@ class PanelI2C:
         return n
 
     def writevto(self, addr, bufs, stop=True):
-        if self.fail:
-            raise OSError(110)
+        if self.fail or (self.fault is not None and self.fault()):
+            self.raised += 1
+            raise OSError(110 if self.fail else 5)
         first = True
         ctrl = 0
         n = 1
@@ -114,6 +117,17 @@ class PanelI2C:
 
     def scan(self):
         return [] if self.fail else [0x3C]
+
+    def brownout(self):
+        """The panel lost power: RAM garbage, display off, settings back to reset values."""
+        for i in range(1024):
+            self.ram[i] = (i * 37 + 11) & 0xFF
+        self.on = False
+        self.contrast = 0x7F
+        self._col = self._page = 0
+        self._c0, self._c1, self._p0, self._p1 = 0, 127, 0, 7
+        self._cmd = -1
+        self._nargs = 0
 
 
 class HostDisplay:

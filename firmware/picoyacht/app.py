@@ -60,6 +60,7 @@ ANIM_FRAME_MS = const(70)  # 4 frames: 280 ms, and any press ends it at once
 CPU_STEP_MS = const(600)
 CPU_HANDOVER_MS = const(1200)
 MSG_MS = const(1800)
+RETRY_MS = const(250)  # a frame or display command the panel refused is sent again
 CONTRAST_ON = const(0xCF)
 CONTRAST_DIM = const(0x08)
 
@@ -347,6 +348,8 @@ class App:
         self.diag_facts = None  # picoyacht.diag.Facts while the diagnostics screen is up
         self.diag_count = 0
         self.frames = 0
+        self.unsent = False  # the panel refused the last frame or command: retry
+        self.unsent_at = now_ms
         self._boot(now_ms, boot_buttons)
 
     # ---------------------------------------------------------------- boot and saves
@@ -1214,12 +1217,12 @@ class App:
         if f is None:
             return
         try:
-            if arg >= 0:
-                f(arg)
-            else:
-                f()
+            ok = f(arg) if arg >= 0 else f()
         except OSError:
-            pass
+            ok = False
+        if ok is False:  # the driver re-applies it with its re-init: see render()
+            self.unsent = True
+            self.unsent_at = self.now
 
     # ---------------------------------------------------------------- drawing
     DRAW = (screens.draw_title, screens.draw_setup, screens.draw_name, screens.draw_play,
@@ -1234,17 +1237,31 @@ class App:
         self._message("Oops", [repr(e)[:21], "the game is kept"], "OK: title", S_TITLE)
 
     def render(self):
-        """Redraw the whole frame if anything changed; the driver sends only dirty pages."""
-        if not self.dirty or self.power == BLANK:
+        """Redraw the whole frame if anything changed; the driver sends only dirty pages.
+
+        If the panel refused the last frame or command (a bus error: the driver then
+        re-inits it and sends the whole frame on its next flush), try again every
+        RETRY_MS, so the display recovers by itself when the bus comes back."""
+        retry = self.unsent and ticks_diff(self.now, self.unsent_at) >= RETRY_MS
+        if self.power == BLANK:
+            if retry:
+                self._flush()  # the re-init leaves the panel asleep
+            return False
+        if not self.dirty and not retry:
             return False
         self.dirty = False
         self.DRAW[self.state](self.cv, self)
         self.frames += 1
-        try:
-            self.disp.flush()
-        except OSError:
-            pass
+        self._flush()
         return True
+
+    def _flush(self):
+        try:
+            ok = self.disp.flush()
+        except OSError:
+            ok = False
+        self.unsent = ok is False
+        self.unsent_at = self.now
 
 
 def _centi(v):
