@@ -22,17 +22,16 @@ except ImportError:  # CPython
 
 
 W = const(128)
-H = const(64)
 CELL = const(6)
-DIE = const(17)  # odd, so a pip sits in the exact middle
+_DIE = const(17)  # odd, so a pip sits in the exact middle
 
 # Card row codes beyond the box indexes (0..19).
 ROW_UPPER = const(32)
-ROW_BONUS = const(33)
-ROW_YB = const(34)
-ROW_CREDITS = const(35)
-ROW_TOTAL = const(36)
-CARD_ROWS = const(7)  # rows under the header
+_ROW_BONUS = const(33)
+_ROW_YB = const(34)
+_ROW_CREDITS = const(35)
+_ROW_TOTAL = const(36)
+_CARD_ROWS = const(7)  # rows under the header
 
 # Pip layout per face: bits TL, TR, ML, C, MR, BL, BR.
 _PIPS = b"\x00\x08\x41\x49\x63\x6b\x77"
@@ -155,18 +154,11 @@ class Canvas:
     def die(self, x, y, face, held):
         """A 17x17 die with pips; held dice are solid with dark pips."""
         fb = self.fb
-        if held:
-            fb.fill_rect(x, y, DIE, DIE, 1)
-            fb.pixel(x, y, 0)
-            fb.pixel(x + DIE - 1, y, 0)
-            fb.pixel(x, y + DIE - 1, 0)
-            fb.pixel(x + DIE - 1, y + DIE - 1, 0)
-        else:
-            fb.rect(x, y, DIE, DIE, 1)
-            fb.pixel(x, y, 0)
-            fb.pixel(x + DIE - 1, y, 0)
-            fb.pixel(x, y + DIE - 1, 0)
-            fb.pixel(x + DIE - 1, y + DIE - 1, 0)
+        fb.rect(x, y, _DIE, _DIE, 1, held)
+        fb.pixel(x, y, 0)  # rounded corners
+        fb.pixel(x + _DIE - 1, y, 0)
+        fb.pixel(x, y + _DIE - 1, 0)
+        fb.pixel(x + _DIE - 1, y + _DIE - 1, 0)
         pc = 0 if held else 1
         if not 1 <= face <= 6:
             self.glyph(63, x + 6, y + 5, pc)
@@ -220,12 +212,12 @@ def card_rows(rs):
         rows.append(b)
         if b == 5:
             rows.append(ROW_UPPER)
-    rows.append(ROW_BONUS)
+    rows.append(_ROW_BONUS)
     if rs.joker:
-        rows.append(ROW_YB)
+        rows.append(_ROW_YB)
     if rs.casino:
-        rows.append(ROW_CREDITS)
-    rows.append(ROW_TOTAL)
+        rows.append(_ROW_CREDITS)
+    rows.append(_ROW_TOTAL)
     return rows
 
 
@@ -365,8 +357,8 @@ def draw_name(cv, app):
 # ---------------------------------------------------------------- play
 def dice_x(n, i):
     gap = 4 if n == 6 else 8
-    x0 = (W - n * DIE - (n - 1) * gap) >> 1
-    return x0 + i * (DIE + gap)
+    x0 = (W - n * _DIE - (n - 1) * gap) >> 1
+    return x0 + i * (_DIE + gap)
 
 
 def draw_play(cv, app):
@@ -403,7 +395,7 @@ def draw_play(cv, app):
         yo = 1 if app.anim and (i + app.anim) & 1 else 0
         cv.die(x, 17 + yo, dice[i] if rolled or app.anim else 0, held)
         if held:
-            cv.fb.fill_rect(x, 36, DIE, 2, 1)
+            cv.fb.fill_rect(x, 36, _DIE, 2, 1)
         if app.hint_mask >> i & 1:
             cv.glyph(font.DOT, x + 6, 39)
         if app.cursor == i and not g.kinds[seat]:
@@ -451,16 +443,16 @@ def card_value(cv, g, seat, code, y, state):
         fill = up if up < at else at
         cv.fb.rect(40, y + 1, 40, 6, 1)
         cv.fb.fill_rect(40, y + 1, fill * 40 // at, 6, 1)
-    elif code == ROW_BONUS:
+    elif code == _ROW_BONUS:
         b = bonus_of(g, seat)
         if b:
             cv.rnum(b, W, y)
         else:
             x = cv.rnum(g.rs.bonus_at - upper_of(g, seat), W, y)
             cv.text("need", x - 30, y)
-    elif code == ROW_YB:
+    elif code == _ROW_YB:
         cv.rnum(100 * g.ybonus[seat], W, y)
-    elif code == ROW_CREDITS:
+    elif code == _ROW_CREDITS:
         cv.rnum(g.credits[seat], W, y)
     else:
         cv.rnum(total_of(g, seat), W, y)
@@ -474,16 +466,16 @@ def draw_card(cv, app):
     g = app.game
     seat = g.current
     rows = app.rows
-    npages = (len(rows) + CARD_ROWS - 1) // CARD_ROWS
-    page = app.row // CARD_ROWS
+    npages = (len(rows) + _CARD_ROWS - 1) // _CARD_ROWS
+    page = app.row // _CARD_ROWS
     cv.clear()
     if app.msg:
         cv.bar(0)
         cv.text(app.msg, 1, 0, 0, 21)
     else:
         header(cv, g.names[seat], total_of(g, seat), page, npages)
-    for r in range(CARD_ROWS):
-        i = page * CARD_ROWS + r
+    for r in range(_CARD_ROWS):
+        i = page * _CARD_ROWS + r
         if i >= len(rows):
             break
         code = rows[i]
@@ -546,11 +538,11 @@ def draw_scores(cv, app):
                     cv.glyph(font.DOT, xr - 6, y)
             elif code == ROW_UPPER:
                 cv.rnum(upper_of(g, s), xr, y)
-            elif code == ROW_BONUS:
+            elif code == _ROW_BONUS:
                 cv.rnum(bonus_of(g, s), xr, y)
-            elif code == ROW_YB:
+            elif code == _ROW_YB:
                 cv.rnum(100 * g.ybonus[s], xr, y)
-            elif code == ROW_CREDITS:
+            elif code == _ROW_CREDITS:
                 cv.rnum(g.credits[s], xr, y)
             else:
                 cv.rnum(total_of(g, s), xr, y)

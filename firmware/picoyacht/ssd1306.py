@@ -195,16 +195,6 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         reset, or a benchmark wants real full frames)."""
         self._forget()
 
-    def dirty(self):
-        """Bit p set = page p differs from what the panel holds (or is forced)."""
-        mask = self._force
-        pages = self._pages
-        spages = self._spages
-        for p in range(PAGES):
-            if pages[p] != spages[p]:
-                mask |= 1 << p
-        return mask
-
     def _spans(self):
         """Changed columns lo..hi per page (lo = 255: unchanged); the number of such pages."""
         buf = self.buffer
@@ -394,9 +384,6 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._on = True
         self._cmd1[1] = _DISPLAY_ON
         return self._command(self._cmd1)
-
-    poweroff = sleep  # micropython-lib names
-    poweron = wake
 
     def invert(self, on):
         self._init[_I_INVERT] = _NORMAL | (1 if on else 0)
