@@ -13,10 +13,12 @@ import pytest
 
 from conftest import HOST_TESTS, ROOT, compiled_firmware, micropython_path
 
-# The issue asks for 64k. On the 64-bit unix port every object and bytecode table is about
-# twice its Pico size, and the rules core alone needs ~45k there (make bench-core); the
-# whole UI game currently completes from ~135k (make bench prints the exact figure).
-UI_HEAP = "160k"
+# The issue asks for 64k: test_ui_game_fits_in_64k_beyond_its_code holds that as 64 KB
+# beyond the code (on the unix port .mpy code lives in the heap, ~107 KB for the UI game
+# with the test board, every object twice its Pico size). Loaded the way main.py loads it
+# (snapshot at the first box), the whole UI game completes from ~150k (make bench-ui:
+# SMALLEST_HEAP_KB); fragmentation moves that by a few KB with any change. 8 KB margin.
+UI_HEAP = "158k"
 
 
 def _compiled():
@@ -25,7 +27,7 @@ def _compiled():
 
     out = compiled_firmware()
     for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
-                HOST_TESTS / "mp" / "ui_play.py",
+                HOST_TESTS / "mp" / "ui_play.py", HOST_TESTS / "mp" / "ui_heap.py",
                 HOST_TESTS / "mp" / "ui_checks.py", HOST_TESTS / "fakefs.py",
                 HOST_TESTS / "mp" / "scripted.py"):
         dst = out / (src.stem + ".mpy")
@@ -54,6 +56,22 @@ def test_whole_game_through_the_buttons(args, heap):
     r = run("ui_play", args, heap)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     assert r.stdout.startswith("OK "), r.stdout
+
+
+@pytest.mark.parametrize("buttons", ["buttons=11", "buttons=4"])
+def test_ui_game_fits_in_64k_beyond_its_code(buttons):
+    """Issue 3's budget: a complete 2-player game through the buttons in 64 KB of heap
+    beyond the code it loads (on the unix port .mpy code lives in the heap; see
+    host_tests/mp/ui_heap.py). First measure the code, then play at code + 64 KB."""
+    m = run("ui_heap", ["measure", buttons], "256k")
+    assert m.returncode == 0, m.stdout[-2000:] + m.stderr[-3000:]
+    code = int(m.stdout.split()[1])
+    heap_kb = -(-(code + 64 * 1024) // 1024)
+    r = run("ui_heap", ["play", buttons], "%dk" % heap_kb)
+    assert r.returncode == 0, "heap %dk: %s" % (heap_kb, r.stdout[-2000:] + r.stderr[-3000:])
+    beyond = int(r.stdout.split()[1])
+    assert 60 * 1024 < beyond <= 65 * 1024, r.stdout  # the limit really was ~64 KB
+    assert "\nOK " in r.stdout, r.stdout
 
 
 @pytest.mark.parametrize("check", ["alloc", "resume", "corrupt", "full_flash", "idle",
