@@ -129,6 +129,21 @@ def main():
     s.press(A.B_DOWN)
     s.shot("records_names")
 
+    # game over with the coach on "Hints+tips": give-aways per seat and the costliest move
+    sc = Shots(FULL)
+    app = sc.app
+    app.settings.coach = 2
+    app.settings.nplayers = 2
+    sc.press(A.B_OK)
+    sc.item(A.R_START)
+    sc.press(A.B_OK)
+    g = app.game
+    while not g.over:
+        if not g.rolls_used:
+            g.roll()
+        app._score(A._best_box(g))
+    sc.shot("game_over_coach")
+
     # a 4-button build: the cursor mode with hints
     s4 = Shots(FOUR)
     app = s4.app

@@ -295,6 +295,7 @@ class App:
         self._plan_roll = False
         self._cpu_rng = None
         self.given = [0] * 6  # centi-points given away per seat (coach)
+        self.worst = None  # the game's costliest move: (centi-points, seat, round, box or -1)
         self.cpu_action = cpu_action or self._cpu_action_default
         self.advisor = advisor
         self.legend = ("1-6 hold  Roll  OK" if self.full else "Up/Dn move  A select")
@@ -477,6 +478,7 @@ class App:
         if self._cpu_rng is None:
             self._cpu_rng = self._Roller(game.seed ^ 0x2545F49)
         self.given = [0] * game.nseats
+        self.worst = None
         self.rows = screens.card_rows(game.rs)
         self.cursor = len(game.dice)
         self.row = 0
@@ -1091,9 +1093,10 @@ class App:
         return kind, arg, -1
 
     def _cost(self, kind, arg):
-        """Coach tips: centi-points this action gives away (0 when no coach/strategy)."""
+        """Coach tips: centi-points this action gives away (0 when no coach/strategy).
+        Every seat is judged, CPUs included, so an Easy CPU's slips show up too."""
         g = self.game
-        if self.coach < 2 or g.kinds[g.current] != HUMAN:
+        if self.coach < 2:
             return 0
         st = self._strat()
         if st is None:
@@ -1103,6 +1106,8 @@ class App:
         except Exception:
             return 0
         self.given[g.current] += c
+        if c > 0 and (self.worst is None or c > self.worst[0]):
+            self.worst = (c, g.current, g.turn // g.nseats + 1, arg if kind == A_SCORE else -1)
         return c
 
     def _cpu_step(self):

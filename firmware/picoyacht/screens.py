@@ -591,25 +591,47 @@ def draw_over(cv, app):
         x = cv.text("Tie: ", 1, 8)
         x = cv.num(len(win), x, 8)
         cv.text(" players", x, 8)
+    worst = app.worst if app.proficiency[0] >= 0 else None
+    last_row = 48 if worst is not None else 56  # the coach's line takes the bottom row
     rank = app.ranking
     for r in range(len(rank)):
         s = rank[r]
         y = (r + 2) * 8
-        if y > 56:
+        if y > last_row:
             break
         if s in win:
             cv.glyph(font.RIGHT, 0, y)
         cv.text(g.names[s], 8, y)
         if g.rs.casino:
             cv.rnum(g.credits[s], 84, y)
-        elif app.proficiency[s] >= 0 and not g.kinds[s]:
-            # coach summary: expected points given away (centi-points, shown x.y)
-            v = app.proficiency[s]
-            x = cv.rnum(v // 10 % 10, 92, y)
-            cv.glyph(46, x - CELL, y)
-            x = cv.rnum(v // 100, x - CELL, y)
-            cv.glyph(45, x - CELL, y)
+        elif app.proficiency[s] >= 0:
+            # coach summary: expected points given away (centi-points, shown -x.y)
+            _centi_left(cv, -app.proficiency[s], 92, y)
         cv.rnum(total_of(g, s), W, y)
+    if worst is not None:
+        _draw_worst(cv, g, worst, 56)
+
+
+def _centi_left(cv, v, right, y):
+    """Draw centi-points v as [-]x.y ending at column `right`."""
+    neg = v < 0
+    v = -v if neg else v
+    x = cv.rnum(v // 10 % 10, right, y)
+    cv.glyph(46, x - CELL, y)
+    x = cv.rnum(v // 100, x - CELL, y)
+    if neg:
+        cv.glyph(45, x - CELL, y)
+
+
+def _draw_worst(cv, g, worst, y):
+    """The coach's costliest move of the game: who, which round, which box or hold."""
+    cost, seat, rnd, box = worst
+    x = cv.text("Worst ", 1, y)
+    x = cv.text(g.names[seat][:5], x, y)
+    x = cv.text(" r", x, y)
+    x = cv.num(rnd, x, y)
+    cv.text(" " + (g.rs.boxes[box][1] if box >= 0 else "hold"), x, y)
+    _centi_left(cv, -cost, W, y)
 
 
 def draw_ratings(cv, app):

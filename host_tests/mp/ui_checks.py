@@ -299,6 +299,32 @@ def check_demo():
     print("PASS demo turns=%d" % g.turn)
 
 
+def check_coach():
+    """Coach on "Hints+tips": every seat's give-aways are counted, a CPU's too, and game
+    over names the costliest move of the game."""
+    b, r, d, app = rig()
+    app.settings.coach = 2
+    new_game(d, app, 2, human_all=True)
+    app.game.kinds[1] = 1  # seat 1 plays as an Easy CPU from here on
+    g = app.game
+    g.roll()
+    chance = [bx[1] for bx in g.rs.boxes].index("CH")
+    g.dice[:] = bytes((6, 6, 6, 6, 6))  # a Yahtzee wasted in Chance: a costly move
+    app._score(chance)
+    assert app.given[0] > 0 and app.worst is not None and app.worst[1] == 0, app.worst
+    assert app.worst[3] == chance and app.worst[2] == 1
+    while not g.over:  # the rest of the game through the app's own scoring path
+        if not g.rolls_used:
+            g.roll()
+        app._score(A._best_box(g))
+    assert app.state == A.S_OVER
+    assert app.proficiency[0] == app.given[0] and app.proficiency[1] == app.given[1] > 0
+    assert app.worst[0] >= max(1, app.given[0] // 13)
+    app.render()
+    assert d.frame()[7 * 128:8 * 128] != bytes(128)  # the "Worst ..." line is drawn
+    print("PASS coach worst=%r given=%r" % (app.worst, app.given))
+
+
 def main(argv):
     name = argv[0]
     if name == "mash":
