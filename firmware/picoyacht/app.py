@@ -1242,7 +1242,7 @@ class App:
         self._message("Oops", [repr(e)[:21], "the game is kept"], "OK: title", S_TITLE)
 
     def render(self):
-        """Redraw the whole frame if anything changed; the driver sends only dirty pages.
+        """Redraw the whole frame if anything changed; the driver sends only what changed.
 
         If the panel refused the last frame or command (a bus error: the driver then
         re-inits it and sends the whole frame on its next flush), try again every
