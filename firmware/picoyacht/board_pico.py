@@ -5,6 +5,16 @@ IRQ into a preallocated ring (default: sampling goes on while a frame is being w
 to the display, so a 20 ms tap is never missed) or once per main-loop pass. Both paths
 allocate nothing per sample. Works on rp2 MicroPython v1.23+: newer keywords (Timer's
 hard=) are tried first with a fallback.
+
+Watchdog: machine.WDT (WDT_MS, default 8000; the RP2040's limit is 8388) starts on the
+main loop's first idle(), i.e. once the app has booted (loaded its saves), and idle() feeds
+it on every loop pass. A hung loop resets the Pico and the app boots into the resume offer
+of the last save. With Timer sampling, the sampling IRQ also feeds it for up to
+WDT_GRACE_MS (default 8000) after the loop's last feed, so one long step (building a CPU
+engine, a slow flash write) is not mistaken for a hang: a loop stuck for good still resets
+after WDT_GRACE_MS + WDT_MS. restore() (main.py's exit path, e.g. Ctrl-C from Thonny or
+mpremote) disarms the watchdog, which MicroPython's rp2 WDT cannot stop, so the REPL and
+file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog.
 """
 
 import os
@@ -22,6 +32,16 @@ except ImportError:
     const = lambda x: x
 
 RING = const(64)  # samples; at 2 ms that is 128 ms of slack for a slow loop pass
+WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
+# WATCHDOG CTRL's atomic-clear alias (base + 0x3000) and its ENABLE bit, per chip
+_WDT_CLR = (("RP2350", 0x400DB000), ("RP2040", 0x4005B000))
+_WDT_ENABLE = 1 << 30
+
+
+def _chip():
+    import sys
+
+    return getattr(sys.implementation, "_machine", "")
 
 
 class PicoBoard:
@@ -52,6 +72,10 @@ class PicoBoard:
         self._tail = 0  # written by the loop only
         self.lost = 0
         self.timer = None
+        self.wdt = None  # started by the first idle(): after the app has booted
+        self.wdt_ms = min(getattr(cfg, "WDT_MS", 8000), WDT_MAX_MS)
+        self.grace_ms = getattr(cfg, "WDT_GRACE_MS", 8000)
+        self._fed = time.ticks_ms()  # the main loop's last feed
         if getattr(cfg, "SAMPLING", "timer") == "timer":
             self._start_timer()
         self._last = time.ticks_ms()
@@ -113,13 +137,17 @@ class PicoBoard:
         return raw
 
     def _sample(self, _t):
+        now = time.ticks_ms()
+        w = self.wdt
+        if w is not None and time.ticks_diff(now, self._fed) < self.grace_ms:
+            w.feed()  # the loop is alive, maybe in a long step: see the module docstring
         h = self._head
         nxt = (h + 1) & (RING - 1)
         if nxt == self._tail:
             self.lost += 1
             return
         self._raw[h] = self.read()
-        self._when[h] = time.ticks_ms()
+        self._when[h] = now
         self._head = nxt
 
     def _start_timer(self):
@@ -147,8 +175,15 @@ class PicoBoard:
         return time.ticks_ms()
 
     def idle(self):
-        """Sleep to the next sample period (loop mode) or just yield (timer mode)."""
+        """Feed the watchdog (start it on the first call: the app has booted), then sleep
+        to the next sample period (loop mode) or just yield (timer mode)."""
         now = time.ticks_ms()
+        w = self.wdt
+        if w is not None:
+            w.feed()
+        elif self.wdt_ms > 0:
+            self.wdt = machine.WDT(timeout=self.wdt_ms)
+        self._fed = now
         wait = self.sample_ms - time.ticks_diff(now, self._last)
         if wait > 0:
             time.sleep_ms(wait)
@@ -166,6 +201,17 @@ class PicoBoard:
     def restore(self):
         if self.timer is not None:
             self.timer.deinit()
+        if self.wdt is not None:
+            self._disarm()
+
+    def _disarm(self):
+        """Stop the watchdog: rp2's machine.WDT has no deinit, so clear CTRL.ENABLE."""
+        chip = _chip()
+        for name, addr in _WDT_CLR:
+            if name in chip:
+                machine.mem32[addr] = _WDT_ENABLE
+                self.wdt = None
+                return
 
 
 def display_help(addr, cfg, found):
