@@ -66,3 +66,11 @@ bench-ui: $(STAMP)
 # an edited pin map: GPIOs used twice, Pico W radio pins, SDA/SCL the I2C block can't use).
 hardware: $(STAMP)
 	$(BIN)/python tools/hardware.py
+
+# Issue 6 at full counts, on all cores (about 10 minutes): a power cut at every unit of
+# every save and an I/O error at every filesystem call (then a boot), 10,000 mutations per
+# saved file kind, 10^6 mashed button events, the heap over 100 games, display faults, the
+# watchdog, 1,000 CPU-only games in one process. One table; build/stress.json.
+# STRESSARGS="--ci" for the test suite's counts, "--only mash,soak" for some of it.
+stress: $(STAMP)
+	$(BIN)/python tools/stress.py $(STRESSARGS)

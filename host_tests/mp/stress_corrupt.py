@@ -17,7 +17,8 @@ a new app boots on them. Checks:
   * the store never turns a good backup into a bad file: after those saves, every backup
     on flash either checks out or is the very file the test planted.
 
-Usage: stress_corrupt.py [n=10000] [seed=1] [broken=0]    (n mutations per kind)
+Usage: stress_corrupt.py [n=10000] [seed=1] [broken=0] [kind=-1]
+n mutations per kind; kind=0/1/2: only settings/records/game (to run the kinds in parallel).
 broken=1 is the negative control: a store that always rotates the primary into the backup
 (even a corrupt one); the backup check must then fail.
 """
@@ -342,7 +343,7 @@ def break_store():
 
 
 def main(argv):
-    o = opts(argv, n=10000, seed=1, broken=0)
+    o = opts(argv, n=10000, seed=1, broken=0, kind=-1)
     if o["broken"]:
         break_store()
     good, pay = good_files()
@@ -351,7 +352,8 @@ def main(argv):
     gc.collect()
     heap0 = gc.mem_alloc()
     per_op = [0] * len(NAMES)
-    for kind in KINDS:
+    kinds = KINDS if o["kind"] < 0 else (KINDS[o["kind"]],)
+    for kind in kinds:
         for i in range(o["n"]):
             op = rng.below(len(NAMES))
             if op == 13 and kind != "game":
@@ -367,12 +369,12 @@ def main(argv):
                 slots = (".dat", ".bak")
             per_op[op] += 1
             one(run, good, pay, kind, rng, op, slots)
-            if kind == "settings" and i == 99:
+            if kind == kinds[0] and i == 99:
                 gc.collect()
                 heap0 = gc.mem_alloc()  # after every path has run once
     gc.collect()
     out("MUTATIONS_PER_KIND", o["n"])
-    out("MUTATIONS", o["n"] * 3)
+    out("MUTATIONS", o["n"] * len(kinds))
     for i in range(len(NAMES)):
         out("OP", NAMES[i], per_op[i])
     out("NOTES_NAMING_THE_KIND", run.notes)

@@ -1,0 +1,124 @@
+"""Issue 6 under test: power cuts and I/O errors at every filesystem step through the whole
+boot path, corrupted files, button mashing, the heap over 100 games, display faults, the
+watchdog and a soak, all on the MicroPython unix port (scripts in host_tests/mp/stress_*).
+
+Counts are scaled for CI (tools/stress.py COUNTS, second column); PICOYACHT_STRESS=1 runs
+the full counts of `make stress`. The counts each test ran go to build/test_stress.json.
+Heaps are 64-bit unix-port heaps: see tools/stress.py HEAPS and the report of `make stress`.
+"""
+
+import json
+import os
+
+import pytest
+import stress  # tools/stress.py
+
+from conftest import ROOT
+
+FULL = os.environ.get("PICOYACHT_STRESS") == "1"
+K = 0 if FULL else 1
+RAN = {}
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    yield stress.build(tmp_path_factory.mktemp("stress-mpy"))
+    dst = ROOT / "build" / "test_stress.json"
+    dst.parent.mkdir(exist_ok=True)
+    dst.write_text(json.dumps({"full": FULL, "runs": RAN}, indent=1))
+
+
+def run(out, name, module, args, heap):
+    r = stress.run_one(out, module, args, heap, timeout=3600)
+    res = stress.parse(r.stdout)
+    RAN[name] = {"args": list(args), "heap": heap, "results": res}
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return res
+
+
+def clean(res):
+    assert res.get("FAILURES") == 0, res
+    return res
+
+
+def test_power_cut_at_every_unit_of_every_save(out):
+    res = clean(run(out, "cuts", "stress_cuts", stress.COUNTS["cuts"][K],
+                    stress.HEAPS["cuts"]))
+    assert res["CUT_POINTS"] >= res["SESSION_UNITS"] // 7
+    assert res["CUT_RESUMED_LAST"] + res["CUT_RESUMED_PREVIOUS"] > 0.8 * res["CUT_POINTS"]
+    assert res["CUT_PLAYED_ON_AND_RESUMED"] > 0
+
+
+def test_io_error_at_every_filesystem_call(out):
+    res = clean(run(out, "errors", "stress_cuts", stress.COUNTS["errors"][K],
+                    stress.HEAPS["errors"]))
+    assert res["ERROR_POINTS"] > 300 and res["ERROR_VISIBLE"] > 0
+
+
+def test_cut_check_catches_a_store_that_writes_in_place(out):
+    """Negative control: the same checks on a store without temp file + rename."""
+    r = stress.run_one(out, "stress_cuts", ["stride=40", "mode=0", "broken=1"],
+                       stress.HEAPS["cuts"])
+    assert stress.parse(r.stdout)["FAILURES"] > 0, r.stdout[-2000:]
+
+
+def test_corrupted_files_of_every_kind(out):
+    res = clean(run(out, "corrupt", "stress_corrupt", stress.COUNTS["corrupt"][K],
+                    stress.HEAPS["corrupt"]))
+    assert res["CRASHES"] == 0
+    assert res["MUTATIONS"] == 3 * res["MUTATIONS_PER_KIND"]
+    assert res["BACKUP_USED"] > 0 and res["DEFAULTS_USED"] > 0 and res["NEW_GAMES_STARTED"] > 0
+
+
+def test_corrupt_check_catches_a_bad_backup_rotation(out):
+    """Negative control: a store that rotates even a corrupt primary into the backup."""
+    r = stress.run_one(out, "stress_corrupt", ["n=60", "broken=1"], stress.HEAPS["corrupt"])
+    assert stress.parse(r.stdout)["FAILURES"] > 0, r.stdout[-2000:]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_button_mashing(out, seed):
+    shards = stress.MASH_SHARDS if FULL else 2
+    events = stress.COUNTS["mash_events"][K] // shards
+    seeds = range(1, shards + 1) if FULL else [seed]
+    if FULL and seed != 1:
+        pytest.skip("the full run's shards all run under seed=1's test")
+    for s in seeds:
+        res = clean(run(out, "mash%d" % s, "stress_mash",
+                        ["events=%d" % events, "seed=%d" % s, "buttons=0"],
+                        stress.HEAPS["mash"]))
+        assert res["BUTTON_EVENTS"] >= events and res["EXCEPTIONS"] == 0
+        assert res["GAMES_COMPLETED"] > 0 and res["POWER_CYCLES"] > 0
+
+
+def test_heap_flat_over_100_consecutive_games(out):
+    n = stress.COUNTS["heap_games"][K]
+    res = clean(run(out, "heap", "stress_mash", [
+        "games=%d" % (n + 5), "purpose=850", "seed=2", "steady=1", "buttons=0"],
+        stress.HEAPS["heap"]))
+    assert res["HEAP_GAMES"] == n
+    for p in ("HEAP", "HEAPX"):
+        assert res[p + "_SLOPE_MILLIBYTES_PER_GAME"] < 8000, res  # < 8 bytes per game
+        assert res[p + "_WINDOW_MIN_GROWTH"] <= 1024, res
+
+
+@pytest.mark.parametrize("seed,buttons", [(1, 11), (2, 4)])
+def test_display_faults(out, seed, buttons):
+    res = clean(run(out, "display%d" % seed, "stress_display", [
+        "seconds=%d" % stress.COUNTS["display_seconds"][K], "seed=%d" % seed,
+        "buttons=%d" % buttons], stress.HEAPS["display"]))
+    assert res["RANDOM_GLITCHES"] > 0 and res["FAULT_WINDOWS"] > 0
+    assert res["RECOVERIES_VERIFIED"] >= 2 * res["FAULT_WINDOWS"]
+    assert res["BOXES_COMPARED"] > 0
+
+
+def test_watchdog_hang_reset_resume(out):
+    res = run(out, "wdt", "stress_wdt", [], stress.HEAPS["wdt"])
+    assert res["PASS"] == ["boot", "hang", "hang_save", "long", "disarm", "off"], res
+    assert res["HANG_RESUMED_TURN"] == 4
+
+
+def test_soak_cpu_games_back_to_back(out):
+    n = stress.COUNTS["soak_games"][K]
+    res = clean(run(out, "soak", "stress_soak", ["games=%d" % n], stress.HEAPS["soak"]))
+    assert res["GAMES"] == n and res["RULESETS"] == 6 and res["CPU_ERRORS"] == 0

@@ -1,0 +1,336 @@
+"""`make stress`: the robustness proofs of issue 6 at full counts, under the MicroPython
+unix port, in parallel; prints one table and writes build/stress.json.
+
+    python tools/stress.py            full counts (several minutes)
+    python tools/stress.py --ci       the counts host_tests/test_stress.py runs in CI
+    python tools/stress.py --only mash,soak
+
+Jobs (scripts in host_tests/mp/, package and scripts compiled to .mpy like the device):
+  cuts      power cut at every unit of filesystem work of a whole session, then a boot
+  errors    an OSError at every filesystem call of that session
+  corrupt   random mutations of every saved file kind, then a boot (one job per kind)
+  mash      random button events through the real loop (shards with their own seeds), at
+            the smallest heap a short mash needs (found by bisection first) plus a margin
+  heap      the live heap at the end of 100 consecutive mashed games (one configuration)
+  display   I2C errors at random writes and whole seconds without a bus, against a twin
+  wdt       the watchdog on a fake machine: hang -> reset -> resume
+  soak      complete CPU-only games back to back in one process; and the smallest heap
+            that completes a shorter soak (bisection)
+  store     host_tests/test_store.py with PICOYACHT_STRESS=1 (the store-level fuzz)
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from mpy_build import compile_package, mpy_cross  # noqa: E402
+
+MP = str(Path(sys.executable).parent / "micropython")
+SCRIPTS = ("stress_rig", "stress_cuts", "stress_corrupt", "stress_mash", "stress_display",
+           "stress_wdt", "stress_soak")
+
+# name: (full, ci) arguments; the heap is the -X heapsize for the job.
+MASH_SHARDS = 4
+COUNTS = {
+    "cuts": (["stride=1", "mode=0"], ["stride=7", "mode=0"]),
+    "errors": (["mode=1"], ["mode=1"]),
+    "corrupt": (["n=10000"], ["n=300"]),
+    "mash_events": (1000000, 40000),
+    "heap_games": (100, 100),
+    "display_seconds": (1800, 240),
+    "soak_games": (1000, 20),
+}
+HEAPS = {"cuts": "1M", "errors": "1M", "corrupt": "320k", "display": "512k", "wdt": "256k",
+         "mash": "240k", "heap": "240k", "soak": "256k"}
+MASH_MARGIN_KB = 16
+
+
+def build(out=None):
+    """The package and the scripts as .mpy in one directory (what MICROPYPATH points at)."""
+    out = Path(out or ROOT / "build" / "stress-mpy")
+    compile_package(out)
+    srcs = [ROOT / "tools" / "board_sim.py", ROOT / "host_tests" / "fakefs.py"]
+    srcs += [ROOT / "host_tests" / "mp" / (s + ".py") for s in SCRIPTS]
+    for src in srcs:
+        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
+                       check=True)
+    return out
+
+
+def command(module, args, heap):
+    code = "import %s; %s.main(%r)" % (module, module, list(args))
+    return [MP, "-X", "heapsize=" + heap, "-c", code]
+
+
+def env_for(out):
+    return dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
+
+
+def parse(stdout):
+    """'KEY value ...' lines -> {KEY: value or [values]} (ints where they parse)."""
+    res = {}
+    for line in stdout.splitlines():
+        parts = line.split(None, 1)
+        if not parts or not parts[0].isupper():
+            continue
+        key, val = parts[0], (parts[1] if len(parts) > 1 else "")
+        try:
+            val = int(val)
+        except ValueError:
+            pass
+        if key in res:
+            if not isinstance(res[key], list) or key in ("OP", "MESSAGE"):
+                res[key] = res[key] if isinstance(res[key], list) else [res[key]]
+            res[key].append(val)
+        else:
+            res[key] = [val] if key in ("OP", "MESSAGE", "FAIL", "PASS") else val
+    return res
+
+
+def run_one(out, module, args, heap, timeout=3600):
+    r = subprocess.run(command(module, args, heap), capture_output=True, text=True,
+                       env=env_for(out), cwd=str(ROOT), timeout=timeout)
+    return r
+
+
+def ok(r):
+    return r.returncode == 0 and "\nFAILURES 0" in "\n" + r.stdout
+
+
+def smallest_heap(out, module, args, lo, hi):
+    """Bisection on whole KB: the smallest heap that runs the script with FAILURES 0."""
+    if not ok(run_one(out, module, args, "%dk" % hi)):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ok(run_one(out, module, args, "%dk" % mid)):
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi
+
+
+class Pool:
+    """Run subprocesses, at most `n` at a time."""
+
+    def __init__(self, n, out):
+        self.n = n
+        self.out = out
+        self.waiting = []
+        self.running = []
+        self.done = {}
+
+    def add(self, name, cmd, cwd=None, env=None):
+        self.waiting.append((name, cmd, cwd, env))
+
+    def run(self):
+        while self.waiting or self.running:
+            while self.waiting and len(self.running) < self.n:
+                name, cmd, cwd, env = self.waiting.pop(0)
+                p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, cwd=str(cwd or ROOT),
+                                     env=env or env_for(self.out))
+                self.running.append((name, p, time.time()))
+                log("  started " + name)
+            for item in list(self.running):
+                name, p, t0 = item
+                if p.poll() is None:
+                    continue
+                so, se = p.communicate()
+                self.running.remove(item)
+                self.done[name] = (p.returncode, so, se, time.time() - t0)
+                log("  finished %s in %.0f s (rc %d)" % (name, time.time() - t0, p.returncode))
+            time.sleep(0.2)
+        return self.done
+
+
+def log(msg):
+    sys.stderr.write(msg + "\n")
+    sys.stderr.flush()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ci", action="store_true", help="the scaled-down counts of the tests")
+    ap.add_argument("--only", default="", help="comma-separated job names")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    a = ap.parse_args(argv)
+    k = 1 if a.ci else 0
+    only = set(a.only.split(",")) if a.only else None
+
+    def want(name):
+        return only is None or name in only
+
+    out = build()
+    t0 = time.time()
+    pool = Pool(a.jobs, out)
+    report = {"mode": "ci" if a.ci else "full", "jobs": {}}
+    mash_heap = HEAPS["mash"]
+    if want("mash"):
+        log("mash: smallest heap of a 20,000-event mash (bisection)")
+        kb = smallest_heap(out, "stress_mash", ["events=20000", "seed=1"], 128, 512)
+        report["mash_smallest_heap_kb"] = kb
+        if kb:
+            mash_heap = "%dk" % (kb + MASH_MARGIN_KB)
+    if want("soak"):
+        pool.add("soak", command("stress_soak", ["games=%d" % COUNTS["soak_games"][k]],
+                                 HEAPS["soak"]))
+    if want("mash"):
+        events = COUNTS["mash_events"][k]
+        shards = MASH_SHARDS if not a.ci else 2
+        for i in range(shards):
+            pool.add("mash%d" % (i + 1), command("stress_mash", [
+                "events=%d" % (events // shards), "seed=%d" % (i + 1), "buttons=0"],
+                mash_heap))
+    if want("corrupt"):
+        for kind in range(3):
+            pool.add("corrupt%d" % kind, command(
+                "stress_corrupt", COUNTS["corrupt"][k] + ["kind=%d" % kind,
+                                                          "seed=%d" % (kind + 1)],
+                HEAPS["corrupt"]))
+    if want("cuts"):
+        pool.add("cuts", command("stress_cuts", COUNTS["cuts"][k], HEAPS["cuts"]))
+    if want("errors"):
+        pool.add("errors", command("stress_cuts", COUNTS["errors"][k], HEAPS["errors"]))
+    if want("heap"):
+        pool.add("heap", command("stress_mash", [
+            "games=%d" % (COUNTS["heap_games"][k] + 5), "purpose=850", "seed=2", "steady=1",
+            "buttons=0"], HEAPS["heap"]))
+    if want("display"):
+        for i, b in ((1, 11), (2, 4)):
+            pool.add("display%d" % i, command("stress_display", [
+                "seconds=%d" % COUNTS["display_seconds"][k], "seed=%d" % i,
+                "buttons=%d" % b], HEAPS["display"]))
+    if want("wdt"):
+        pool.add("wdt", command("stress_wdt", [], HEAPS["wdt"]))
+    if want("store") and not a.ci:
+        pool.add("store", [sys.executable, "-m", "pytest", "-q", "host_tests/test_store.py"],
+                 env=dict(os.environ, PICOYACHT_STRESS="1"))
+    done = pool.run()
+    if want("soak"):
+        log("soak: smallest heap of a 24-game soak (bisection)")
+        report["soak_smallest_heap_kb"] = smallest_heap(out, "stress_soak", ["games=24"],
+                                                        128, 512)
+    failed = []
+    for name, (rc, so, se, secs) in sorted(done.items()):
+        res = parse(so)
+        res["rc"] = rc
+        res["seconds"] = round(secs, 1)
+        if name == "store":
+            res = {"rc": rc, "seconds": round(secs, 1), "summary": so.strip().splitlines()[-1:]}
+        report["jobs"][name] = res
+        bad = rc != 0 or res.get("FAILURES", 0) != 0
+        if bad:
+            failed.append(name)
+            log("---- %s failed (rc %d)\n%s\n%s" % (name, rc, so[-3000:], se[-3000:]))
+    report["mash_heap"] = mash_heap
+    report["seconds"] = round(time.time() - t0, 1)
+    report["failed"] = failed
+    table(report)
+    dst = ROOT / "build" / "stress.json"
+    dst.parent.mkdir(exist_ok=True)
+    dst.write_text(json.dumps(report, indent=1))
+    print("written", dst.relative_to(ROOT))
+    return 1 if failed else 0
+
+
+def total(report, prefix, key):
+    s = 0
+    for name, res in report["jobs"].items():
+        if name.startswith(prefix) and isinstance(res.get(key), int):
+            s += res[key]
+    return s
+
+
+def table(rep):
+    j = rep["jobs"]
+    rows = []
+
+    def row(what, value, note=""):
+        rows.append((what, str(value), note))
+
+    if "cuts" in j:
+        c = j["cuts"]
+        row("power cuts: cut points tried", c.get("CUT_POINTS"),
+            "%s units in the session, %s saves" % (c.get("SESSION_UNITS"),
+                                                   c.get("SESSION_SAVES")))
+        row("  resumed = last / previous save", "%s / %s" % (
+            c.get("CUT_RESUMED_LAST"), c.get("CUT_RESUMED_PREVIOUS")),
+            "%s with no game to resume" % c.get("CUT_NO_GAME_EXPECTED"))
+        row("  lost or corrupt games", c.get("FAILURES"),
+            "%s played on + resumed again" % c.get("CUT_PLAYED_ON_AND_RESUMED"))
+    if "errors" in j:
+        e = j["errors"]
+        row("I/O errors: failing calls tried", e.get("ERROR_POINTS"),
+            "%s showed 'not saved'; failures %s" % (e.get("ERROR_VISIBLE"), e.get("FAILURES")))
+    if any(n.startswith("corrupt") for n in j):
+        row("corrupt files: mutations", total(rep, "corrupt", "MUTATIONS"),
+            "per kind: %s" % " ".join(str(j[n].get("MUTATIONS")) for n in sorted(j)
+                                      if n.startswith("corrupt")))
+        row("  crashes / failures", "%d / %d" % (total(rep, "corrupt", "CRASHES"),
+                                                 total(rep, "corrupt", "FAILURES")),
+            "backup used %d, defaults %d" % (total(rep, "corrupt", "BACKUP_USED"),
+                                             total(rep, "corrupt", "DEFAULTS_USED")))
+        row("  app-rejected payload -> backup", total(
+            rep, "corrupt", "APP_REJECTED_PAYLOAD_BECAME_BACKUP"),
+            "checksum-valid junk only (known gap)")
+    if any(n.startswith("mash") for n in j):
+        row("mashing: button events", total(rep, "mash", "BUTTON_EVENTS"),
+            "heap %s (smallest for a short mash: %sk)" % (
+                rep.get("mash_heap"), rep.get("mash_smallest_heap_kb")))
+        row("  exceptions / failures", "%d / %d" % (total(rep, "mash", "EXCEPTIONS"),
+                                                    total(rep, "mash", "FAILURES")),
+            "%d games, %d boxes, %d power cycles" % (
+                total(rep, "mash", "GAMES_COMPLETED"), total(rep, "mash", "BOXES_CHECKED"),
+                total(rep, "mash", "POWER_CYCLES")))
+    if "heap" in j:
+        h = j["heap"]
+        row("heap over %s consecutive games" % h.get("HEAP_GAMES"),
+            "%+d B" % (h.get("HEAP_LAST", 0) - h.get("HEAP_FIRST", 0)),
+            "first %s last %s min %s max %s, slope %.2f B/game" % (
+                h.get("HEAP_FIRST"), h.get("HEAP_LAST"), h.get("HEAP_MIN"), h.get("HEAP_MAX"),
+                h.get("HEAP_SLOPE_MILLIBYTES_PER_GAME", 0) / 1000))
+    if any(n.startswith("display") for n in j):
+        row("display: I2C writes failed", total(rep, "display", "I2C_WRITES_FAILED"),
+            "%d random glitches, %d dead-bus windows (%d s), %d brownouts" % (
+                total(rep, "display", "RANDOM_GLITCHES"), total(rep, "display", "FAULT_WINDOWS"),
+                total(rep, "display", "FAULT_WINDOW_SECONDS"),
+                total(rep, "display", "BROWNOUTS")))
+        row("  recoveries verified / failures", "%d / %d" % (
+            total(rep, "display", "RECOVERIES_VERIFIED"), total(rep, "display", "FAILURES")),
+            "worst %s ms; %d boxes compared with the twin" % (
+                max(j[n].get("WORST_RECOVERY_MS", 0) for n in j if n.startswith("display")),
+                total(rep, "display", "BOXES_COMPARED")))
+    if "wdt" in j:
+        w = j["wdt"]
+        row("watchdog: scenarios passed", len(w.get("PASS", [])),
+            "hang -> reset after %s ms -> resumed turn %s" % (
+                w.get("HANG_RESET_AFTER_MS"), w.get("HANG_RESUMED_TURN")))
+    if "soak" in j:
+        s = j["soak"]
+        row("soak: CPU-only games", s.get("GAMES"),
+            "%s s, tables %s, CPU errors %s" % (s.get("seconds"), s.get("EXPERT_TABLES"),
+                                                s.get("CPU_ERRORS")))
+        row("  live heap: between games / peak", "%s-%s / %s" % (
+            s.get("LIVE_HEAP_MIN"), s.get("LIVE_HEAP_MAX"), s.get("LIVE_HEAP_PEAK_IN_PLAY")),
+            "smallest heap (24 games): %sk" % rep.get("soak_smallest_heap_kb"))
+    if "store" in j:
+        row("store fuzz (PICOYACHT_STRESS=1)", j["store"]["rc"] == 0,
+            " ".join(j["store"]["summary"]))
+    w1 = max(len(r[0]) for r in rows) if rows else 10
+    w2 = max(len(r[1]) for r in rows) if rows else 5
+    print("\nPicoYacht stress (%s counts, %.0f s)" % (rep["mode"], rep["seconds"]))
+    for a, b, c in rows:
+        print("%-*s  %*s  %s" % (w1, a, w2, b, c))
+    print("FAILED: " + ", ".join(rep["failed"]) if rep["failed"] else "all passed")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
