@@ -144,7 +144,7 @@ def session(d, app):
     until(lambda: app.state == A.S_TITLE)
     d.press(A.B_OK)  # New game
     assert app.state == A.S_SETUP
-    while s.rid != 3:
+    while s.rid != 4:  # Maxi Yatzy: 6 dice, 20 boxes, saved rolls
         pick(d, app, A.R_RULES)
     while s.nplayers != 1:
         pick(d, app, A.R_PLAYERS)
