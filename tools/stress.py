@@ -290,6 +290,14 @@ def table(rep):
             "%d games, %d boxes, %d power cycles" % (
                 total(rep, "mash", "GAMES_COMPLETED"), total(rep, "mash", "BOXES_CHECKED"),
                 total(rep, "mash", "POWER_CYCLES")))
+        seen = set()
+        for n in j:
+            if n.startswith("mash"):
+                missed = str(j[n].get("SCREENS_MISSED", "-"))
+                seen.add(missed)
+        row("  screens never reached (per shard)", " | ".join(sorted(seen)),
+            "of 13; rule sets per shard: %s" % " ".join(
+                str(j[n].get("RULESETS_SEEN")) for n in sorted(j) if n.startswith("mash")))
     if "heap" in j:
         h = j["heap"]
         row("heap over %s consecutive games" % h.get("HEAP_GAMES"),
@@ -321,6 +329,8 @@ def table(rep):
         row("  live heap: between games / peak", "%s-%s / %s" % (
             s.get("LIVE_HEAP_MIN"), s.get("LIVE_HEAP_MAX"), s.get("LIVE_HEAP_PEAK_IN_PLAY")),
             "smallest heap (24 games): %sk" % rep.get("soak_smallest_heap_kb"))
+        if s.get("SAME_SETUP_DRIFT_MIN_MAX"):
+            row("  same setup, last cycle vs second", s["SAME_SETUP_DRIFT_MIN_MAX"], "bytes")
     if "store" in j:
         row("store fuzz (PICOYACHT_STRESS=1)", j["store"]["rc"] == 0,
             " ".join(j["store"]["summary"]))

@@ -55,6 +55,7 @@ class Mash:
         self.heap_x = array("i", bytes(4 * HEAP_SAMPLES))  # without the strategy engine
         self.counted = None
         self.rulesets = bytearray(8)
+        self.screens = bytearray(len(A.STATE_NAMES))
         self.max_seats = 0
         self.cpu_games = 0
         self.present = A.FULL_BUTTONS if o["buttons"] != 4 else A.MIN_BUTTONS
@@ -145,6 +146,7 @@ class Mash:
 
     def check(self):
         app = self.app
+        self.screens[app.state] = 1
         err = app_error(app)
         if err:
             self.fail("%s on %s: %s" % (self.o["seed"], A.STATE_NAMES[app.state], err))
@@ -244,6 +246,9 @@ def main(argv):
     out("GAMES_COMPLETED", m.games)
     out("CPU_GAMES", m.cpu_games)
     out("RULESETS_SEEN", sum(m.rulesets))
+    out("SCREENS_SEEN", sum(m.screens), len(m.screens))
+    out("SCREENS_MISSED", " ".join(A.STATE_NAMES[i] for i in range(len(m.screens))
+                                   if not m.screens[i]) or "-")
     out("MAX_SEATS", m.max_seats)
     ng = min(m.games, HEAP_SAMPLES)
     if ng:

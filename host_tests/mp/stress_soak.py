@@ -8,8 +8,9 @@ reads its table from ./tables when it has been built (else it plays as Normal).
 
 Checked per game: it ends, every box of every seat is filled, one console line per box,
 records count it, the saved game is gone. Reported: games, heap after gc.collect() at
-every game end (first, last, min, max: what stays between games), the live heap peak
-during play (gc.collect() every 2048 loop passes), CPU decisions that failed (the app
+every game end (first, last, min, max: what stays between games; and, game by game, the
+last 72-game cycle of setups against the second), the live heap peak during play
+(gc.collect() every 2048 loop passes), CPU decisions that failed (the app
 would fall back to a simple policy; none expected), and the time.
 
 Usage: stress_soak.py [games=1000] [seed=1]
@@ -18,6 +19,7 @@ Usage: stress_soak.py [games=1000] [seed=1]
 import gc
 import sys
 import time
+from array import array
 
 from stress_rig import app_error, opts, out, rig
 
@@ -26,6 +28,8 @@ from picoyacht import rules
 from picoyacht.store import Store
 
 from fakefs import FakeFs
+
+CYCLE = 72  # rule set (6) x seats (4) x level rotation (3): the setup repeats
 
 
 class _NoLog:
@@ -76,6 +80,7 @@ def main(argv):
     passes = 0
     failures = 0
     per_rules = bytearray(rules.COUNT)
+    lives = array("i", bytes(4 * o["games"]))  # preallocated: the record must not grow
     t0 = time.ticks_ms()
     for i in range(o["games"]):
         rid = i % rules.COUNT
@@ -125,6 +130,7 @@ def main(argv):
         per_rules[rid] += 1 if per_rules[rid] < 255 else 0
         gc.collect()
         live = gc.mem_alloc()
+        lives[i] = live
         if first < 0:
             first = lo = hi = live
         last = live
@@ -144,6 +150,14 @@ def main(argv):
     out("LIVE_HEAP_MIN", lo)
     out("LIVE_HEAP_MAX", hi)
     out("LIVE_HEAP_PEAK_IN_PLAY", peak)
+    # the setup repeats every CYCLE games: compare the last cycle with the second (the
+    # first warms caches up) game by game, same rule set, seats and levels
+    n = o["games"]
+    if n >= 3 * CYCLE and not failures:
+        base = n - CYCLE - (n % CYCLE)
+        d = [lives[base + j] - lives[CYCLE + j] for j in range(CYCLE)]
+        out("SAME_SETUP_DRIFT_MIN_MAX", min(d), max(d), "games %d-%d vs %d-%d" % (
+            CYCLE, 2 * CYCLE - 1, base, base + CYCLE - 1))
     out("MS", ms)
     out("CPU_ERRORS", events["cpu_error"])
     out("SAVE_ERRORS", events["save_error"])
