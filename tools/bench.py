@@ -296,22 +296,23 @@ def print_table(rep):
         m = rep["mpy"]
         sec("Size")
         row("total .mpy", "%d B" % m["total"], "%d modules; largest: %s" % (
-            len(m["files"]), ", ".join("%s %d" % kv for kv in m["largest"])))
+            len(m["files"]), ", ".join("%s %d" % tuple(kv) for kv in m["largest"])))
     core = rep.get("bench_core")
     if core and core.get("games"):
         sec("Rules core alone (bench_core.py): smallest heap of a complete game")
         for k, v in core["games"].items():
             row(k, "%sk" % v.get("smallest_heap_kb"), "live game %s B, garbage/roll %s B" % (
                 v.get("live_game_bytes"), v.get("garbage_per_roll")))
-    pico = [(k, v) for k, v in ui.items() if k.startswith("PICO_EST") or k.startswith(
-        "HEAP_")]
+    pico = [ln for ln in (rep.get("bench_ui") or {}).get("lines", [])
+            if ln.startswith("PICO_EST") or ln.startswith("HEAP_")]
     if pico:
-        sec("UI heap budget and Pico estimate (bench_ui.py)")
-        for k, v in pico:
-            row(k, "", " ".join("%s=%s" % kv for kv in v.items()) if isinstance(v, dict)
-                else " ".join(v))
-    w1 = max(len(r[0]) for r in rows)
-    w2 = max(len(r[1]) for r in rows)
+        sec("UI heap budget and Pico estimate (bench_ui.py, verbatim)")
+        for ln in pico:
+            key, _, rest = ln.partition(" ")
+            row(key, "", rest)
+    data = [r for r in rows if r[1] or r[2]]
+    w1 = max(len(r[0]) for r in data)
+    w2 = max(len(r[1]) for r in data)
     print("PicoYacht bench (%s)" % rep["when"])
     for a, b_, c in rows:
         if not b_ and not c:
