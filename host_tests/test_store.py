@@ -194,6 +194,59 @@ def test_messages_for_each_fallback():
     assert with_files() == (b"one", "save unreadable: using backup")
 
 
+def test_a_copy_the_game_refuses_never_replaces_the_good_backup():
+    """Checksum right, content wrong (a firmware bug could write that): with the game's
+    check, load falls back to the backup, and the next save keeps that good backup."""
+    fs = FakeFs()
+    s = Store(fs)
+    assert s.save("settings", b"good")
+    assert s.save("settings", b"BAD!")  # stands for garbage written with a valid CRC
+
+    def check(p):
+        return p != b"BAD!"
+
+    boot = Store(fs.reboot())
+    assert boot.load("settings", check) == b"good"
+    assert boot.last_error == "save invalid: using backup"
+    assert boot.save("settings", b"new")
+    assert boot.load("settings", check) == b"new"
+    fs.files["/settings.dat"][-1] ^= 1  # now lose the new primary too
+    assert Store(fs.reboot()).load("settings", check) == b"good"  # not the refused copy
+    # Without the check, the same files would have rotated the refused copy into .bak.
+    fs2 = FakeFs()
+    s2 = Store(fs2)
+    s2.save("settings", b"good")
+    s2.save("settings", b"BAD!")
+    s2.save("settings", b"new")
+    fs2.files["/settings.dat"][-1] ^= 1
+    assert Store(fs2.reboot()).load("settings") == b"BAD!"
+
+
+def test_check_that_raises_counts_as_a_refusal():
+    fs = FakeFs()
+    s = Store(fs)
+    s.save("records", b"r1")
+    s.save("records", b"r2")
+
+    def check(p):
+        if p == b"r2":
+            raise ValueError("unparseable")
+        return True
+
+    assert Store(fs.reboot()).load("records", check) == b"r1"
+
+
+def test_first_save_cut_is_not_reported_as_a_loss():
+    """Power lost during the very first save of a kind: nothing had been saved, so boot
+    is silent (no "corrupt: lost")."""
+    for cut in range(1, HEADER_SIZE + 7):
+        fs = FakeFs()
+        fs.files["/game.tmp"] = bytearray(frame("game", 1, b"partial")[:cut])
+        boot = Store(fs.reboot())
+        assert boot.load("game") is None
+        assert boot.last_error == ""
+
+
 # ------------------------------------------------------------------ power cuts
 # A play session: mostly game snapshots of varying length, with settings and
 # records saved in between.
@@ -454,7 +507,8 @@ def test_corruption_fuzz():
         checks += 1
         assert got == want
         assert got is None or got in SAVED_GAMES
-        if slot == ".dat" or not any(p.startswith("/game") for p in fs.files):
+        never_saved = want is None and not {"/game.dat", "/game.bak"} & set(fs.files)
+        if slot == ".dat" or never_saved or not any(p.startswith("/game") for p in fs.files):
             assert s.last_error == ""
         else:
             assert s.last_error.startswith("save "), s.last_error

@@ -280,7 +280,7 @@ def table(rep):
                                              total(rep, "corrupt", "DEFAULTS_USED")))
         row("  app-rejected payload -> backup", total(
             rep, "corrupt", "APP_REJECTED_PAYLOAD_BECAME_BACKUP"),
-            "checksum-valid junk only (known gap)")
+            "checksum-valid junk the app refuses: must be 0")
     if any(n.startswith("mash") for n in j):
         row("mashing: button events", total(rep, "mash", "BUTTON_EVENTS"),
             "heap %s (smallest for a short mash: %sk)" % (

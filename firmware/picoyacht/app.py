@@ -358,8 +358,11 @@ class App:
         """Payload parsed, or None; every failure becomes a line for the boot message."""
         if self.store is None:
             return None
+        def check(payload):  # the store skips copies this refuses, and never backs them up
+            return parse(payload) is not None
+
         try:
-            data = self.store.load(kind)
+            data = self.store.load(kind, check)
             err = self.store.last_error
         except Exception as e:  # a Store must not raise, but a flaky flash might
             data, err = None, "read error " + str(e)

@@ -149,7 +149,16 @@ _MISSING = const(1)
 _CORRUPT = const(2)
 _NEWER = const(3)
 _UNREADABLE = const(4)
-_REASON = ("stale", "missing", "corrupt", "from newer firmware", "unreadable")
+_INVALID = const(5)  # checksum fine, but the game's own check refused the payload
+_REASON = ("stale", "missing", "corrupt", "from newer firmware", "unreadable", "invalid")
+
+
+def _accepts(check, data):
+    """The caller's check, where raising counts as a refusal."""
+    try:
+        return bool(check(bytes(data)))
+    except Exception:
+        return False
 
 
 def _errno(e):
@@ -193,6 +202,7 @@ class Store:
             root += "/"
         self.root = root  # "" means relative to the current directory
         self.last_error = ""
+        self._checks = {}  # kind -> the caller's payload check, from load()
 
     # ---------------------------------------------------------------- paths
     def _paths(self, kind):
@@ -202,7 +212,7 @@ class Store:
         return base + ".dat", base + ".bak", base + ".tmp"
 
     # ---------------------------------------------------------------- reading
-    def _read(self, path, kind_id, want):
+    def _read(self, path, kind_id, want, check=None):
         """Return (status, seq, payload or None). Never raises OSError."""
         try:
             f = self.fs.open(path, "rb")
@@ -224,6 +234,8 @@ class Store:
                 return _CORRUPT, 0, None
             if crc32(data, crc32(memoryview(head)[:_CRC_SPAN])) != c:
                 return _CORRUPT, 0, None
+            if check is not None and not _accepts(check, data):
+                return _INVALID, 0, None
             return _OK, seq, (bytes(data) if want else None)
         except (OSError, ValueError, MemoryError):
             return _UNREADABLE, 0, None
@@ -237,22 +249,32 @@ class Store:
         earlier slot (primary, then backup, then temp)."""
         paths = self._paths(kind)
         kid = KINDS[kind]
-        res = [self._read(p, kid, want) for p in paths]
+        check = self._checks.get(kind)
+        res = [self._read(p, kid, want, check) for p in paths]
         best = -1
         for i in range(3):
             if res[i][0] == _OK and (best < 0 or res[i][1] > res[best][1]):
                 best = i
         return paths, res, best
 
-    def load(self, kind):
-        """Return the newest valid payload of ``kind`` or None. Sets ``last_error``."""
+    def load(self, kind, check=None):
+        """Return the newest valid payload of ``kind`` or None. Sets ``last_error``.
+
+        ``check(payload)`` (optional) is the game's own test of a payload: a copy whose
+        checksum is right but that it refuses counts as corrupt, so the backup is used and
+        a later save never rotates that copy into the backup slot. It is remembered for
+        the kind's saves."""
+        if check is not None:
+            self._checks[kind] = check
         paths, res, best = self._scan(kind, True)
         status = res[0][0]
         if best == 0:
             self.last_error = ""
             return res[0][2]
         if best < 0:
-            if all(r[0] == _MISSING for r in res):
+            if res[0][0] == _MISSING and res[1][0] == _MISSING:
+                # No save of this kind ever completed (at most a first one was cut):
+                # nothing was lost, so there is nothing to report.
                 self.last_error = ""
             elif any(r[0] == _NEWER for r in res):
                 self.last_error = "save from newer firmware: ignored"

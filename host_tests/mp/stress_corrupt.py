@@ -326,8 +326,10 @@ def one(run, good, pay, kind, rng, op, slots):
         if status != 0:
             run.fail("%s %s %s: bad file rotated into %s" % (kind, NAMES[op], slots, path))
         elif not parses(k, payload):
-            # checksums intact, but the app rejected it at boot: should not be the backup
+            # checksums intact, but the app rejected it at boot: must never be the backup
             run.bad_backup_rotations += 1
+            run.fail("%s %s: a copy the app refused was rotated into %s" % (
+                kind, NAMES[op], path))
 
 
 def break_store():
