@@ -42,5 +42,12 @@ BATTERY_SENSE = False
 SAMPLING = "timer"
 SAMPLE_MS = 2
 
+# Watchdog: resets a hung Pico (then the game resumes from its last save). WDT_MS is the
+# timeout (the RP2040's longest is 8388 ms); 0 turns the watchdog off, e.g. while
+# developing. WDT_GRACE_MS: how long one slow step (a CPU move, a save) may run before
+# the loop counts as hung.
+WDT_MS = 8000
+WDT_GRACE_MS = 8000
+
 # Where saves live on the Pico's flash filesystem.
 SAVE_DIR = "/saves"
