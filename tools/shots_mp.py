@@ -173,7 +173,7 @@ def main():
     class BadStore:
         last_error = ""
 
-        def load(self, kind):
+        def load(self, kind, check=None):
             self.last_error = "save corrupt: lost" if kind == "game" else ""
             return None
 

@@ -46,7 +46,7 @@ class InPlaceStore(Store):
         self.last_error = ""
         return True
 
-    def load(self, kind):
+    def load(self, kind, check=None):
         dat = self._paths(kind)[0]
         try:
             f = self.fs.open(dat, "rb")
