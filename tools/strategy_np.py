@@ -16,19 +16,10 @@ sys.path.insert(0, str(ROOT / "firmware"))
 
 from picoyacht import rules, strategy  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tools"))
+from build_tables import parents  # noqa: E402
+
 ONE = strategy.ONE
-
-
-def parents(d):
-    """(nk, 6): index of keep i minus one die f, 0xFFFF if it has none."""
-    where = {d.codes[i]: i for i in range(d.nk)}
-    out = np.full((d.nk, 6), 0xFFFF, dtype=np.int64)
-    for i in range(d.nk):
-        c = d.codes[i]
-        for f in range(6):
-            if (c >> (3 * f)) & 7:
-                out[i, f] = where[c - (1 << (3 * f))]
-    return out
 
 
 class Twin:

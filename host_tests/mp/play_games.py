@@ -29,6 +29,16 @@ def most_common_face(dice):
     return best
 
 
+def hold_mask(dice):
+    """Keep every die showing the most common face."""
+    face = most_common_face(dice)
+    mask = 0
+    for i in range(len(dice)):
+        if dice[i] == face:
+            mask |= 1 << i
+    return mask
+
+
 def play(rid, players, seed, opts):
     g = Game(rid, ["CPU%d" % i for i in range(players)], options=opts,
              roller=LcgRoller(seed), seed=seed)
@@ -36,11 +46,7 @@ def play(rid, players, seed, opts):
     while not g.over:
         g.roll()
         while g.rolls_left > 0 and g.rolls_used < 3:
-            face = most_common_face(g.dice)
-            mask = 0
-            for i in range(len(g.dice)):
-                if g.dice[i] == face:
-                    mask |= 1 << i
+            mask = hold_mask(g.dice)
             if mask == (1 << len(g.dice)) - 1:
                 break
             g.set_held(mask)

@@ -5,7 +5,7 @@ import gc
 import sys
 
 import micropython
-from play_games import most_common_face
+from play_games import hold_mask
 
 from picoyacht.game import Game
 from picoyacht.rules import Options
@@ -36,11 +36,7 @@ def main():
         roll_bytes += garbage_of(g.roll)
         rolls += 1
         while g.rolls_left > 0 and g.rolls_used < 3:
-            face = most_common_face(g.dice)
-            mask = 0
-            for i in range(len(g.dice)):
-                if g.dice[i] == face:
-                    mask |= 1 << i
+            mask = hold_mask(g.dice)
             if mask == (1 << len(g.dice)) - 1:
                 break
             g.set_held(mask)
