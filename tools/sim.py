@@ -2,7 +2,7 @@
 
 By default under the MicroPython unix port with a Pico-sized heap (what plays here is
 what plays on the device); --cpython runs it under CPython with tools/hostlib's framebuf.
-Options: --buttons 4 (the minimal build), --heap 180k, --saves DIR (keep saves there).
+Options: --buttons 4 (the minimal build), --heap 256k, --saves DIR (keep saves there).
 """
 
 import argparse
@@ -18,7 +18,10 @@ def main(argv=None):
     ap.add_argument("--cpython", action="store_true", help="run under CPython instead")
     ap.add_argument("--buttons", type=int, default=0, choices=(0, 4, 11),
                     help="force a build (default: config.py's pin map)")
-    ap.add_argument("--heap", default="180k", help="MicroPython heap (default 180k)")
+    # 256k on this 64-bit port is roughly a Pico's free heap: objects here are up to twice
+    # their 32-bit size. Less starves the CPU players' engine (they fall back to a simple
+    # policy, noted on the console), which is not what a Pico does.
+    ap.add_argument("--heap", default="256k", help="MicroPython heap (default 256k)")
     ap.add_argument("--saves", default=str(ROOT / "build" / "sim-saves"),
                     help="directory for saves ('' for none)")
     a = ap.parse_args(argv)
