@@ -237,8 +237,8 @@ class HeadlessBoard:
         """Keep the last lines only (a long game must not grow the heap); count box lines."""
         if '"ev":"score"' in line:
             self.boxes += 1
-        elif '"ev":"fault"' in line:
-            self.faults += 1
+        elif '"ev":"fault"' in line or '"ev":"cpu_error"' in line:
+            self.faults += 1  # a CPU engine failure is a fault too: its seat plays worse
             print(line)
         self.lines.append(line)
         if len(self.lines) > 8:

@@ -196,6 +196,7 @@ def main(argv):
         assert [r.total(s) for s in range(g.nseats)] == [g.total(s) for s in range(g.nseats)]
     assert p.board.boxes == g.rs.nboxes * g.nseats, p.board.boxes
     assert '"ev":"end"' in p.board.lines[-1]
+    assert p.board.faults == 0, "faults or CPU engine errors: see the lines above"
     print("OK presses=%d totals=%s peak=%d i2c=%d frames=%d" % (
         p.d.presses, [g.total(s) for s in range(g.nseats)], peak, p.board.i2c.bytes,
         p.app.frames))
