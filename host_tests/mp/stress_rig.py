@@ -10,9 +10,10 @@ host_tests/test_stress.py read.
 import gc
 
 from board_sim import FULL, Driver, HeadlessBoard
+from ui_play import best_box, want_mask  # noqa: F401  (the stress scripts use them)
 
 from picoyacht import app as A
-from picoyacht.game import HUMAN, POINTS, ZERO, Game
+from picoyacht.game import HUMAN, Game
 
 
 def out(key, *values):
@@ -126,33 +127,6 @@ def snapshot_error(g):
 
 
 # ---------------------------------------------------------------- a player
-def want_mask(g):
-    """Hold the most common face (ties: the higher one)."""
-    counts = bytearray(7)
-    for d in g.dice:
-        counts[d] += 1
-    best = 6
-    for f in range(6, 0, -1):
-        if counts[f] > counts[best]:
-            best = f
-    m = 0
-    for i in range(len(g.dice)):
-        if g.dice[i] == best:
-            m |= 1 << i
-    return m
-
-
-def best_box(g):
-    best, pts = -1, -1
-    for b in range(g.rs.nboxes):
-        st = g.box_state(b)
-        if st == POINTS or st == ZERO:
-            p = g.preview(b)
-            if p > pts:
-                best, pts = b, p
-    return best
-
-
 def index(seq, code):
     """Position of code in a bytearray, -1 if absent (MicroPython has no `int in bytes`)."""
     for i in range(len(seq)):
