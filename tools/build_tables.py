@@ -256,6 +256,17 @@ def s_stage(spec, cm, cy, cu, Vd, Vt=None):
     return (S, St) if policy else S
 
 
+def joker_allowed(variant, b, f, op, lower_open, uf_open):
+    """May five f's go in box b (the Yahtzee box filled)? Arrays over states: op = box b
+    open, lower_open = any lower box open, uf_open = the upper box of face f open."""
+    if variant == rules.JOKER_FREE:
+        return op
+    if variant == rules.JOKER_FORCED:
+        if b < 6:
+            return np.where(uf_open, b == f - 1, op & ~lower_open)
+        return op & ~uf_open
+    return op & (~lower_open if b < 6 else True)
+
 def joker_row(spec, f, cm, cy, cu, Vd, Vt):
     """Best value of five f's once the Yahtzee box is filled, per the joker variant."""
     policy = Vt is not None
@@ -274,15 +285,7 @@ def joker_row(spec, f, cm, cy, cu, Vd, Vt):
     for b in range(nb):
         bit = 1 << b
         op = (openm & bit) != 0
-        if v == rules.JOKER_FREE:
-            allowed = op
-        elif v == rules.JOKER_FORCED:
-            if b < 6:
-                allowed = np.where(uf_open, b == f - 1, op & ~lower_open)
-            else:
-                allowed = op & ~uf_open
-        else:
-            allowed = op & (~lower_open if b < 6 else True)
+        allowed = joker_allowed(v, b, f, op, lower_open, uf_open)
         if not allowed.any():
             continue
         m2 = cm | bit

@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "firmware"))
 from picoyacht import rules, strategy  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
-from build_tables import parents  # noqa: E402
+from build_tables import joker_allowed, parents  # noqa: E402
 
 ONE = strategy.ONE
 
@@ -149,15 +149,7 @@ class Twin:
         lower_open = (openm & ~63) != 0
         uf_open = ((openm >> (f - 1)) & 1) == 1
         v = self.options.joker
-        if v == rules.JOKER_FREE:
-            allowed = op
-        elif v == rules.JOKER_FORCED:
-            if b < 6:
-                allowed = np.where(uf_open, b == f - 1, op & ~lower_open)
-            else:
-                allowed = op & ~uf_open
-        else:
-            allowed = op & (~lower_open if b < 6 else True)
+        allowed = joker_allowed(v, b, f, op, lower_open, uf_open)
         if b < 6:
             s = self.n * f if (b == f - 1 and v != rules.JOKER_ORIGINAL) else 0
             s = np.full(len(mask), s)
