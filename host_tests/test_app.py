@@ -27,7 +27,8 @@ def _compiled():
 
     out = compiled_firmware()
     for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
-                HOST_TESTS / "mp" / "ui_play.py", HOST_TESTS / "mp" / "ui_heap.py",
+                HOST_TESTS / "mp" / "ui_play.py", HOST_TESTS / "mp" / "ui_policy.py",
+                HOST_TESTS / "mp" / "ui_heap.py",
                 HOST_TESTS / "mp" / "ui_checks.py", HOST_TESTS / "fakefs.py",
                 HOST_TESTS / "mp" / "scripted.py"):
         dst = out / (src.stem + ".mpy")

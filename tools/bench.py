@@ -53,6 +53,7 @@ def build():
     files = compile_package(out)
     for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "bench_mp.py",
                 ROOT / "host_tests" / "mp" / "ui_play.py",
+                ROOT / "host_tests" / "mp" / "ui_policy.py",
                 ROOT / "host_tests" / "mp" / "scripted.py",
                 ROOT / "host_tests" / "mp" / "strategy_timing.py"):
         subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],

@@ -30,7 +30,7 @@ def build():
     compile_package(out)
     mp = ROOT / "host_tests" / "mp"
     for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "bench_ui_mp.py",
-                mp / "ui_play.py", mp / "ui_heap.py", mp / "ui_checks.py",
+                mp / "ui_play.py", mp / "ui_policy.py", mp / "ui_heap.py", mp / "ui_checks.py",
                 ROOT / "host_tests" / "fakefs.py"):
         subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
                        check=True)

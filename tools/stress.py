@@ -57,7 +57,8 @@ def build(out=None):
     out = Path(out or ROOT / "build" / "stress-mpy")
     compile_package(out)
     srcs = [ROOT / "tools" / "board_sim.py", ROOT / "host_tests" / "fakefs.py",
-            ROOT / "host_tests" / "mp" / "ui_play.py"]  # its scripted player is shared
+            ROOT / "host_tests" / "mp" / "ui_play.py",
+            ROOT / "host_tests" / "mp" / "ui_policy.py"]  # its scripted player is shared
     srcs += [ROOT / "host_tests" / "mp" / (s + ".py") for s in SCRIPTS]
     for src in srcs:
         subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],

@@ -10,36 +10,11 @@ import gc
 import sys
 
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
+from ui_policy import best_box, want_mask  # noqa: F401  (stress_rig takes them from here)
 
 from picoyacht import app as A
-from picoyacht.game import POINTS, ZERO, Game
+from picoyacht.game import Game
 from picoyacht.roller import Roller
-
-
-def want_mask(g):
-    counts = bytearray(7)
-    for d in g.dice:
-        counts[d] += 1
-    best = 6
-    for f in range(6, 0, -1):
-        if counts[f] > counts[best]:
-            best = f
-    m = 0
-    for i in range(len(g.dice)):
-        if g.dice[i] == best:
-            m |= 1 << i
-    return m
-
-
-def best_box(g):
-    best, pts = -1, -1
-    for b in range(g.rs.nboxes):
-        st = g.box_state(b)
-        if st == POINTS or st == ZERO:
-            p = g.preview(b)
-            if p > pts:
-                best, pts = b, p
-    return best
 
 
 class Player:
