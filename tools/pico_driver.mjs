@@ -104,7 +104,7 @@ function sendCtrlC(tries = 1, first = null) {
       c.replMs = +(emu.simMs - c.sentMs).toFixed(3);
       return;
     }
-    if (emu.simMs - t0 >= 1000) { if (tries < 5) sendCtrlC(tries + 1, c); return; }
+    if (emu.simMs - t0 >= 1000) { if (tries < 20) sendCtrlC(tries + 1, c); return; }
     emu.at(emu.simMs + 2, check);
   };
   emu.at(emu.simMs + 2, check);
@@ -130,7 +130,9 @@ try {
     await until(() => emu.connected, 'USB');
     if (job.ctrlc) emu.at(job.ctrlc.atMs, sendCtrlC);
     const end = job.bootMs ?? 2000;
-    await until(() => emu.simMs >= end, `${end} ms of emulated time`);
+    // At an idle REPL the emulated clock stops: a Ctrl-C that got there ends the run.
+    const answered = () => result.ctrlc.length && result.ctrlc.every((c) => c.replMs !== null);
+    await until(() => emu.simMs >= end || answered(), `${end} ms of emulated time`);
     result.out = emu.out;
   } else {
     await emu.boot({ timeoutMs: 60000 });

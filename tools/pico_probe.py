@@ -236,7 +236,7 @@ class ProbeBoard(board_pico.PicoBoard):
             if us > self.idle_max[st]:
                 self.idle_max[st] = us
             return
-        if self.shots and self.press_seen:
+        if self.shots and (self.press_seen or self.passes == 1):  # 1: the boot frame
             self.shot_level ^= 1
             self.shot_pin.value(self.shot_level)
         if not self.record:
