@@ -9,10 +9,15 @@ packed once into a littlefs image that is cached under build/pico/.
 API (every function takes `fw`, a firmware version in FIRMWARES, default DEFAULT_FW):
   install() -> Path                    the emulator, installed once
   node() -> str | None                 the node binary, None when missing
-  layout(out, probe=False, tables=True) -> [(local, remote)]
+  layout(out, probe=False, tables=True, extra=()) -> [(local, remote)]
                                        the make-flash files under `out`; probe=True leaves
                                        out main.py (it would run at boot) and adds the
-                                       device-side player (pico_probe, ui_policy)
+                                       device-side player (pico_probe, ui_policy); extra:
+                                       more .py files, compiled, beside main.py
+  image(probe=False, tables=True, extra=()) -> (Path, files)
+                                       that layout's littlefs image (built on first run)
+  run_code(code, fw, extra=()) -> (out, err)
+                                       Python in the raw REPL with the layout (no main.py)
   run(job, fw) -> dict                 one tools/pico_driver.mjs run (see its header)
   boot_main(ms, fw, ctrlc_at=None) -> dict
                                        power on with main.py, let it run `ms` emulated ms
@@ -80,31 +85,31 @@ def uf2(fw=DEFAULT_FW):
     return str(install() / "firmware" / FIRMWARES[fw])
 
 
-def layout(out, probe=False, tables=True):
-    """make flash's files under `out` (tools/flash.py stage), as (local, remote) pairs."""
+def layout(out, probe=False, tables=True, extra=()):
+    """make flash's files under `out` (tools/flash.py stage), as (local, remote) pairs;
+    `extra` .py files (e.g. host_tests/mp scripts) go beside main.py as .mpy."""
     out = Path(out)
     pairs = stage(False, out)
     if not tables:
         pairs = [p for p in pairs if not p[1].startswith("tables/")]
     if probe:
         pairs = [p for p in pairs if p[1] != "main.py"]
-        for src in PROBE_SRC:
-            dst = out / (src.stem + ".mpy")
-            subprocess.run([mpy_cross(), "-o", str(dst), str(src)], check=True,
-                           capture_output=True)
-            pairs.append((dst, dst.name))
+    for src in (PROBE_SRC if probe else ()) + tuple(extra):
+        dst = out / (Path(src).stem + ".mpy")
+        subprocess.run([mpy_cross(), "-o", str(dst), str(src)], check=True, capture_output=True)
+        pairs.append((dst, dst.name))
     return pairs
 
 
 _IMAGES = {}
 
 
-def image(probe=False, tables=True):
+def image(probe=False, tables=True, extra=()):
     """The littlefs image of a layout, cached by content: (path, files) for the driver."""
-    key = (probe, tables)
+    key = (probe, tables, tuple(extra))
     if key not in _IMAGES:
         stage_dir = Path(tempfile.mkdtemp(prefix="pico-layout-", dir=_tmp()))
-        pairs = layout(stage_dir, probe, tables)
+        pairs = layout(stage_dir, probe, tables, extra)
         h = hashlib.sha256()
         for local, remote in sorted(pairs, key=lambda p: p[1]):
             h.update(remote.encode() + b"\0" + Path(local).read_bytes())
@@ -148,6 +153,13 @@ def boot_main(ms, fw=DEFAULT_FW, ctrlc_at=None, tables=True):
     if ctrlc_at is not None:
         job["ctrlc"] = {"atMs": ctrlc_at}
     return run(job, fw)
+
+
+def run_code(code, fw=DEFAULT_FW, extra=(), timeout=900):
+    """Run Python on the device beside the layout (main.py left out); (stdout, stderr)."""
+    img, files = image(True, False, extra)
+    res = run({"boot": "repl", "image": str(img), "files": files, "run": code}, fw, timeout)
+    return res.get("out", ""), res.get("err", "") or res.get("error", "")
 
 
 def blocker(free):
