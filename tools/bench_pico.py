@@ -16,7 +16,8 @@ tools/pico_probe.py's player. One table, also written to build/bench_pico.json:
   console   one Ctrl-C as mpremote sends it reaching the REPL, per screen: tries, ms
   sampling  the mode board_pico really runs
 Nothing is asserted. Emulated times are somewhat optimistic (no XIP cache misses).
-Options: --fw 1.28.0,1.24.1  --turns N  --skip heap,cpu,ctrlc  --all (every rule set).
+Options: --fw 1.28.0,1.24.1  --turns N  --cpu-turns N  --levels 1,2,3  --skip heap,cpu,ctrlc
+--all (every rule set)  --resume (keep a cut-short run's rows)  --table FILE.
 """
 
 import argparse
@@ -151,7 +152,7 @@ def run_all(args):
         if "cpu" not in skip:
             rids = range(5) if args.all else (0,)
             for rid in rids:
-                for lvl in (1, 2, 3):
+                for lvl in map(int, args.levels.split(",")):
                     jobs.append((fw, "cpu %d %d" % (lvl, rid),
                                  lambda fw=fw, lvl=lvl, rid=rid: cpu(fw, lvl, rid,
                                                                      args.cpu_turns, tables)))
@@ -308,6 +309,7 @@ def main(argv=None):
     ap.add_argument("--cpu-turns", type=int, default=4, help="turns of each CPU game")
     ap.add_argument("--skip", default="", help="heap,cpu,ctrlc")
     ap.add_argument("--all", action="store_true", help="CPU passes for every rule set")
+    ap.add_argument("--levels", default="1,2,3", help="CPU levels (1 Easy, 2 Normal, 3 Expert)")
     ap.add_argument("--table", help="print the table of a saved JSON report and stop")
     ap.add_argument("--resume", action="store_true",
                     help="keep the rows build/bench_pico.json already has (a cut-short run)")
