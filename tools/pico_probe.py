@@ -151,7 +151,6 @@ class ProbeBoard(board_pico.PicoBoard):
         self.req = Pin(REQ, Pin.OUT, value=0)
         self.arm_pin = Pin(ARM, Pin.OUT, value=0)
         self.shot_pin = Pin(SHOT, Pin.OUT, value=0)
-        super().__init__(cfg)
         self.player = Player(opts)
         self.record = opts.get("record", 1)
         self.shots = opts.get("shots", 0)
@@ -180,6 +179,8 @@ class ProbeBoard(board_pico.PicoBoard):
         self.idle_max = array("i", bytes(4 * 16))
         self.passes = 0
         self.max_cpu_us = 0
+        # last: the sampling Timer starts in there, and no attribute may be added after it
+        super().__init__(cfg)
 
     def running(self):
         return not self.done

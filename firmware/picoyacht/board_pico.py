@@ -82,12 +82,15 @@ class PicoBoard:
         self.grace_ms = getattr(cfg, "WDT_GRACE_MS", 8000)
         self._fed = time.ticks_ms()  # the main loop's last feed
         self.interrupted = False
+        self.irq_errors = 0
         self.sampling = "loop"
+        self._last = time.ticks_ms()
+        # Every attribute exists before the Timer starts: adding one later grows the
+        # instance's dict, and an IRQ landing mid-resize fails its lookups.
         if getattr(cfg, "SAMPLING", "timer") == "timer":
             self._start_timer()
         print("PicoYacht: buttons sampled every %d ms by %s" % (
             self.sample_ms, "the main loop" if self.timer is None else "a " + self.sampling))
-        self._last = time.ticks_ms()
 
     def _display(self):
         from picoyacht import ssd1306
@@ -163,6 +166,8 @@ class PicoBoard:
             # Ctrl-C (mpremote, Thonny) landed in this callback: the IRQ dispatcher would
             # print it, swallow it and stop the Timer for good. The main loop raises it.
             self.interrupted = True
+        except Exception:  # anything else would also stop the Timer: the buttons go dead
+            self.irq_errors += 1
 
     def _start_timer(self):
         cb = self._sample  # bound once: the IRQ must not allocate
