@@ -761,3 +761,29 @@ def test_micropython_power_cut_at_every_block_write(mp_run, vfs):
     print("\nMicroPython %s block cuts: %d tried, failures %s" % (vfs, tried, out["failures"]))
     assert writes > 0 and tried == 2 * writes
     assert out["failures"] == ["0"], r.stdout
+
+
+def test_the_check_runs_once_per_copy_not_at_every_save():
+    """A game's check rebuilds the game: saves reuse its verdict on the copies already seen,
+    and still never rotate a refused copy into the backup slot."""
+    fs = FakeFs()
+    s = Store(fs)
+    assert s.save("game", b"good")
+    assert s.save("game", b"BAD!")
+    seen = []
+
+    def check(p):
+        seen.append(bytes(p))
+        return p != b"BAD!"
+
+    fs = fs.reboot()
+    boot = Store(fs)
+    assert boot.load("game", check) == b"good"
+    assert sorted(seen) == [b"BAD!", b"good"]
+    del seen[:]
+    for i in range(5):
+        assert boot.save("game", b"new%d" % i)
+        assert fs.files["/game.bak"][16:] == (b"good" if i == 0 else b"new%d" % (i - 1))
+    # each save checked only the copy the save before it wrote
+    assert seen == [b"new0", b"new1", b"new2", b"new3"]
+    assert Store(fs.reboot()).load("game", check) == b"new4"

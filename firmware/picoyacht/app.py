@@ -362,9 +362,7 @@ class App:
             return parse(payload) is not None
 
         try:
-            # Game snapshots carry their own checksum and consistency checks; re-parsing
-            # them at every save would cost a restore per copy per scored box.
-            data = self.store.load(kind, None if kind == "game" else check)
+            data = self.store.load(kind, check)
             err = self.store.last_error
         except Exception as e:  # a Store must not raise, but a flaky flash might
             data, err = None, "read error " + str(e)
