@@ -68,12 +68,24 @@ def test_corrupted_files_of_every_kind(out):
     assert res["CRASHES"] == 0
     assert res["MUTATIONS"] == 3 * res["MUTATIONS_PER_KIND"]
     assert res["BACKUP_USED"] > 0 and res["DEFAULTS_USED"] > 0 and res["NEW_GAMES_STARTED"] > 0
+    assert res["GOOD_COPY_NOT_USED"] == 0 and res["SAVED_GAME_NOT_OFFERED"] == 0
+    assert res["GOOD_SETS"] == 2 * 6 * 6  # every rule set, 1 to 6 seats, mid-game and near end
+    ops = dict(op.split() for op in res["OP"])
+    assert int(ops["snapshot_targeted"]) > 0 and int(ops["snapshot_field"]) > 0
 
 
 def test_corrupt_check_catches_a_bad_backup_rotation(out):
     """Negative control: a store that rotates even a corrupt primary into the backup."""
     r = stress.run_one(out, "stress_corrupt", ["n=60", "broken=1"], stress.HEAPS["corrupt"])
     assert stress.parse(r.stdout)["FAILURES"] > 0, r.stdout[-2000:]
+
+
+def test_corrupt_check_catches_an_app_that_ignores_a_good_backup(out):
+    """Negative control: the app before issue 10 gave the store no check for the game, so a
+    checksum-valid game file it refuses hid the good backup."""
+    r = stress.run_one(out, "stress_corrupt", ["n=100", "kind=2", "broken=2"],
+                       stress.HEAPS["corrupt"])
+    assert stress.parse(r.stdout)["GOOD_COPY_NOT_USED"] > 0, r.stdout[-2000:]
 
 
 @pytest.mark.parametrize("seed", [1, 2])

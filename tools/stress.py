@@ -41,13 +41,13 @@ MASH_SHARDS = 4
 COUNTS = {
     "cuts": (["stride=1", "mode=0"], ["stride=7", "mode=0"]),
     "errors": (["mode=1"], ["mode=1"]),
-    "corrupt": (["n=10000"], ["n=300"]),
+    "corrupt": (["n=10000"], ["n=200"]),
     "mash_events": (1000000, 40000),
     "heap_games": (100, 100),
     "display_seconds": (1800, 240),
     "soak_games": (1000, 20),
 }
-HEAPS = {"cuts": "1M", "errors": "1M", "corrupt": "320k", "display": "512k", "wdt": "256k",
+HEAPS = {"cuts": "1M", "errors": "1M", "corrupt": "512k", "display": "512k", "wdt": "256k",
          "mash": "240k", "heap": "240k", "soak": "256k"}
 MASH_MARGIN_KB = 16
 
@@ -282,6 +282,12 @@ def table(rep):
         row("  app-rejected payload -> backup", total(
             rep, "corrupt", "APP_REJECTED_PAYLOAD_BECAME_BACKUP"),
             "checksum-valid junk the app refuses: must be 0")
+        row("  good copy dropped / game not offered", "%d / %d" % (
+            total(rep, "corrupt", "GOOD_COPY_NOT_USED"),
+            total(rep, "corrupt", "SAVED_GAME_NOT_OFFERED")),
+            "must be 0 / 0; %d checksum-valid payloads accepted, %d game set-ups" % (
+                total(rep, "corrupt", "CHECKSUM_VALID_ACCEPTED"),
+                max([j[n].get("GOOD_SETS", 0) for n in j if n.startswith("corrupt")] or [0])))
     if any(n.startswith("mash") for n in j):
         row("mashing: button events", total(rep, "mash", "BUTTON_EVENTS"),
             "heap %s (smallest for a short mash: %sk)" % (
