@@ -787,3 +787,33 @@ def test_the_check_runs_once_per_copy_not_at_every_save():
     # each save checked only the copy the save before it wrote
     assert seen == [b"new0", b"new1", b"new2", b"new3"]
     assert Store(fs.reboot()).load("game", check) == b"new4"
+
+
+def test_the_littlefs_model_keeps_only_committed_data():
+    """FakeFs(lfs=True), which stress_cuts uses: a cut loses what no flush/close committed,
+    an existing file keeps its old content until then, and rename is atomic."""
+    for cut in range(1, 8):
+        fs = FakeFs({"/a": bytearray(b"old")}, cut_at=cut, lfs=True)
+        done = []
+        try:
+            f = fs.open("/a", "wb")  # unit 1
+            f.write(b"new")  # unit 2
+            done.append("write")
+            fs.rename("/a", "/b")  # unit 3: the open file follows
+            f.flush()  # unit 4: commits b"new" to /b
+            done.append("flush")
+            f.write(b"er")  # unit 5
+            f.close()  # unit 6: commits b"newer"
+            done.append("close")
+            fs.remove("/b")  # unit 7
+            done.append("remove")
+        except PowerCut:
+            pass
+        files = {p: bytes(d) for p, d in fs.reboot().files.items()}
+        want = ({"/a": b"old"} if cut <= 3 else {"/b": b"old"} if cut == 4
+                else {"/b": b"new"} if cut <= 6 else {"/b": b"newer"})
+        assert files == want, (cut, done, files)
+    fs = FakeFs(cut_at=2, lfs=True)
+    with pytest.raises(PowerCut):
+        fs.open("/n", "wb").write(b"x")
+    assert fs.reboot().files == {"/n": bytearray()}  # the creation was committed at open
