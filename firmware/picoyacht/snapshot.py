@@ -182,6 +182,7 @@ def validate(game):
             _check(credits == 0, "credits")
     used = game.rolls_used
     left = game.rolls_left
+    _check(used >= 0 and left >= 0, "rolls")
     if over:
         _check(used == 0 and left == 0, "rolls after the end")
     else:

@@ -280,7 +280,8 @@ class Store:
         ``check(payload)`` (optional) is the game's own test of a payload: a copy whose
         checksum is right but that it refuses counts as corrupt, so the backup is used and
         a later save never rotates that copy into the backup slot. It is remembered for
-        the kind's saves, where it runs once per copy (its verdicts are kept)."""
+        the kind's saves, where it runs only on copies it has not judged yet (its verdicts
+        are kept) and never on the copies this store wrote itself."""
         if check is not None:
             self._checks[kind] = check
             self._verdicts.pop(kind, None)
@@ -381,7 +382,8 @@ class Store:
                 cur = 0
             mine = True
             f = self.fs.open(tmp, "wb")
-            f.write(encode(kid, seq, payload))
+            head = encode(kid, seq, payload)
+            f.write(head)
             if n:
                 f.write(payload)
             f.flush()
@@ -392,6 +394,11 @@ class Store:
                 self.last_error = MSG_BAD_WRITE
                 self._discard(tmp)
                 return False
+            # The caller made this payload itself: its check need not rebuild it at the
+            # next save (a game's check would cost a whole Game per scored box).
+            verdicts = self._verdicts.get(kind)
+            if verdicts is not None:
+                verdicts[(seq, struct.unpack("<I", head[_CRC_SPAN:])[0])] = True
             self._commit(paths, res, cur)
         except OSError as e:
             if f is not None:
