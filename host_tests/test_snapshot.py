@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from picoyacht import rules, snapshot
+from picoyacht import invariants, rules, snapshot
 from picoyacht.game import Game
 from picoyacht.snapshot import SnapshotError
 
@@ -117,7 +117,7 @@ def test_every_position_of_legal_play_validates(rid, players, opts, seed, data):
              options=opts, roller=LcgRoller(seed))
     nd = g.rs.ndice
     while True:
-        snapshot.validate(g)
+        invariants.validate(g)
         assert Game.restore(g.snapshot(), LcgRoller(0)).snapshot() == g.snapshot()
         if g.over:
             break
@@ -243,7 +243,7 @@ def test_targeted_mutations_are_refused(rs, players):
     refused = 0
     for name, mutate in MUTATIONS.items():
         g = mid_game(rs.id, players)
-        snapshot.validate(g)  # the control: the unmutated position is fine
+        invariants.validate(g)  # the control: the unmutated position is fine
         try:
             data = mutate(g)
         except (IndexError, ValueError, StopIteration):
@@ -254,7 +254,7 @@ def test_targeted_mutations_are_refused(rs, players):
             if data == before:
                 continue  # the rule set does not store that field (e.g. credits)
             with pytest.raises(SnapshotError):
-                snapshot.validate(g)
+                invariants.validate(g)
                 print("validate accepted:", name)
         with pytest.raises(SnapshotError):
             Game.restore(data)

@@ -27,7 +27,7 @@ const EMU = resolve(HERE, 'build/rp2emu');
 const { PicoEmu, MPY_FS_FLASH_OFFSET } = await import(join(EMU, 'pico-emu.mjs'));
 const FIRMWARE = join(EMU, 'firmware/RPI_PICO-v1.28.0.uf2');
 const FS_SIZE = 352 * 4096;
-const MODULES = ['__init__', 'rules', 'game', 'snapshot', 'store'];
+const MODULES = ['__init__', 'rules', 'game', 'snapshot', 'invariants', 'store'];
 
 const args = process.argv.slice(2);
 const mpyDir = args[0];
@@ -47,7 +47,7 @@ const out = (k, ...v) => console.log(k, ...v);
 const COMMON = `
 from picoyacht.store import OsFs, Store
 from picoyacht.game import Game
-from picoyacht import snapshot
+from picoyacht import invariants
 class R:
     def __init__(s, x):
         s.x = x
@@ -163,11 +163,11 @@ for k in ("settings", "records", "game"):
     res[k] = p
 if res["game"]:
     g = Game.restore(res["game"], R(3))
-    snapshot.validate(g)
+    invariants.validate(g)
     if not g.over:
         one_box(g)
         print("PLAYED_ON", st.save("game", g.snapshot()), st.last_error.replace(" ", "_"))
-        snapshot.validate(Game.restore(st.load("game", chk)))
+        invariants.validate(Game.restore(st.load("game", chk)))
         print("RELOADED", bytes(st.load("game")).hex() == bytes(g.snapshot()).hex())
 `;
 

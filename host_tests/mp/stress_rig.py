@@ -14,7 +14,6 @@ from ui_play import best_box, want_mask  # noqa: F401  (the stress scripts use t
 
 from picoyacht import app as A
 from picoyacht.game import HUMAN, Game
-from picoyacht.snapshot import SnapshotError, validate
 
 
 def out(key, *values):
@@ -60,13 +59,39 @@ def rig(present=FULL, store=None, entropy=b"\x2a\x00\x00\x00", boot=0, sample_ms
     return b, r, d, r.app
 
 
+def popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
 # ---------------------------------------------------------------- invariants
 def game_error(g):
-    """"" when the game is a position legal play can reach (snapshot.validate), else why."""
-    try:
-        validate(g)
-    except SnapshotError as e:
-        return str(e)
+    """"" when the game is consistent, else what is wrong."""
+    rs = g.rs
+    n = g.nseats
+    nb = rs.nboxes
+    if not 0 <= g.turn <= nb * n:
+        return "turn %d" % g.turn
+    for pos in range(n):
+        seat = g.order[pos]
+        done = g.turn // n + (1 if pos < g.turn % n else 0)
+        if popcount(g.filled[seat]) != done:
+            return "seat %d filled %x at turn %d" % (seat, g.filled[seat], g.turn)
+        for b in range(nb):
+            if not g.filled[seat] >> b & 1 and g.scores[seat * nb + b]:
+                return "score in open box %d" % b
+    if g.held >> len(g.dice):
+        return "held %x" % g.held
+    if g.rolls_left < 0 or g.rolls_used < 0:
+        return "rolls %d/%d" % (g.rolls_used, g.rolls_left)
+    for d in g.dice:
+        if (g.rolls_used and not 1 <= d <= 6) or (not g.rolls_used and d):
+            return "dice %r" % (bytes(g.dice),)
+    if g.over and (g.rolls_used or g.rolls_left):
+        return "rolls after the end"
     return ""
 
 
