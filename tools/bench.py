@@ -51,7 +51,7 @@ def build():
     mp_dir = ROOT / "host_tests" / "mp"
     out = mpy_run.build(BUILD / "bench-mpy", (
         ROOT / "tools" / "board_sim.py", ROOT / "tools" / "bench_mp.py",
-        mp_dir / "ui_play.py", mp_dir / "scripted.py", mp_dir / "strategy_timing.py",
+        mp_dir / "ui_play.py", mp_dir / "scripted.py", ROOT / "tools" / "mp" / "strategy_timing.py",
         mp_dir / "allocs.py"))
     return out, sorted((out / "picoyacht").glob("*.mpy"))
 
@@ -160,7 +160,7 @@ def decide_section(out):
 
 
 def timing_section(out):
-    """host_tests/mp/strategy_timing.py: time, steps, reads per decision, per level."""
+    """tools/mp/strategy_timing.py: time, steps, reads per decision, per level."""
     tdir = str(ROOT / "tables") if (ROOT / "tables" / "yahtzee.bin").exists() else None
     args = ["3"] + ([tdir] if tdir else [])
     code = "import sys; sys.argv.clear(); sys.argv.extend(%r); import strategy_timing" % (

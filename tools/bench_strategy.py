@@ -11,7 +11,7 @@
 - Expert agreement: every decision of Expert's games is re-valued with the exact float
   table; a decision counts as identical when its exact value equals the best (ties too);
 - MicroPython unix port: time per decision, inner-loop steps, table reads, bytes allocated
-  per decision and the RAM the engine holds (host_tests/mp/strategy_timing.py).
+  per decision and the RAM the engine holds (tools/mp/strategy_timing.py).
 """
 
 import argparse
@@ -214,7 +214,7 @@ def games_section(games, quick):
 def micropython_section(mp_games):
     with tempfile.TemporaryDirectory() as d:
         compile_package(d)
-        r = mpy_run.run(ROOT / "host_tests/mp/strategy_timing.py",
+        r = mpy_run.run(ROOT / "tools/mp/strategy_timing.py",
                         [d, ROOT / "firmware", ROOT / "host_tests" / "mp"], "256k",
                         (mp_games, TABLES), timeout=1800)
     if r.returncode:
