@@ -4,6 +4,7 @@ MicroPython unix port so the same core can be checked on both interpreters."""
 import ast
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,27 @@ def pytest_collection_modifyitems(session, config, items):
             out.append(MicroPythonTwin.from_parent(item.parent, name=test + "[micropython]",
                                                    test=test))
     items[:] = out
+
+
+# ---- progress: name a test that runs long, so a quiet `make test` says what it waits for -----
+SLOW_NOTICE_S = 10
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    reporter = item.config.pluginmanager.getplugin("terminalreporter")
+    capture = item.config.pluginmanager.getplugin("capturemanager")
+
+    def notice():
+        with capture.global_and_fixture_disabled():
+            reporter.write("\n")  # off the line of dots
+            reporter.write_line("  running for %d s: %s" % (SLOW_NOTICE_S, item.nodeid))
+
+    timer = threading.Timer(SLOW_NOTICE_S, notice)
+    timer.daemon = True
+    if reporter is not None and capture is not None:
+        timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
