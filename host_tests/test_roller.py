@@ -100,29 +100,27 @@ def test_distinct_seeds_give_distinct_states():
     assert len(states) == len(set(seeds))
 
 
-@pytest.mark.micropython
-def test_getstate_setstate_round_trip():
-    r = Roller(SEED)
-    _rolls(r, 37)
-    s = r.getstate()
-    assert 0 < s < 1 << 32
-    expected = _rolls(r, 200)
-    other = Roller(1)
-    other.setstate(s)
-    assert _rolls(other, 200) == expected
-    assert other.getstate() == r.getstate()
-
-
-@given(st.integers(min_value=-(2**70), max_value=2**70), st.integers(0, 50))
-def test_state_round_trip_any_seed(seed, skip):
+def check_round_trip(seed, skip, n):
+    """After `skip` rolls, another Roller set to the state rolls the same n dice."""
     r = Roller(seed)
     _rolls(r, skip)
     s = r.getstate()
     assert 0 < s < 1 << 32
-    ahead = _rolls(r, 20)
-    r2 = Roller(0)
-    r2.setstate(s)
-    assert _rolls(r2, 20) == ahead
+    ahead = _rolls(r, n)
+    other = Roller(1)
+    other.setstate(s)
+    assert _rolls(other, n) == ahead
+    assert other.getstate() == r.getstate()
+
+
+@pytest.mark.micropython
+def test_getstate_setstate_round_trip():
+    check_round_trip(SEED, 37, 200)
+
+
+@given(st.integers(min_value=-(2**70), max_value=2**70), st.integers(0, 50))
+def test_state_round_trip_any_seed(seed, skip):
+    check_round_trip(seed, skip, 20)
 
 
 @pytest.mark.micropython
