@@ -39,9 +39,9 @@ def build(out, scripts=()):
     return compile_scripts(out, scripts)
 
 
-def call(module, args=()):
-    """Source that imports `module` and calls its main(args)."""
-    return "import %s; %s.main(%r)" % (module, module, list(args))
+def call(module, args=None):
+    """Source that imports `module` and calls its main(args), or main() without args."""
+    return "import %s; %s.main(%s)" % (module, module, "" if args is None else repr(list(args)))
 
 
 def command(target, heap, args=()):
