@@ -239,6 +239,8 @@ def test_simulator_records_tones_and_writes_a_wav(tmp_path):
     import sim
 
     board = board_sim.HeadlessBoard()
+    board.tone(440, 100)  # no ToneLog attached: nothing kept
+    board.tones = board_sim.ToneLog()
     p = sound.Player(board.tone, 3)
     p.play(sound.SCORE)
     while True:

@@ -11,7 +11,7 @@ piezo's tones, for sim.py --wav), PICOYACHT_DIAG=1 (Menu held at power-on: diagn
 
 import sys
 
-from board_sim import FULL, HeadlessBoard, present_from_config
+from board_sim import FULL, HeadlessBoard, ToneLog, present_from_config
 
 from picoyacht import app as appmod
 
@@ -166,7 +166,7 @@ class TermBoard(HeadlessBoard):
 
     def restore(self):
         t = self.tones
-        if t.spill is not None and t.n:
+        if t is not None and t.n:
             t.spill(t)
         sys.stdout.write("\x1b[?25h\x1b[0m\r\n")
         if self.saved is not None:
@@ -232,9 +232,6 @@ class TermBoard(HeadlessBoard):
             w(b"\r\n" + line[:cut].encode() + b"\x1b[K")
         self.lines = self.lines[-LOG_LINES:]
 
-    def tone(self, freq_hz, duty):
-        if self.tones.spill is not None:  # recording for --wav
-            self.tones.add(self.t, freq_hz, duty)
 
 
 # last byte of the UTF-8 for upper half, lower half and full block (E2 96 xx)
@@ -274,5 +271,6 @@ def make_board():
             out.write(log.text())
             out.flush()
 
+        board.tones = ToneLog()
         board.tones.spill = spill
     return board
