@@ -162,4 +162,6 @@ class Player:
             self._tone(FREQ[note - LOW_NOTE], VOLUME_DUTY[self.volume])
         else:
             self._tone(0, 0)
-        self._until = (now_ms + table[pos + 1] * UNIT_MS) & _MASK
+        ms = table[pos + 1] * UNIT_MS
+        room = _MASK - now_ms  # ms left before the clock wraps; no sum may reach 2**30,
+        self._until = now_ms + ms if ms <= room else ms - room - 1  # a long int on a Pico

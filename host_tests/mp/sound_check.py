@@ -45,7 +45,7 @@ def run(player, rec, t, until_quiet=True, limit=5000):
         player.tick(t)
         if until_quiet and not player.playing:
             break
-        t = (t + 1) & MASK
+        t = t + 1 if t < MASK else 0  # (t + 1) & MASK: a long int at the wrap on a Pico
     return t
 
 
@@ -57,11 +57,13 @@ def timeline(snd, start=1000, volume=sound.VOLUME_DEFAULT):
     return rec.calls(start)
 
 
-def alloc_bytes(rec, player, rounds):
+def alloc_bytes(rec, player, rounds, start=MASK - 2000):
+    """Heap bytes allocated playing every sound `rounds` times from `start` (by default
+    just before the 2**30 tick wrap, where a careless sum becomes a long int on a Pico)."""
     gc.collect()
     gc.disable()
     before = gc.mem_alloc()
-    t = 5
+    t = start
     for _ in range(rounds):
         for snd in range(sound.COUNT):
             rec.n = 0
