@@ -88,7 +88,8 @@ def test_sim_refuses_a_terminal_too_small(monkeypatch):
 @pytest.fixture
 def term(monkeypatch, tmp_path):
     """make_board() as main.py calls it, without a tty."""
-    monkeypatch.setattr(board_term.TermBoard, "_tty_setup", lambda self: None)
+    no_tty = lambda self: setattr(self, "saved", None)  # noqa: E731
+    monkeypatch.setattr(board_term.TermBoard, "_tty_setup", no_tty)
     monkeypatch.setattr(board_term.TermBoard, "_read_keys", lambda self: None)
     monkeypatch.setenv("PICOYACHT_BUTTONS", "11")
     monkeypatch.delenv("PICOYACHT_SAVES", raising=False)
@@ -132,3 +133,25 @@ def test_game_log_file_is_whole_lines_gamelog_reads(tmp_path):
     assert gamelog.main([str(path), "--csv", str(tmp_path / "g.csv"),
                          "--png", str(tmp_path / "g.png")]) in (0, None)
     assert (tmp_path / "g.csv").read_text().count("\n") == 1 + 2 * 13
+
+
+def test_make_board_records_tones_and_the_log_where_sim_asks(term, monkeypatch, tmp_path):
+    """PICOYACHT_TONES and PICOYACHT_LOG (set by sim.py --wav / --log) reach the files."""
+    from picoyacht import sound
+
+    tones, log = tmp_path / "tones.txt", tmp_path / "game.log"
+    monkeypatch.setenv("PICOYACHT_TONES", str(tones))
+    monkeypatch.setenv("PICOYACHT_LOG", str(log))
+    board = board_term.make_board()
+    board.tones.ms = board.tones.ms[:2]  # a tiny log: the first spill comes mid-sound
+    p = sound.Player(board.tone)
+    p.play(sound.SCORE)
+    for _ in range(300):
+        board.t += 1
+        p.tick(board.t)
+    board.console('{"ev":"score","x":"%s"}' % ("y" * 200))
+    board.restore()
+    got = sim.parse_tones(tones.read_text())
+    assert [hz for _, hz, _ in got] == [1047, 1319, 0]
+    assert [t - got[0][0] for t, _, _ in got] == [0, 80, 200]
+    assert log.read_text() == '{"ev":"score","x":"%s"}\n' % ("y" * 200)
