@@ -48,6 +48,23 @@ def too_small(cols, rows):
                                                     full[1], full[2] + 1 + LOG_LINES))
 
 
+def _cell(out, pos, cp):
+    """One character cell at out[pos]: the UTF-8 of code point cp (3 bytes), 0 a space."""
+    if not cp:
+        out[pos] = 32
+        return pos + 1
+    out[pos] = 0xE0 | cp >> 12
+    out[pos + 1] = 0x80 | (cp >> 6 & 0x3F)
+    out[pos + 2] = 0x80 | (cp & 0x3F)
+    return pos + 3
+
+
+def _newline(out, pos):
+    out[pos] = 13
+    out[pos + 1] = 10
+    return pos + 2
+
+
 def draw_half(ram, lit, out, pos):
     """The panel as 32 rows of 128 half-block cells into out from pos; returns the end."""
     for row in range(32):
@@ -57,18 +74,8 @@ def draw_half(ram, lit, out, pos):
         bb = bt << 1
         for x in range(128):
             v = ram[base + x] if lit else 0
-            k = (1 if v & bt else 0) | (2 if v & bb else 0)
-            if k:
-                out[pos] = 0xE2
-                out[pos + 1] = 0x96
-                out[pos + 2] = _BLOCKS[k]
-                pos += 3
-            else:
-                out[pos] = 32
-                pos += 1
-        out[pos] = 13
-        out[pos + 1] = 10
-        pos += 2
+            pos = _cell(out, pos, _HALVES[(1 if v & bt else 0) | (2 if v & bb else 0)])
+        pos = _newline(out, pos)
     return pos
 
 
@@ -82,17 +89,8 @@ def draw_braille(ram, lit, out, pos):
             left = (ram[x] >> shift) & 15 if lit else 0
             right = (ram[x + 1] >> shift) & 15 if lit else 0
             v = _BRAILLE_COL[left] | _BRAILLE_COL[16 + right]
-            if v:
-                out[pos] = 0xE2
-                out[pos + 1] = 0xA0 | v >> 6
-                out[pos + 2] = 0x80 | (v & 0x3F)
-                pos += 3
-            else:
-                out[pos] = 32
-                pos += 1
-        out[pos] = 13
-        out[pos + 1] = 10
-        pos += 2
+            pos = _cell(out, pos, 0x2800 + v if v else 0)
+        pos = _newline(out, pos)
     return pos
 
 
@@ -108,6 +106,7 @@ def _braille_col():
 
 _BRAILLE_COL = _braille_col()
 _DRAW = (draw_half, draw_braille)
+_HALVES = (0, 0x2580, 0x2584, 0x2588)  # none, upper half, lower half, full block
 
 
 class TermBoard(HeadlessBoard):
@@ -234,8 +233,6 @@ class TermBoard(HeadlessBoard):
 
 
 
-# last byte of the UTF-8 for upper half, lower half and full block (E2 96 xx)
-_BLOCKS = b"\x00\x80\x84\x88"
 
 
 def make_board():
