@@ -1,6 +1,7 @@
 """Sound: the tone tables, the non-blocking player, the Pico's PWM output and the simulator's
 WAV. The same script (mp/sound_check.py) runs on CPython and the MicroPython unix port."""
 
+import importlib
 import math
 import sys
 import types
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from sound_check import Recorder, run, timeline
 
+import picoyacht
 from picoyacht import sound
 
 MP_SCRIPT = Path(__file__).resolve().parent / "mp" / "sound_check.py"
@@ -209,8 +211,11 @@ def pico_board(monkeypatch):
     machine.Pin.IN = machine.Pin.OUT = machine.Pin.PULL_UP = 0
     machine.PWM = FakePWM
     monkeypatch.setitem(sys.modules, "machine", machine)
+    # a fresh board_pico bound to this machine, even if another test imported it already
     monkeypatch.delitem(sys.modules, "picoyacht.board_pico", raising=False)
-    from picoyacht import board_pico
+    if hasattr(picoyacht, "board_pico"):
+        monkeypatch.delattr(picoyacht, "board_pico")
+    board_pico = importlib.import_module("picoyacht.board_pico")
 
     def make(piezo):
         b = board_pico.PicoBoard.__new__(board_pico.PicoBoard)
