@@ -93,3 +93,23 @@ def test_png_writer_makes_a_valid_png(frames):
     ln = struct.unpack(">I", data[pos:pos + 4])[0]
     raw = zlib.decompress(data[pos + 8:pos + 8 + ln])
     assert len(raw) == h * (1 + 3 * w)
+
+
+def test_pinned_screens_are_captioned_as_samples(frames):
+    """diagnostics.png shows pinned heap and versions: its PNG says they are a sample."""
+    import shots
+
+    assert set(shots.CAPTIONS) <= set(frames) and "diagnostics" in shots.CAPTIONS
+    plain = shots.png(frames["diagnostics"], scale=2)
+    data = shots.png(frames["diagnostics"], scale=2, caption=shots.CAPTIONS["diagnostics"])
+    w, h = struct.unpack(">II", data[16:24])
+    assert h == struct.unpack(">II", plain[16:24])[1] + 8 + shots.BORDER
+    n = struct.unpack(">I", data[8:12])[0]
+    pos = 8 + 12 + n
+    ln = struct.unpack(">I", data[pos:pos + 4])[0]
+    raw = zlib.decompress(data[pos + 8:pos + 8 + ln])
+    assert len(raw) == h * (1 + 3 * w)
+    band = raw[(h - 8 - shots.BORDER) * (1 + 3 * w):]
+    assert bytes(shots.CAPTION_INK) in band  # the words are there, in the caption colour
+    page = shots.caption_page("Sample values only")
+    assert page == shots.caption_page(shots.CAPTIONS["diagnostics"]) and any(page)

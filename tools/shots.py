@@ -3,7 +3,8 @@
 Runs tools/shots_mp.py under the MicroPython unix port (the firmware as .mpy, as on the
 Pico), then scales each 128x64 frame up with an OLED look: lit pixels in pale cyan on
 near-black, with a faint gap between pixels. PNGs are written with zlib + struct only.
-Output: build/shots/*.png, and docs/shots/ (small files the README shows).
+Output: build/shots/*.png, and docs/shots/ (small files the README shows). A screen whose
+values were pinned for a stable picture (CAPTIONS) gets a line under the panel saying so.
 """
 
 import struct
@@ -13,6 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(1, str(ROOT / "firmware"))
 
 SCALE = 4
 ON = (170, 235, 255)
@@ -20,6 +22,9 @@ ON_EDGE = (110, 170, 200)
 OFF = (8, 10, 14)
 OFF_EDGE = (14, 16, 22)
 BORDER = 6
+CAPTION_INK = (255, 190, 90)
+# Screens showing pinned, not measured, values (shots_mp.py pins them for the goldens).
+CAPTIONS = {"diagnostics": "Sample values only"}
 
 
 def frames_from_micropython(heap="256k", out=ROOT / "build" / "shots-mpy"):
@@ -46,8 +51,22 @@ def pixel(frame, x, y):
     return frame[(y >> 3) * 128 + x] >> (y & 7) & 1
 
 
-def png(frame, scale=SCALE):
-    """An RGB PNG of one frame, each OLED pixel a scale x scale square."""
+def caption_page(text):
+    """One 128x8 MONO_VLSB page with text centred in the firmware's own font."""
+    from picoyacht import font
+
+    page = bytearray(128)
+    x = (128 - len(text) * font.CELL) // 2
+    for ch in text:
+        code = ord(ch) if ord(ch) < 128 else 63
+        page[x:x + font.WIDTH] = font.GLYPHS[code * font.WIDTH:(code + 1) * font.WIDTH]
+        x += font.CELL
+    return page
+
+
+def png(frame, scale=SCALE, caption=None):
+    """An RGB PNG of one frame, each OLED pixel a scale x scale square; a caption goes in
+    its own band under the panel, in another colour, so it is never taken for the screen."""
     w = 128 * scale + 2 * BORDER
     h = 64 * scale + 2 * BORDER
     rows = []
@@ -70,6 +89,19 @@ def png(frame, scale=SCALE):
             rows.append(b"\x00" + bytes(line))
     for _ in range(BORDER):
         rows.append(b"\x00" + blank)
+    if caption:
+        page = caption_page(caption)
+        half = max(1, scale // 2)  # the caption at half the panel's pixel size
+        for y in range(8):
+            line = bytearray(bytes(OFF) * ((w - 128 * half) // 2))
+            for x in range(128):
+                line += bytes(CAPTION_INK if page[x] >> y & 1 else OFF) * half
+            line += bytes(OFF) * (w - len(line) // 3)
+            for _ in range(half):
+                rows.append(b"\x00" + bytes(line))
+        for _ in range(BORDER):
+            rows.append(b"\x00" + blank)
+        h += 8 * half + BORDER
     raw = zlib.compress(b"".join(rows), 9)
 
     def chunk(kind, data):
@@ -87,7 +119,7 @@ def main():
     for d in outs:
         d.mkdir(parents=True, exist_ok=True)
     for name, frame in frames:
-        data = png(frame)
+        data = png(frame, caption=CAPTIONS.get(name))
         for d in outs:
             (d / (name + ".png")).write_bytes(data)
     print("%d screens -> %s" % (len(frames), ", ".join(str(d.relative_to(ROOT)) for d in outs)))
