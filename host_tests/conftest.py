@@ -20,8 +20,6 @@ sys.path.append(str(ROOT / "tools" / "hostlib"))  # CPython stand-in for framebu
 import mpy_run  # noqa: E402
 from mpy_build import compile_package  # noqa: E402
 
-micropython_path = mpy_run.micropython
-
 _COMPILED = []
 
 
