@@ -5,9 +5,20 @@ import os
 import subprocess
 import sys
 
-from conftest import FIRMWARE, ROOT, micropython_path
+import mpy_run
+
+from conftest import FIRMWARE, ROOT
 
 FAKE = [sys.executable, str(ROOT / "host_tests" / "fake_mpremote.py")]
+
+
+def score_on_the_board(lib, face, box):
+    """What landed in `lib` imports under MicroPython: a game rolls five `face`s and
+    scores them in `box` (stdout, or the error)."""
+    code = ("from picoyacht.game import Game\nclass R:\n def d6(s): return %d\n"
+            "g = Game(0, ['A'], roller=R())\ng.roll()\nprint(g.score(%d))" % (face, box))
+    r = mpy_run.run(code, [lib], "256k")
+    return r.stdout.strip() or r.stderr
 
 
 def flash(tmp_path, *args, board=True, ver="1.29.0", tables=None):
@@ -50,12 +61,7 @@ def test_flash_copies_mpy_and_removes_stale_sources(tmp_path):
     assert names == want
     assert "bytes of flash left" in out.stdout
     # What landed on the "board" imports and plays under the real MicroPython unix port.
-    env = dict(os.environ, MICROPYPATH=str(tmp_path / "lib"))
-    code = ("from picoyacht.game import Game\nclass R:\n def d6(s): return 3\n"
-            "g = Game(0, ['A'], roller=R())\ng.roll()\nprint(g.score(2))")
-    run = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
-                         env=env)
-    assert run.stdout.strip() == "15", run.stderr
+    assert score_on_the_board(tmp_path / "lib", 3, 2) == "15"
 
 
 def test_flash_src_copies_py_and_removes_mpy(tmp_path):
@@ -142,9 +148,4 @@ def test_mip_from_a_clone_installs_where_make_flash_does(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.py", "lib", "main.py"]
     got = sorted(p.name for p in (tmp_path / "lib" / "picoyacht").iterdir())
     assert got == sorted(p.name for p in (FIRMWARE / "picoyacht").glob("*.py"))
-    env = dict(os.environ, MICROPYPATH=str(tmp_path / "lib"))
-    code = ("from picoyacht.game import Game\nclass R:\n def d6(s): return 4\n"
-            "g = Game(0, ['A'], roller=R())\ng.roll()\nprint(g.score(3))")
-    run = subprocess.run([micropython_path(), "-X", "heapsize=256k", "-c", code],
-                         capture_output=True, text=True, env=env)
-    assert run.stdout.strip() == "20", run.stderr
+    assert score_on_the_board(tmp_path / "lib", 4, 3) == "20"

@@ -11,9 +11,10 @@ import subprocess
 import sys
 import zlib
 
+import mpy_run
 import pytest
 
-from conftest import HOST_TESTS, ROOT, compiled_firmware, micropython_path
+from conftest import HOST_TESTS, ROOT, compiled_firmware
 
 GOLDEN = HOST_TESTS / "golden"
 SCREENS = {
@@ -27,16 +28,9 @@ SCREENS = {
 
 @pytest.fixture(scope="module")
 def frames():
-    from mpy_build import mpy_cross
-
-    out = compiled_firmware()
-    for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "shots_mp.py"):
-        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
-                       check=True)
-    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
-    r = subprocess.run([micropython_path(), "-X", "heapsize=256k", "-c",
-                        "import shots_mp; shots_mp.main()"], capture_output=True, text=True,
-                       env=env, timeout=300)
+    out = mpy_run.compile_scripts(compiled_firmware(), (ROOT / "tools" / "board_sim.py",
+                                                        ROOT / "tools" / "shots_mp.py"))
+    r = mpy_run.run(mpy_run.call("shots_mp"), [out], "256k", timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     import shots
 

@@ -19,6 +19,8 @@ import gc
 import sys
 import time
 
+from allocs import allocated
+
 REF_N = 100000
 
 
@@ -103,16 +105,7 @@ def cmd_idle(argv):
     d.run_ms(100)
 
     def per_pass(n=2000):
-        for _ in range(50):
-            r.step()
-        gc.collect()
-        gc.disable()
-        m0 = gc.mem_alloc()
-        for _ in range(n):
-            r.step()
-        used = gc.mem_alloc() - m0
-        gc.enable()
-        return used, n
+        return allocated(r.step, n, warmup=50), n
 
     used, n = per_pass()
     out("IDLE_TITLE", used, n)

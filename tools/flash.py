@@ -50,6 +50,7 @@ class FlashError(Exception):
 
 
 def mpremote_cmd():
+    """mpremote from the venv, or $PICOYACHT_MPREMOTE (a command line, for tests)."""
     override = os.environ.get("PICOYACHT_MPREMOTE")
     if override:
         return override.split()

@@ -7,9 +7,7 @@ Output: build/shots/*.png, and docs/shots/ (small files the README shows). A scr
 values were pinned for a stable picture (CAPTIONS) gets a line under the panel saying so.
 """
 
-import os
 import struct
-import subprocess
 import sys
 import zlib
 from pathlib import Path
@@ -29,19 +27,12 @@ CAPTION_INK = (255, 190, 90)
 CAPTIONS = {"diagnostics": "Sample values only"}
 
 
-def frames_from_micropython(heap="256k"):
-    from mpy_build import compile_package, mpy_cross
+def frames_from_micropython(heap="256k", out=ROOT / "build" / "shots-mpy"):
+    """Every screen's framebuffer, drawn by the firmware under MicroPython (shots_mp)."""
+    import mpy_run
 
-    out = ROOT / "build" / "shots-mpy"
-    compile_package(out)
-    for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "shots_mp.py"):
-        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
-                       check=True)
-    mp = Path(sys.executable).parent / "micropython"
-    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
-    r = subprocess.run([str(mp), "-X", "heapsize=" + heap, "-c",
-                        "import shots_mp; shots_mp.main()"],
-                       capture_output=True, text=True, env=env, timeout=300)
+    out = mpy_run.build(out, (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "shots_mp.py"))
+    r = mpy_run.run(mpy_run.call("shots_mp"), [out], heap, timeout=300)
     if r.returncode:
         raise SystemExit("shots_mp failed:\n" + r.stdout[-2000:] + r.stderr)
     return parse(r.stdout)

@@ -99,29 +99,21 @@ def main(argv=None):
         tones = ROOT / "build" / "sim-tones.txt"
         tones.parent.mkdir(parents=True, exist_ok=True)
         env["PICOYACHT_TONES"] = str(tones)
-    paths = [str(ROOT / "firmware"), str(ROOT / "tools")]
     if not a.cpython:
         # Load .mpy like the Pico does after `make flash`: compiling from source on the
         # unix port would need far more heap than the game itself.
-        from mpy_build import compile_package, mpy_cross
+        import mpy_run
 
-        out = ROOT / "build" / "sim-mpy"
-        compile_package(out)
-        for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
-                    ROOT / "firmware" / "main.py",
-                    ROOT / "firmware" / "config.py"):
-            subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
-                           check=True)
-        paths = [str(out)]  # the script's own directory would shadow the .mpy package
-    main_py = str(ROOT / "firmware" / "main.py")
-    if a.cpython:
-        env["PYTHONPATH"] = os.pathsep.join(paths + [str(ROOT / "tools" / "hostlib")])
-        cmd = [sys.executable, main_py]
+        out = mpy_run.build(ROOT / "build" / "sim-mpy", (
+            ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
+            ROOT / "firmware" / "main.py", ROOT / "firmware" / "config.py"))
+        # imported by name: the script's own directory would shadow the .mpy package
+        env.update(mpy_run.env([out]))
+        cmd = mpy_run.command("import main", a.heap)
     else:
-        mp = Path(sys.executable).parent / "micropython"
-        env["MICROPYPATH"] = os.pathsep.join(paths + [".frozen"])
-        cmd = [str(mp) if mp.exists() else "micropython", "-X", "heapsize=" + a.heap,
-               "-m", "main"]
+        env["PYTHONPATH"] = os.pathsep.join(
+            str(ROOT / d) for d in ("firmware", "tools", "tools/hostlib"))
+        cmd = [sys.executable, str(ROOT / "firmware" / "main.py")]
     rc = subprocess.run(cmd, env=env).returncode
     if a.log:
         print("game log: %s (python tools/gamelog.py %s)" % (a.log, a.log))

@@ -3,7 +3,6 @@
 Usage: micropython ui_checks.py <check>   -> prints "PASS <check> ..." or raises.
 """
 
-import gc
 import sys
 
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
@@ -11,6 +10,7 @@ from board_sim import FOUR, FULL, Driver, HeadlessBoard
 from picoyacht import app as A
 from picoyacht.store import Store
 
+from allocs import allocated
 from fakefs import FakeFs
 
 
@@ -49,18 +49,6 @@ def pick(d, app, code):
     d.press(A.B_OK)
 
 
-def alloc(fn, n):
-    """Bytes allocated by n calls of fn with the collector off."""
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    for _ in range(n):
-        fn()
-    used = gc.mem_alloc() - before
-    gc.enable()
-    return used
-
-
 def check_alloc():
     """The steady state allocates nothing: idle loop passes, cursor moves, page flips."""
     b, r, d, app = rig()
@@ -71,7 +59,7 @@ def check_alloc():
     for btn in (A.B_UP, A.B_DOWN, A.B_OK, A.B_UP, A.B_DOWN, A.B_MENU):
         d.press(btn)
     assert app.state == A.S_PLAY, A.STATE_NAMES[app.state]
-    idle = alloc(r.step, 200)
+    idle = allocated(r.step, 200)
     ev_down = (1 << 4) | A.B_DOWN
     ev_up = (1 << 4) | A.B_UP
 
@@ -82,12 +70,12 @@ def check_alloc():
         app.render()
 
     move()
-    play_moves = alloc(move, 50)
+    play_moves = allocated(move, 50)
     d.press(A.B_OK)  # the card
     assert app.state == A.S_CARD
     d.press(A.B_DOWN)
     d.press(A.B_UP)
-    card_moves = alloc(move, 50)
+    card_moves = allocated(move, 50)
 
     def flip():  # cross page boundaries: 8 rows down and back
         for _ in range(8):
@@ -98,7 +86,7 @@ def check_alloc():
             app.render()
 
     flip()
-    flips = alloc(flip, 5)
+    flips = allocated(flip, 5)
     # a whole button press through the debouncer, in the loop
     def press_cycle():
         b.raw = 1 << A.B_DOWN
@@ -115,7 +103,7 @@ def check_alloc():
             r.step()
 
     press_cycle()
-    presses = alloc(press_cycle, 10)
+    presses = allocated(press_cycle, 10)
     print("PASS alloc idle=%d play_moves=%d card_moves=%d flips=%d presses=%d" % (
         idle, play_moves, card_moves, flips, presses))
     assert idle == 0 and play_moves == 0 and card_moves == 0 and flips == 0 and presses == 0
