@@ -6,34 +6,13 @@ Used by host_tests/test_gamelog.py under CPython and, as a script, under MicroPy
 
 from picoyacht import gamelog, rules
 from picoyacht.game import FILLED, LOCKED, Game
+from picoyacht.policy import best_box, most_common_mask
 
 from scripted import LcgRoller
 
 NAMES = ("Ann", 'Bo"b', "Cy\\", "Di")
 
 
-def best_box(g):
-    best, pts = -1, -1
-    for b in range(g.rs.nboxes):
-        st = g.box_state(b)
-        if st != LOCKED and st != FILLED and g.preview(b) > pts:
-            best, pts = b, g.preview(b)
-    return best
-
-
-def keep_most_common(g):
-    counts = [0] * 7
-    for d in g.dice:
-        counts[d] += 1
-    face = 6
-    for f in range(6, 0, -1):
-        if counts[f] > counts[face]:
-            face = f
-    mask = 0
-    for i in range(len(g.dice)):
-        if g.dice[i] == face:
-            mask |= 1 << i
-    g.set_held(mask)
 
 
 def play(seed, players=2, rid=rules.YAHTZEE, undo_at=-1):
@@ -44,7 +23,7 @@ def play(seed, players=2, rid=rules.YAHTZEE, undo_at=-1):
     while not g.over:
         g.roll()
         while g.rolls_left and g.turn % 3:
-            keep_most_common(g)
+            g.set_held(most_common_mask(g.dice))
             if g.held == (1 << len(g.dice)) - 1:
                 break
             g.roll()
