@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from cpu_moves import apply
 from strategy_pos import held_code, make_game
 
 from picoyacht import rules, strategy, strategy_table
@@ -310,7 +311,7 @@ def play_cpu_game(rid, kinds, seed, table=None, joker=rules.JOKER_FORCED):
         if act[0] == strategy.SCORE:
             assert g._allowed() >> act[1] & 1
         prof.record(g, act[0], act[1], table)
-        strategy.apply(g, act)  # raises RuleError on anything illegal
+        apply(g, act)  # raises RuleError on anything illegal
     return g, prof
 
 

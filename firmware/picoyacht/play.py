@@ -18,11 +18,8 @@ from picoyacht.screens import (
     ROW_YB,
     Screen,
     W,
-    bonus_of,
     card_rows,
     header,
-    total_of,
-    upper_of,
 )
 
 try:
@@ -260,7 +257,7 @@ class Play(Screen):
         x = cv.text(g.names[seat], 1, 0, 0)
         if g.kinds[seat]:
             cv.text("CPU", x + 4, 0, 0)
-        xr = cv.rnum(total_of(g, seat), W, 0, 0)
+        xr = cv.rnum(g.total(seat), W, 0, 0)
         if app.save_msg:
             cv.glyph(font.BANG, xr - 8, 0, 0)
         # status line: a note, or the rolls left and the round
@@ -398,7 +395,7 @@ class Card(Screen):
             cv.bar(0)
             cv.text(app.note, 1, 0, 0, 21)
         else:
-            header(cv, g.names[seat], total_of(g, seat), page, npages)
+            header(cv, g.names[seat], g.total(seat), page, npages)
         for r in range(_CARD_ROWS):
             i = page * _CARD_ROWS + r
             if i >= len(rows):
@@ -432,7 +429,7 @@ def card_value(cv, g, seat, code, y, state):
             cv.rnum(g.preview(code), W, y)
         return
     if code == ROW_UPPER:
-        up = upper_of(g, seat)
+        up = g.upper_total(seat)
         at = g.rs.bonus_at
         x = cv.rnum(at, W, y)
         cv.glyph(47, x - CELL, y)
@@ -442,18 +439,18 @@ def card_value(cv, g, seat, code, y, state):
         cv.fb.rect(40, y + 1, 40, 6, 1)
         cv.fb.fill_rect(40, y + 1, fill * 40 // at, 6, 1)
     elif code == ROW_BONUS:
-        b = bonus_of(g, seat)
+        b = g.upper_bonus(seat)
         if b:
             cv.rnum(b, W, y)
         else:
-            x = cv.rnum(g.rs.bonus_at - upper_of(g, seat), W, y)
+            x = cv.rnum(g.rs.bonus_at - g.upper_total(seat), W, y)
             cv.text("need", x - 30, y)
     elif code == ROW_YB:
         cv.rnum(100 * g.ybonus[seat], W, y)
     elif code == ROW_CREDITS:
         cv.rnum(g.credits[seat], W, y)
     else:
-        cv.rnum(total_of(g, seat), W, y)
+        cv.rnum(g.total(seat), W, y)
 
 
 class Handover(Screen):

@@ -11,11 +11,8 @@ from picoyacht.screens import (
     Pages,
     Screen,
     W,
-    bonus_of,
     card_rows,
     header,
-    total_of,
-    upper_of,
 )
 
 try:
@@ -98,15 +95,15 @@ class Scores(Pages):
                     else:
                         cv.glyph(font.DOT, xr - 6, y)
                 elif code == ROW_UPPER:
-                    cv.rnum(upper_of(g, s), xr, y)
+                    cv.rnum(g.upper_total(s), xr, y)
                 elif code == ROW_BONUS:
-                    cv.rnum(bonus_of(g, s), xr, y)
+                    cv.rnum(g.upper_bonus(s), xr, y)
                 elif code == ROW_YB:
                     cv.rnum(100 * g.ybonus[s], xr, y)
                 elif code == ROW_CREDITS:
                     cv.rnum(g.credits[s], xr, y)
                 else:
-                    cv.rnum(total_of(g, s), xr, y)
+                    cv.rnum(g.total(s), xr, y)
 
 
 class Over(Screen):
@@ -166,7 +163,7 @@ class Over(Screen):
             elif self.judged:
                 # coach summary: expected points given away (centi-points, shown -x.y)
                 _centi_left(cv, -coach.given(s), 92, y)
-            cv.rnum(total_of(g, s), W, y)
+            cv.rnum(g.total(s), W, y)
         if worst is not None:
             _draw_worst(cv, g, worst, 56)
 
@@ -218,7 +215,7 @@ class Ratings(Pages):
         seat = self.page // per_seat
         part = self.page % per_seat
         cv.clear()
-        header(cv, g.names[seat], total_of(g, seat), self.page, self.pages())
+        header(cv, g.names[seat], g.total(seat), self.page, self.pages())
         for k in range(_RATED):
             b = part * _RATED + k
             if b >= nb:

@@ -177,31 +177,6 @@ def ndigits(n):
     return d
 
 
-# ---- scorecard arithmetic without slices (game.upper_total slices: it allocates) -------
-def upper_of(game, seat):
-    nb = game.rs.nboxes
-    sc = game.scores
-    t = 0
-    for b in range(6):
-        t += sc[seat * nb + b]
-    return t
-
-
-def bonus_of(game, seat):
-    if upper_of(game, seat) >= game.rs.bonus_at:
-        return game.rs.upper_bonus(game.options)
-    return 0
-
-
-def total_of(game, seat):
-    nb = game.rs.nboxes
-    sc = game.scores
-    t = 0
-    for b in range(nb):
-        t += sc[seat * nb + b]
-    return t + bonus_of(game, seat) + 100 * game.ybonus[seat]
-
-
 def card_rows(rs):
     """Row codes of a rule set's scorecard: upper boxes, the upper subtotal, the rest,
     then bonuses and the total."""
