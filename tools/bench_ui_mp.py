@@ -126,15 +126,14 @@ def render_times():
     start(d, app, 2)
     d.press(K.B_ROLL)
     d.run_ms(400)
-    for name, st in (("play", "play"), ("card", "card"), ("scores", "scores")):
-        app.screen.NAME = st
-        app.screen.page = 0
+    for name in ("play", "card", "scores"):
+        app.show(name)
         t0 = time.ticks_us()
         for _ in range(50):
             app.dirty = True
             app.render()
         print("RENDER_us %s %d" % (name, time.ticks_diff(time.ticks_us(), t0) // 50))
-    app.screen.NAME = "play"
+    app.show("play")
 
 
 class TimedBoard(HeadlessBoard):

@@ -186,11 +186,8 @@ class Diag(Screen):
     """Every key press counts (and is shown); a long Menu press leaves."""
 
     NAME = "diag"
-
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.facts = None
-        self.presses = 0
+    facts = None
+    presses = 0
 
     def event(self, btn, kind):
         self.presses += 1

@@ -17,7 +17,6 @@ T_RESUME = const(0)
 T_NEW = const(1)
 T_RECORDS = const(2)
 T_DEMO = const(3)
-T_DIAG = const(4)
 # Menu item codes.
 M_BACK = const(0)
 M_SCORES = const(1)
@@ -30,7 +29,7 @@ _COLS = const(21)
 
 class Title(Choice):
     NAME = "title"
-    LABELS = ("Resume game", "New game", "Records", "Demo (all CPU)", "Diagnostics")
+    LABELS = ("Resume game", "New game", "Records", "Demo (all CPU)")
 
     def enter(self):
         app = self.app
@@ -113,13 +112,10 @@ class Message(Screen):
     """A titled note; OK, Menu or Roll calls then(btn), or goes to the title."""
 
     NAME = "message"
-
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.title = ""
-        self.lines = ()
-        self.hint = ""
-        self.then = None
+    title = ""
+    lines = ()
+    hint = ""
+    then = None
 
     def set(self, title, lines, hint, then):
         self.title = title

@@ -6,7 +6,7 @@ from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.game import MAX_NAME
 from picoyacht.rules import JOKER_NAMES, RULESETS
 from picoyacht.saves import BETS, DEFAULT_NAMES
-from picoyacht.screens import CELL, KIND_NAMES, Screen, W, header
+from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
 
 try:
     from micropython import const
@@ -37,15 +37,10 @@ COACH_NAMES = ("Off", "Hints", "Hints+tips")
 NAME_CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
 
 
-class Setup(Screen):
+class Setup(Choice):
     """One row per setting; OK steps a value forward, Roll back; Menu leaves."""
 
     NAME = "setup"
-
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.items = b""
-        self.sel = 0
 
     def enter(self):
         self.sel = 0
@@ -77,17 +72,16 @@ class Setup(Screen):
             self.sel = len(items) - 1
 
     def key(self, btn):
-        n = len(self.items)
-        if btn == B_UP:
-            self.sel = (self.sel - 1) % n
-        elif btn == B_DOWN:
-            self.sel = (self.sel + 1) % n
-        elif btn == B_OK:
-            self.change(self.items[self.sel], 1)
-        elif btn == B_ROLL:
+        if btn == B_ROLL:
             self.change(self.items[self.sel], -1)
-        elif btn == B_MENU:
+        else:
+            Choice.key(self, btn)
+
+    def pick(self, code):
+        if code < 0:  # Menu
             self.app.home()
+        else:
+            self.change(code, 1)
 
     def change(self, code, d):
         app = self.app
@@ -188,12 +182,9 @@ class Name(Screen):
     OK) is done."""
 
     NAME = "name"
-
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.seat = 0
-        self.edit = ""
-        self.pos = 0
+    seat = 0
+    edit = ""
+    pos = 0
 
     def enter(self):
         self.edit = self.app.settings.names[self.seat]

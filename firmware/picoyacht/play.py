@@ -13,13 +13,12 @@ from picoyacht.screens import (
     CELL,
     KIND_NAMES,
     ROW_BONUS,
-    ROW_CREDITS,
     ROW_UPPER,
-    ROW_YB,
     Screen,
     W,
     card_rows,
     header,
+    row_sum,
 )
 
 try:
@@ -51,13 +50,13 @@ class Play(Screen):
 
     NAME = "play"
     ACTIONS = ("Roll", "Score", "Hint")
+    cursor = 0
+    hint_mask = 0
+    anim = 0  # roll animation frame, 0 when still
+    anim_at = 0
 
     def __init__(self, app):
         Screen.__init__(self, app)
-        self.cursor = 0
-        self.hint_mask = 0
-        self.anim = 0  # roll animation frame, 0 when still
-        self.anim_at = 0
         self.anim_dice = bytearray(6)
         self._rng = (app.boot_ms & 0xFFFF) | 1  # for roll animations only, never the dice
         self.legend = "1-6 hold  Roll  OK" if app.full else "Up/Dn move  A select"
@@ -316,20 +315,14 @@ class Card(Screen):
     the best one). A box that scores 0 asks for a second OK."""
 
     NAME = "card"
-
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.rs = None
-        self.rows = b""
-        self.row = 0
-        self.confirm = False
+    rows = b""
+    row = 0
+    confirm = False
 
     def enter(self):
         app = self.app
         g = app.game
-        if self.rs is not g.rs:
-            self.rs = g.rs
-            self.rows = card_rows(g.rs)
+        self.rows = card_rows(g.rs)
         self.confirm = False
         app.note = ""
         best = -1
@@ -438,19 +431,11 @@ def card_value(cv, g, seat, code, y, state):
         fill = up if up < at else at
         cv.fb.rect(40, y + 1, 40, 6, 1)
         cv.fb.fill_rect(40, y + 1, fill * 40 // at, 6, 1)
-    elif code == ROW_BONUS:
-        b = g.upper_bonus(seat)
-        if b:
-            cv.rnum(b, W, y)
-        else:
-            x = cv.rnum(g.rs.bonus_at - g.upper_total(seat), W, y)
-            cv.text("need", x - 30, y)
-    elif code == ROW_YB:
-        cv.rnum(100 * g.ybonus[seat], W, y)
-    elif code == ROW_CREDITS:
-        cv.rnum(g.credits[seat], W, y)
+    elif code == ROW_BONUS and not g.upper_bonus(seat):
+        x = cv.rnum(g.rs.bonus_at - g.upper_total(seat), W, y)
+        cv.text("need", x - 30, y)
     else:
-        cv.rnum(g.total(seat), W, y)
+        cv.rnum(row_sum(g, seat, code), W, y)
 
 
 class Handover(Screen):
@@ -458,10 +443,7 @@ class Handover(Screen):
     itself after CPU_HANDOVER_MS."""
 
     NAME = "handover"
-
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.at = 0
+    at = 0
 
     def enter(self):
         self.at = self.app.now

@@ -4,15 +4,13 @@ from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.screens import (
     CELL,
-    ROW_BONUS,
-    ROW_CREDITS,
     ROW_UPPER,
-    ROW_YB,
     Pages,
     Screen,
     W,
     card_rows,
     header,
+    row_sum,
 )
 
 try:
@@ -35,17 +33,10 @@ class Scores(Pages):
 
     NAME = "scores"
     OK_BACK = True
-
-    def __init__(self, app):
-        Pages.__init__(self, app)
-        self.rs = None
-        self.rows = b""
+    rows = b""
 
     def enter(self):
-        g = self.app.game
-        if self.rs is not g.rs:
-            self.rs = g.rs
-            self.rows = card_rows(g.rs)
+        self.rows = card_rows(self.app.game.rs)
         self.page = 0
 
     def _row_pages(self):
@@ -94,16 +85,8 @@ class Scores(Pages):
                         cv.rnum(g.box_score(s, code), xr, y)
                     else:
                         cv.glyph(font.DOT, xr - 6, y)
-                elif code == ROW_UPPER:
-                    cv.rnum(g.upper_total(s), xr, y)
-                elif code == ROW_BONUS:
-                    cv.rnum(g.upper_bonus(s), xr, y)
-                elif code == ROW_YB:
-                    cv.rnum(100 * g.ybonus[s], xr, y)
-                elif code == ROW_CREDITS:
-                    cv.rnum(g.credits[s], xr, y)
                 else:
-                    cv.rnum(g.total(s), xr, y)
+                    cv.rnum(row_sum(g, s, code), xr, y)
 
 
 class Over(Screen):
@@ -111,12 +94,9 @@ class Over(Screen):
     costliest move of the game."""
 
     NAME = "over"
-
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.winners = []
-        self.ranking = []
-        self.judged = False
+    winners = ()
+    ranking = ()
+    judged = False
 
     def enter(self):
         app = self.app

@@ -29,9 +29,9 @@ _DIE = const(17)  # odd, so a pip sits in the exact middle
 # Card row codes beyond the box indexes (0..19).
 ROW_UPPER = const(32)
 ROW_BONUS = const(33)
-ROW_YB = const(34)
-ROW_CREDITS = const(35)
-ROW_TOTAL = const(36)
+_ROW_YB = const(34)
+_ROW_CREDITS = const(35)
+_ROW_TOTAL = const(36)
 
 # Pip layout per face: bits TL, TR, ML, C, MR, BL, BR.
 _PIPS = b"\x00\x08\x41\x49\x63\x6b\x77"
@@ -177,21 +177,41 @@ def ndigits(n):
     return d
 
 
+_rows_of = [None, b""]  # the last rule set card_rows() was asked for, and its rows
+
+
 def card_rows(rs):
     """Row codes of a rule set's scorecard: upper boxes, the upper subtotal, the rest,
-    then bonuses and the total."""
-    rows = bytearray()
-    for b in range(rs.nboxes):
-        rows.append(b)
-        if b == 5:
-            rows.append(ROW_UPPER)
-    rows.append(ROW_BONUS)
-    if rs.joker:
-        rows.append(ROW_YB)
-    if rs.casino:
-        rows.append(ROW_CREDITS)
-    rows.append(ROW_TOTAL)
-    return rows
+    then bonuses and the total. Kept for the last rule set: opening a card allocates
+    nothing."""
+    if _rows_of[0] is not rs:
+        rows = bytearray()
+        for b in range(rs.nboxes):
+            rows.append(b)
+            if b == 5:
+                rows.append(ROW_UPPER)
+        rows.append(ROW_BONUS)
+        if rs.joker:
+            rows.append(_ROW_YB)
+        if rs.casino:
+            rows.append(_ROW_CREDITS)
+        rows.append(_ROW_TOTAL)
+        _rows_of[0] = rs
+        _rows_of[1] = rows
+    return _rows_of[1]
+
+
+def row_sum(g, seat, code):
+    """The number on a card row below the boxes: subtotal, bonuses, credits or total."""
+    if code == ROW_UPPER:
+        return g.upper_total(seat)
+    if code == ROW_BONUS:
+        return g.upper_bonus(seat)
+    if code == _ROW_YB:
+        return 100 * g.ybonus[seat]
+    if code == _ROW_CREDITS:
+        return g.credits[seat]
+    return g.total(seat)
 
 
 def header(cv, s, right_num=-1, page=0, pages=0):
@@ -268,11 +288,8 @@ class Choice(Screen):
     """A list of item codes with a cursor: OK (or Roll) picks, Menu picks -1."""
 
     LABELS = ()
-
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.items = b""
-        self.sel = 0
+    items = b""
+    sel = 0
 
     def key(self, btn):
         n = len(self.items)
@@ -293,10 +310,7 @@ class Pages(Screen):
     """Up/Down flip pages; OK turns the page (OK_BACK: goes back), Menu goes back."""
 
     OK_BACK = False
-
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.page = 0
+    page = 0
 
     def enter(self):
         self.page = 0

@@ -76,11 +76,17 @@ class Stats:
             print("FAIL", what)
 
 
+def view(screen):
+    """The screen and its own state: list selection, cursor, card row, page, animation."""
+    return (screen.NAME, getattr(screen, "sel", 0), getattr(screen, "cursor", 0),
+            getattr(screen, "row", 0), getattr(screen, "page", 0), getattr(screen, "anim", 0))
+
+
 def same_view(a, b):
-    if a.state != b.state or a.sel != b.sel or a.cursor != b.cursor or a.row != b.row:
+    if view(a.screen) != view(b.screen):
         return "screen %s/%s" % (a.screen.NAME, b.screen.NAME)
-    if a.page != b.page or a.power != b.power or a.anim != b.anim:
-        return "page/power/anim"
+    if a.power != b.power:
+        return "power"
     ga, gb = a.game, b.game
     if (ga is None) != (gb is None):
         return "game presence"
