@@ -40,8 +40,8 @@ def cmd_ui(argv):
     gc.collect()
     import ui_play
 
-    from picoyacht import snapshot, ssd1306  # noqa: F401  (used at the first box)
-    from picoyacht.app import FULL_BUTTONS
+    from picoyacht import play, results, snapshot, ssd1306  # noqa: F401  (loaded in game)
+    from picoyacht.buttons import FULL_BUTTONS
 
     gc.collect()
     code = gc.mem_alloc()

@@ -32,21 +32,18 @@ except ImportError:  # CPython
 AWAKE = const(0)
 DIM = const(1)
 BLANK = const(2)
-CONTRAST_ON = const(0xCF)
+_CONTRAST_ON = const(0xCF)
 CONTRAST_DIM = const(0x08)
 _DIM_MS = const(30000)
 _BLANK_MS = const(120000)
 _NOTE_MS = const(1800)  # a status note clears itself after this
 _RETRY_MS = const(250)  # a frame or display command the panel refused is sent again
 
-# Screen name -> (module, class), imported on first use.
+# Screen name -> its module, imported on first use; the class is the name capitalised.
 SCREENS = {
-    "title": ("menus", "Title"), "menu": ("menus", "Menu"), "message": ("menus", "Message"),
-    "setup": ("newgame", "Setup"), "name": ("newgame", "Name"),
-    "play": ("play", "Play"), "card": ("play", "Card"), "handover": ("play", "Handover"),
-    "scores": ("results", "Scores"), "over": ("results", "Over"),
-    "ratings": ("results", "Ratings"), "records": ("records", "RecordsScreen"),
-    "diag": ("diag", "Diag"),
+    "title": "menus", "menu": "menus", "message": "menus", "setup": "newgame",
+    "name": "newgame", "play": "play", "card": "play", "handover": "play", "scores": "results",
+    "over": "results", "ratings": "results", "records": "records", "diag": "diag",
 }
 _AWAY = ("newgame", "records", "diag")  # modules dropped when another screen is shown
 
@@ -99,8 +96,9 @@ class App:
         """The screen called name, created (and its module imported) on first use."""
         s = self._screens.get(name)
         if s is None:
-            mod, cls = SCREENS[name]
-            s = getattr(getattr(__import__("picoyacht." + mod), mod), cls)(self)
+            mod = SCREENS[name]
+            cls = getattr(getattr(__import__("picoyacht." + mod), mod), name[0].upper() + name[1:])
+            s = cls(self)
             self._screens[name] = s
             self._away = self._away or mod in _AWAY
         return s
@@ -115,7 +113,7 @@ class App:
         leave the heap then (their modules too), so a game never carries them."""
         del self._stack[:]
         s = self._open(name)
-        if self._away and SCREENS[name][0] not in _AWAY:
+        if self._away and SCREENS[name] not in _AWAY:
             self._drop_away()
         return s
 
@@ -127,7 +125,7 @@ class App:
 
         self._away = False
         for name in SCREENS:
-            if SCREENS[name][0] in _AWAY:
+            if SCREENS[name] in _AWAY:
                 self._screens.pop(name, None)
         for mod in _AWAY:
             if sys.modules.pop("picoyacht." + mod, None) is not None:
@@ -391,7 +389,7 @@ class App:
 
     def _wake(self, now):
         self._display("wake", -1)
-        self._display("contrast", CONTRAST_ON)
+        self._display("contrast", _CONTRAST_ON)
         self.power = AWAKE
         self.last_input = now
         self.dirty = True

@@ -5,7 +5,9 @@ from picoyacht.rules import RULESETS
 from picoyacht.screens import Pages, W, header
 
 
-class RecordsScreen(Pages):
+class Records(Pages):
+    """Two pages: plays and best total per rule set, then who made each best."""
+
     NAME = "records"
 
     def pages(self):
