@@ -130,9 +130,9 @@ class Setup(Choice):
             if i == self.sel:
                 cv.tab(r + 1, label_w(items[i]))
                 c = 0
-            self.row(cv, items[i], y, c)
+            self.draw_row(cv, items[i], y, c)
 
-    def row(self, cv, code, y, c):
+    def draw_row(self, cv, code, y, c):
         """One row: the label in colour c (0 inside the selection box), the value."""
         s = self.app.settings
         o = s.options
@@ -171,7 +171,7 @@ class Setup(Choice):
 
 
 def label_w(code):
-    """Width of the selection box over a setup row's label, as Setup.row draws it."""
+    """Width of the selection box over a setup row's label, as Setup.draw_row draws it."""
     if code >= R_KIND:
         return (7 if code >= R_NAME else 8) * CELL + 1  # "P1 name" / "P1 plays"
     return len(LABELS[code]) * CELL + (9 if code == R_START else 1)
