@@ -12,9 +12,8 @@ import sys
 import pytest
 
 from picoyacht import gamelog, rules
-from picoyacht.app import _best_box as best_box  # the app's fallback policy
-from picoyacht.app import _most_common_mask as most_common_mask
 from picoyacht.game import FILLED, LOCKED, Game
+from picoyacht.policy import best_box, most_common_mask  # the one fallback policy
 
 from scripted import LcgRoller
 
@@ -35,7 +34,7 @@ def play(seed, players=2, rid=rules.YAHTZEE, undo_at=-1):
     while not g.over:
         g.roll()
         while g.rolls_left and g.turn % 3:
-            g.set_held(most_common_mask(g))
+            g.set_held(most_common_mask(g.dice))
             if g.held == (1 << len(g.dice)) - 1:
                 break
             g.roll()

@@ -10,6 +10,7 @@ import io
 import sys
 
 import pytest
+from cpu_moves import apply
 
 from picoyacht import rules, strategy, strategy_table
 from picoyacht.game import Game
@@ -350,7 +351,7 @@ def play_cpu_game(rid, kinds, seed, table=None, joker=rules.JOKER_FORCED):
         if act[0] == strategy.SCORE:
             assert g._allowed() >> act[1] & 1
         prof.record(g, act[0], act[1], table)
-        strategy.apply(g, act)  # raises RuleError on anything illegal
+        apply(g, act)  # raises RuleError on anything illegal
     return g, prof
 
 

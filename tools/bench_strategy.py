@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "host_tests" / "mp"))
 import build_tables as bt  # noqa: E402
 import mpy_run  # noqa: E402
 import strategy_np as sn  # noqa: E402
+from cpu_moves import apply  # noqa: E402
 from mpy_build import compile_package  # noqa: E402
 
 from picoyacht import rules, strategy  # noqa: E402
@@ -96,7 +97,7 @@ def easy_games(rid, games, seed):
         g = Game(rid, ["cpu"], kinds=[strategy.EASY], roller=LcgRoller(seed + k), seed=k)
         rng = LcgRoller(seed + k + 1_000_003)
         while not g.over:
-            strategy.apply(g, strategy.cpu_step(g, strategy.EASY, None, rng))
+            apply(g, strategy.cpu_step(g, strategy.EASY, None, rng))
         tot.append(g.total(0))
     return tot
 

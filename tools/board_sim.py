@@ -10,15 +10,15 @@ HostDisplay stands in with the same API.
 
 from array import array
 
-from picoyacht import app as appmod
+from picoyacht import buttons
 
 try:
     import config
 except ImportError:
     config = None
 
-FULL = appmod.FULL_BUTTONS
-FOUR = appmod.MIN_BUTTONS
+FULL = buttons.FULL_BUTTONS
+FOUR = buttons.MIN_BUTTONS
 
 
 # Argument bytes that follow each SSD1306 command we emulate (0 = none).
@@ -196,8 +196,8 @@ def present_from_config(cfg=None, buttons=0):
         return FULL
     mask = 0
     pins = getattr(cfg, "BUTTONS", {})
-    for i in range(appmod.NBUTTONS):
-        if pins.get(appmod.BUTTON_NAMES[i]) is not None:
+    for i in range(buttons.NBUTTONS):
+        if pins.get(buttons.BUTTON_NAMES[i]) is not None:
             mask |= 1 << i
     return mask | FOUR
 
@@ -317,4 +317,19 @@ class Driver:
 
     def frame(self):
         return bytes(self.board.i2c.ram)
+
+    def select(self, code, limit=40):
+        """Move the list screen's cursor down to the item `code`; False if not found."""
+        for _ in range(limit):
+            sc = self.app.screen
+            if sc.items[sc.sel] == code:
+                return True
+            self.press(buttons.B_DOWN)
+        return False
+
+    def pick(self, code):
+        """Select the item `code`, then press OK; False if it was not found."""
+        found = self.select(code)
+        self.press(buttons.B_OK)
+        return found
 

@@ -13,7 +13,8 @@ import sys
 
 from board_sim import FULL, HeadlessBoard, ToneLog, present_from_config
 
-from picoyacht import app as appmod
+from picoyacht.buttons import NBUTTONS
+from picoyacht.debounce import ticks_add, ticks_diff
 
 KEYS_FULL = {
     "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, " ": 6, "r": 6,
@@ -131,7 +132,7 @@ class TermBoard(HeadlessBoard):
         self.t = time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.time() * 1000)
         self.keys = KEYS_FULL if present == FULL else KEYS_FOUR
         self.legend = LEGEND_FULL if present == FULL else LEGEND_FOUR
-        self.down_until = [0] * appmod.NBUTTONS
+        self.down_until = [0] * NBUTTONS
         self.shown = -1
         self.out = bytearray(16 + 32 * (128 * 3 + 2))  # the larger rendering's most
         self._tty_setup()
@@ -191,13 +192,13 @@ class TermBoard(HeadlessBoard):
             btn = self.keys.get(ch.lower())
             if btn is None:
                 continue
-            self.down_until[btn] = appmod.ticks_add(self.t, LONG_TAP_MS if long_press else TAP_MS)
+            self.down_until[btn] = ticks_add(self.t, LONG_TAP_MS if long_press else TAP_MS)
 
     def poll(self, deb, now):
         self._read_keys()
         raw = 0
-        for i in range(appmod.NBUTTONS):
-            if appmod.ticks_diff(self.down_until[i], now) > 0:
+        for i in range(NBUTTONS):
+            if ticks_diff(self.down_until[i], now) > 0:
                 raw |= 1 << i
         self.raw = raw
         deb.update(raw, now)

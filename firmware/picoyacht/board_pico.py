@@ -27,7 +27,7 @@ from array import array
 import machine
 from machine import Pin
 
-from picoyacht.app import BUTTON_NAMES, NBUTTONS
+from picoyacht.buttons import BUTTON_NAMES, NBUTTONS
 
 try:
     from micropython import const
