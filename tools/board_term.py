@@ -13,7 +13,7 @@ import sys
 
 from board_sim import FULL, HeadlessBoard, ToneLog, present_from_config
 
-from picoyacht.buttons import NBUTTONS
+from picoyacht.buttons import B_MENU, NBUTTONS
 from picoyacht.debounce import ticks_add, ticks_diff
 
 KEYS_FULL = {
@@ -257,7 +257,7 @@ def make_board():
     if term:
         cols, _, rows = term.partition("x")
         size = (int(cols), int(rows))
-    boot = (1 << appmod.B_MENU) if env("PICOYACHT_DIAG") else 0
+    boot = (1 << B_MENU) if env("PICOYACHT_DIAG") else 0
     board = TermBoard(present, store, size, boot)
     if env("PICOYACHT_LOG"):
         board.log_file = open(env("PICOYACHT_LOG"), "a")
