@@ -101,17 +101,17 @@ def test_diag_boots_into_diagnostics_with_this_boards_facts(term, monkeypatch, c
     monkeypatch.setenv("PICOYACHT_TERM", "80x24")
     board = board_term.make_board()
     runner = A.Runner(board)
-    assert runner.app.state == A.S_DIAG
+    assert runner.app.screen.NAME == "diag"
     for _ in range(3):
         board.t += 5
         runner.step()
-    facts = runner.app.diag_facts
+    facts = runner.app.screen.facts
     assert facts.i2c == [0x3C]  # the emulated panel answers the scan
     assert board.draw_panel is board_term.draw_braille
     text = capsysbinary.readouterr().out.decode("utf-8")
     assert any(0x2800 < ord(c) < 0x2900 for c in text)
     monkeypatch.delenv("PICOYACHT_DIAG")
-    assert A.Runner(board_term.make_board()).app.state != A.S_DIAG
+    assert A.Runner(board_term.make_board()).app.screen.NAME != "diag"
 
 
 def test_game_log_file_is_whole_lines_gamelog_reads(tmp_path):
