@@ -205,7 +205,7 @@ MUTATIONS = {
         g.filled[g.current]).count("1") * (g.rs.saved_rolls and g.options.saved_rolls)),
     "fewer rolls than a turn": _field("rolls_left", lambda g: 2 - g.rolls_used),
     "turn+1": _field("turn", lambda g: g.turn + 1),
-    "turn past the end": _field("turn", lambda g: g.total_turns + 1),
+    "turn past the end": _field("turn", lambda g: g.rs.nboxes * g.nseats + 1),
     "seat order repeated": _field("order", lambda g: bytearray([0] * g.nseats)),
     "seat order reversed": _field("order", lambda g: bytearray(range(g.nseats))[::-1]),
     "seat kind 4": _seat("kinds", 4),

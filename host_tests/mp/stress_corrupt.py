@@ -33,8 +33,8 @@ import sys
 
 from stress_rig import Rng, app_error, best_box, helpful, opts, out, rig, want_mask
 
-from picoyacht import app as A
-from picoyacht import rules
+from picoyacht import buttons as K
+from picoyacht import rules, saves
 from picoyacht import store as S
 from picoyacht.game import Game
 from picoyacht.roller import Roller
@@ -70,22 +70,22 @@ def good_files(rid, nseats, near_end):
         return _GOOD[key]
     fs = FakeFs()
     st = Store(fs, ROOT)
-    s1 = A.Settings()
+    s1 = saves.Settings()
     s1.nplayers = 1
     s1.kinds[0] = 0
-    s2 = A.Settings.unpack(s1.pack())
+    s2 = saves.Settings.unpack(s1.pack())
     s2.names[0] = "Zoe"
-    r1 = A.Records()
+    r1 = saves.Records()
     r1.games[0] = 3
     r1.best[0] = 201
     r1.names[0] = "Ann"
-    r2 = A.Records.unpack(r1.pack())
+    r2 = saves.Records.unpack(r1.pack())
     r2.games[0] = 4
     r2.best[1] = 188
     r2.names[1] = "Bob"
     seed = 77 + 7 * rid + nseats
     g = Game(rid, SEAT_NAMES[:nseats], bytearray(nseats), None, Roller(seed), seed)
-    total = g.total_turns
+    total = g.rs.nboxes * g.nseats
     last = total - 1 if near_end else max(2, total * (1 + (rid + nseats) % 3) // 4)
     snaps = []
     while g.turn < last:
@@ -259,10 +259,10 @@ def play_after_boot(d, app, faults, finish):
     written); then, unless a resumed game goes on, start a new game and score one box, all
     through the buttons. Returns (resumed, ok)."""
     for _ in range(6):
-        if app.state != A.S_MESSAGE:
+        if app.screen.NAME != "message":
             break
-        d.press(A.B_OK, 15, 15)
-    resumed = app.state in (A.S_PLAY, A.S_HANDOVER)
+        d.press(K.B_OK, 15, 15)
+    resumed = app.screen.NAME in ("play", "handover")
     if resumed:
         g0 = app.game
         turn = g0.turn
@@ -270,7 +270,7 @@ def play_after_boot(d, app, faults, finish):
             return resumed, False
         if not finish:
             return resumed, True
-        if not press_until(d, app, faults, lambda: app.state == A.S_TITLE):
+        if not press_until(d, app, faults, lambda: app.screen.NAME == "title"):
             return resumed, False
     old = app.game
     return resumed, press_until(d, app, faults, lambda: (
@@ -280,9 +280,9 @@ def play_after_boot(d, app, faults, finish):
 def parses(kind, payload):
     try:
         if kind == "settings":
-            A.Settings.unpack(payload)
+            saves.Settings.unpack(payload)
         elif kind == "records":
-            A.Records.unpack(payload)
+            saves.Records.unpack(payload)
         else:
             Game.restore(payload, None)
     except Exception:
@@ -308,7 +308,7 @@ def one(run, good, pay, kind, rng, op, slots):
     faults = [0]
     where = "%s %s %s" % (kind, NAMES[op], slots)
     try:
-        b, r, d, app = rig(A.FULL_BUTTONS, Store(fs, ROOT), b"\x2a\x00\x00\x00", 0, 5)
+        b, r, d, app = rig(K.FULL_BUTTONS, Store(fs, ROOT), b"\x2a\x00\x00\x00", 0, 5)
         f0 = app.fault
 
         def fault(e, f0=f0):
@@ -323,12 +323,12 @@ def one(run, good, pay, kind, rng, op, slots):
         run.crashes += 1
         run.fail("%s: boot raised %r" % (where, e))
         return
-    notes = [ln for ln in app.msg_lines] if app.state == A.S_MESSAGE else []
+    notes = [ln for ln in app.screen.lines] if app.screen.NAME == "message" else []
     text = " ".join(notes)
     named = (kind + ":") in text
     if named:
         run.notes += 1
-        key = app.msg_title + ": " + text
+        key = app.screen.title + ": " + text
         run.messages[key] = run.messages.get(key, 0) + 1
     # what the app took for this kind
     if kind == "game":
@@ -378,7 +378,7 @@ def one(run, good, pay, kind, rng, op, slots):
         run.fail("%s: %d faults" % (where, faults[0]))
         return
     if not ok:
-        run.fail("%s: could not play on (%s)" % (where, A.STATE_NAMES[app.state]))
+        run.fail("%s: could not play on (%s)" % (where, app.screen.NAME))
     if resumed:
         run.resumed += 1
     else:
