@@ -900,3 +900,68 @@ def test_power_cut_at_every_block_write(name):
             gc.collect()
     assert writes > 0 and tried == 2 * writes
     assert failures == []
+
+
+def test_the_check_runs_once_per_copy_not_at_every_save():
+    """A game's check rebuilds the game: saves reuse its verdict on the copies already seen
+    and trust the copies they wrote, and still never rotate a refused copy into the backup
+    slot."""
+    fs = FakeFs()
+    s = Store(fs)
+    assert s.save("game", b"good")
+    assert s.save("game", b"BAD!")
+    seen = []
+
+    def check(p):
+        seen.append(bytes(p))
+        return p != b"BAD!"
+
+    fs = fs.reboot()
+    boot = Store(fs)
+    assert boot.load("game", check) == b"good"
+    assert sorted(seen) == [b"BAD!", b"good"]
+    del seen[:]
+    for i in range(5):
+        assert boot.save("game", b"new%d" % i)
+        assert fs.files["/game.bak"][16:] == (b"good" if i == 0 else b"new%d" % (i - 1))
+    assert seen == []  # no save checked a copy again, nor one this store wrote
+    assert Store(fs.reboot()).load("game", check) == b"new4"
+    fs = fs.reboot()
+    s = Store(fs)
+    assert s.load("game", check) == b"new4"
+    fs.files["/game.dat"][16:] = b"BAD!"  # swapped behind the store's back, CRC fixed below
+    fs.files["/game.dat"][:16] = store.encode(3, 99, b"BAD!")
+    del seen[:]
+    assert s.save("game", b"new5")
+    assert seen == [b"BAD!"]  # a copy it had not judged: checked, refused, not rotated
+    assert fs.files["/game.bak"][16:] == b"new3"
+
+
+def test_the_littlefs_model_keeps_only_committed_data():
+    """FakeFs(lfs=True), which stress_cuts uses: a cut loses what no flush/close committed,
+    an existing file keeps its old content until then, and rename is atomic."""
+    for cut in range(1, 8):
+        fs = FakeFs({"/a": bytearray(b"old")}, cut_at=cut, lfs=True)
+        done = []
+        try:
+            f = fs.open("/a", "wb")  # unit 1
+            f.write(b"new")  # unit 2
+            done.append("write")
+            fs.rename("/a", "/b")  # unit 3: the open file follows
+            f.flush()  # unit 4: commits b"new" to /b
+            done.append("flush")
+            f.write(b"er")  # unit 5
+            f.close()  # unit 6: commits b"newer"
+            done.append("close")
+            fs.remove("/b")  # unit 7
+            done.append("remove")
+        except PowerCut:
+            pass
+        files = {p: bytes(d) for p, d in fs.reboot().files.items()}
+        want = ({"/a": b"old"} if cut <= 3 else {"/b": b"old"} if cut == 4
+                else {"/b": b"new"} if cut <= 6 else {"/b": b"newer"})
+        assert files == want, (cut, done, files)
+    fs = FakeFs(cut_at=2, lfs=True)
+    with pytest.raises(PowerCut):
+        fs.open("/n", "wb").write(b"x")
+    assert fs.reboot().files == {"/n": bytearray()}  # the creation was committed at open

@@ -166,13 +166,16 @@ class App:
         if self.store is None:
             return None
 
+        accepted = []  # (payload, parsed) of each copy the check took: parsed once only
+
         def check(payload):  # the store skips copies this refuses, and never backs them up
-            return parse(payload) is not None
+            obj = parse(payload)
+            if obj is not None:
+                accepted.append((bytes(payload), obj))
+            return obj is not None
 
         try:
-            # Game snapshots carry their own checksum and consistency checks; re-parsing
-            # them at every save would cost a restore per copy per scored box.
-            data = self.store.load(kind, None if kind == "game" else check)
+            data = self.store.load(kind, check)
             err = self.store.last_error
         except Exception as e:  # a Store must not raise, but a flaky flash might
             data, err = None, "read error " + str(e)
@@ -180,6 +183,9 @@ class App:
             notes.append(kind + ": " + err)
         if data is None:
             return None
+        for payload, obj in accepted:
+            if payload == data:
+                return obj
         try:
             return parse(data)
         except Exception:

@@ -16,9 +16,16 @@ byte written, flush, close, rename, remove, sync):
         (EIO) once; the game must go on, show "not saved", and the next boot resumes the
         session's final state.
 
-Usage: stress_cuts.py [stride=1] [mode=cuts|errors|both] [broken=0]
-stride=k tries every k-th cut point (CI); broken=1 swaps in a store that writes the
-primary file in place (no temp file): the check must then find lost games.
+The filesystem is FakeFs in its littlefs model (lfs=1, as the Pico mounts its flash): data
+not yet committed by flush/close is lost at a cut, rename is atomic; every filesystem call
+is a cut point. lfs=0 is the byte model instead: every byte written lands at once, and a
+cut may fall between any two bytes.
+
+Usage: stress_cuts.py [stride=1] [mode=0|1|2] [broken=0] [lfs=1]
+mode: 0 cuts, 1 errors, 2 both. stride=k tries every k-th cut point (CI). Negative
+controls, whose checks must fail: broken=1 swaps in a store that writes the primary file
+in place (no temp file); broken=2 a store that never syncs (its flush, close and sync never
+reach the filesystem), which the byte model cannot tell from a good one.
 """
 
 import sys
@@ -60,6 +67,34 @@ class InPlaceStore(Store):
         return data
 
 
+class NoSyncFs:
+    """For the negative control: the store's flush, close and sync do nothing."""
+
+    def __init__(self, fs):
+        self.fs = fs
+
+    def open(self, path, mode):
+        f = self.fs.open(path, mode)
+        return f if "r" in mode else _NoSyncFile(f)
+
+    def sync(self):
+        pass
+
+    def __getattr__(self, name):  # remove, rename, reboot, ops ... of the real FakeFs
+        return getattr(self.fs, name)
+
+
+class _NoSyncFile:
+    def __init__(self, f):
+        self.write = f.write
+
+    def flush(self):
+        pass
+
+    def close(self):
+        pass
+
+
 class Recorder:
     """Wraps a store: the app-level saves as (kind, payload|None, ops before, ops after)."""
 
@@ -86,6 +121,19 @@ class Recorder:
         store.delete = delete
 
 
+class Calls:
+    """A fixed buffer for the recorded calls: a growing array would need ever larger free
+    blocks of a heap the session fragments."""
+
+    def __init__(self, capacity):
+        self.buf = array("i", bytes(4 * capacity))
+        self.n = 0
+
+    def append(self, v):
+        self.buf[self.n] = v
+        self.n += 1
+
+
 def record_calls(app, calls):
     """Log every event/tick the loop hands the app: [ev or -1, now] pairs."""
     ev0 = app.event
@@ -106,12 +154,13 @@ def record_calls(app, calls):
 
 
 def replay(app, calls):
-    for i in range(0, len(calls), 2):
-        ev = calls[i]
+    buf = calls.buf
+    for i in range(0, calls.n, 2):
+        ev = buf[i]
         if ev < 0:
-            app.tick(calls[i + 1])
+            app.tick(buf[i + 1])
         else:
-            app.event(ev, calls[i + 1])
+            app.event(ev, buf[i + 1])
 
 
 def session(d, app):
@@ -154,7 +203,9 @@ def session(d, app):
 
 
 def make_store(fs, broken):
-    return InPlaceStore(fs, ROOT) if broken else Store(fs, ROOT)
+    if broken == 1:
+        return InPlaceStore(fs, ROOT)
+    return Store(NoSyncFs(fs) if broken == 2 else fs, ROOT)
 
 
 def allowed(log, n):
@@ -259,11 +310,11 @@ def score_one_more(d, app):
     return False
 
 
-def reference(broken):
-    fs = FakeFs()
+def reference(broken, lfs):
+    fs = FakeFs(lfs=lfs)
     store = make_store(fs, broken)
     rec = Recorder(store, fs)
-    calls = array("i")
+    calls = Calls(32768)
     b, r, d, app = rig(K.FULL_BUTTONS, store)
     record_calls(app, calls)
     d.run_ms(30)
@@ -271,11 +322,11 @@ def reference(broken):
     return rec.log, calls, fs
 
 
-def run_cuts(log, calls, total, stride, broken, tally):
+def run_cuts(log, calls, total, stride, broken, lfs, tally):
     tried = 0
     n = 1
     while n <= total:
-        fs = FakeFs(cut_at=n)
+        fs = FakeFs(cut_at=n, lfs=lfs)
         store = make_store(fs, broken)
         b, r, d, app = rig(K.FULL_BUTTONS, store)
         try:
@@ -307,7 +358,7 @@ def run_cuts(log, calls, total, stride, broken, tally):
     return tried
 
 
-def run_errors(log, calls, counts, tally):
+def run_errors(log, calls, counts, lfs, tally):
     """OSError once at the k-th call of each operation; the session goes on."""
     tried = 0
     visible = 0
@@ -316,7 +367,7 @@ def run_errors(log, calls, counts, tally):
         final[k] = ([None] + [p for kind, p, _, _ in log if kind == k])[-2:]
     for op in MUTATING:
         for k in range(counts.get(op, 0)):
-            fs = FakeFs()
+            fs = FakeFs(lfs=lfs)
             fs.fail(op, OSError(EIO, "injected"), times=1, skip=k)
             b, r, d, app = rig(K.FULL_BUTTONS, Store(fs, ROOT))
             seen = []
@@ -347,26 +398,28 @@ def run_errors(log, calls, counts, tally):
 
 
 def main(argv):
-    o = opts(argv, stride=1, mode=2, broken=0)  # mode: 0 cuts, 1 errors, 2 both
+    o = opts(argv, stride=1, mode=2, broken=0, lfs=1)  # mode: 0 cuts, 1 errors, 2 both
     broken = o["broken"]
-    log, calls, fs = reference(broken)
+    lfs = bool(o["lfs"])
+    log, calls, fs = reference(broken, lfs)
     total = fs.ops
     counts = {}
     for entry in fs.log:
         counts[entry[0]] = counts.get(entry[0], 0) + 1
+    out("FS_MODEL", "littlefs" if lfs else "bytes")
     out("SESSION_SAVES", len(log))
     out("SESSION_UNITS", total)
-    out("SESSION_CALLS", len(calls) // 2)
+    out("SESSION_CALLS", calls.n // 2)
     tally = Tally()
     if o["mode"] in (0, 2):
-        tried = run_cuts(log, calls, total, o["stride"], broken, tally)
+        tried = run_cuts(log, calls, total, o["stride"], broken, lfs, tally)
         out("CUT_POINTS", tried)
         out("CUT_RESUMED_LAST", tally.resumed_last)
         out("CUT_RESUMED_PREVIOUS", tally.resumed_prev)
         out("CUT_NO_GAME_EXPECTED", tally.no_game)
         out("CUT_PLAYED_ON_AND_RESUMED", tally.followups)
     if o["mode"] in (1, 2) and not broken:
-        tried, visible = run_errors(log, calls, counts, tally)
+        tried, visible = run_errors(log, calls, counts, lfs, tally)
         out("ERROR_POINTS", tried)
         out("ERROR_VISIBLE", visible)
     out("ALARM_MESSAGES", tally.alarms)
