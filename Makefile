@@ -38,8 +38,10 @@ flash-src: $(STAMP)
 # One file to flash: MicroPython v1.28.0 (../shared/micropython) with PicoYacht frozen in
 # and Expert's tables in a read-only ROMFS -> build/picoyacht-pico.uf2 (Pico, Pico W) and
 # build/picoyacht-pico2.uf2 (Pico 2). Installs the Arm toolchain with apt-get when root
-# (else says how); builds the tables first if missing. A few minutes the first time.
-uf2: $(STAMP) tables
+# (else says how); builds the two tables the device reads first if they are missing or
+# stale (cached like `make tables`). A few minutes the first time.
+uf2: $(STAMP)
+	$(BIN)/python tools/build_tables.py --only yahtzee_0,yatzy
 	$(BIN)/python tools/uf2/build.py
 
 lint: $(STAMP)

@@ -61,7 +61,7 @@ async function boot(uf2) {
 // The drive's /main.py for `game`: PicoYacht's own board and loop, a game set up the way
 // the setup screen's START does, after a blocker that leaves `free` bytes of heap.
 function harness({ free, seats, rules }) {
-  return `import gc
+  return `import gc, sys
 gc.collect()
 _blocker = bytearray(max(16, gc.mem_free() - ${free} - 48)) if ${free} else None
 gc.collect()
@@ -76,6 +76,15 @@ s.rid = ${rules}
 s.nplayers = ${seats}
 for i in range(${seats}):
     s.kinds[i] = 3
+_fault = app.fault
+
+
+def fault(e):  # where it failed, then the app's own handling
+    sys.print_exception(e)
+    _fault(e)
+
+
+app.fault = fault
 app._setup()
 app._setup_change(A.R_START, 1)
 try:
@@ -94,14 +103,21 @@ from picoyacht import version, strategy_table
 t = strategy_table.Table.open('/rom/tables/yatzy.bin')
 print('TABLE', t.rid, t.nb, t.f)
 print('VERSION', version.VERSION)
+def on_drive(mod):
+    try:
+        return os.stat(mod.__file__) and mod.__file__
+    except OSError:  # frozen: its __file__ names no file (the drive has no copies here)
+        return None
 for m in MODULES:
-    mod = __import__('picoyacht.' + m, None, None, [m])
-    f = getattr(mod, '__file__', '')
-    if not f.startswith('.frozen'):
-        bad.append(m + '=' + f)
+    f = on_drive(__import__('picoyacht.' + m, None, None, [m]))
+    if f:
+        bad.append(f)
 import config
-print('FROZEN_BAD', bad, config.__file__)
+print('FROZEN_BAD', bad, on_drive(config))
 `;
+
+// A game that "completes" reached its end with none of these on the console.
+const FAILURE = /Traceback|MemoryError|cpu_error|save_error|"ev":"fault"/;
 
 async function toRepl(emu) {
   for (let i = 0; i < 40 && !emu.out.endsWith('>>> '); i++) {
@@ -129,13 +145,13 @@ async function game(uf2) {
   const from = emu.out.length;
   emu.write('\x02\x04'); // friendly REPL, soft reset: the frozen entry runs /main.py
   const log = () => emu.out.slice(from);
-  const failed = () => /Traceback|MemoryError|cpu_error/.test(log());
+  const failed = () => FAILURE.test(log());
   const t0 = emu.simMs;
   const done = await until(emu, () => log().includes('"ev":"end"') || failed(), 1800000, 1000);
   emu.stop();
   const out = log();
   const left = /HEAP_LEFT (\d+)/.exec(out);
-  const fail = /.*(Traceback|MemoryError|cpu_error).*(\r?\n.*){0,8}/.exec(out);
+  const fail = new RegExp(`.*(${FAILURE.source}).*(\\r?\\n.*){0,12}`).exec(out);
   return {
     completed: done && out.includes('"ev":"end"') && !failed(),
     heap_left: left ? +left[1] : null,
