@@ -191,11 +191,12 @@ def test_uf2_boots_to_the_title_screen(pico_uf2):
 def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2):
     modules = [n[:-3] for n in PACKAGE if n != "__init__.py"] + ["version"]
     r = emu("game", pico_uf2, "--seats", 1, "--rules", 1, "--modules", json.dumps(modules),
-            "--config", "WDT_MS = 0\n")
+            "--config", "WDT_MS = 0\nSAMPLE_MS = 20\n")
     assert r["completed"], r["failure"] or r["tail"]
     assert "FROZEN_BAD [] None" in r["check"], r["check"]
     assert "VERSION " + build.version() in r["check"]
     for name in build.DEVICE_TABLES:
         size = os.path.getsize(build.TABLES / name)
         assert "ROM %s %d" % (name, size) in r["check"]
-    assert r["config"].split() == ["0", "4", "60"]  # /config.py's line over the defaults
+    # /config.py's two lines over the built-in defaults (SDA, OLED_ADDR)
+    assert r["config"].split() == ["0", "20", "4", "60"]

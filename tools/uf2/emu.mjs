@@ -141,7 +141,7 @@ async function game(uf2) {
   await emu.putFile('/main.py', harness(opts));
   const cfg = config === null ? null
     : await emu.exec('from picoyacht.board_pico import load_config\nc = load_config()\n' +
-                     'print(c.WDT_MS, c.SDA, c.OLED_ADDR)');
+                     'print(c.WDT_MS, c.SAMPLE_MS, c.SDA, c.OLED_ADDR)');
   const from = emu.out.length;
   emu.write('\x02\x04'); // friendly REPL, soft reset: the frozen entry runs /main.py
   const log = () => emu.out.slice(from);
