@@ -22,6 +22,7 @@ def board_os(root, free):
     shim.mkdir = lambda p: os.mkdir(real(p))
     shim.listdir = lambda p="/": sorted(os.listdir(real(p)))
     shim.remove = lambda p: os.remove(real(p))
+    shim.rmdir = lambda p: os.rmdir(real(p))
     shim.stat = lambda p: tuple(os.stat(real(p)))
     shim.statvfs = lambda p: (4096, 4096, 0, free // 4096, 0, 0, 0, 0, 0, 255)
     return shim

@@ -55,6 +55,7 @@ class FlashError(Exception):
 
 
 def mpremote_cmd():
+    """mpremote from the venv, or $PICOYACHT_MPREMOTE (a command line, for tests)."""
     override = os.environ.get("PICOYACHT_MPREMOTE")
     if override:
         return override.split()
@@ -137,6 +138,10 @@ def remove_other_flavour(src_only):
         "    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
         "for n in os.listdir('/lib/picoyacht'):\n"
         "    if n.endswith('%s'):\n        os.remove('/lib/picoyacht/' + n)\n" % stale
+        # an old mip install in /picoyacht comes first on sys.path and would shadow /lib
+        + "try:\n    old = os.listdir('/picoyacht')\nexcept OSError:\n    old = ()\n"
+        "for n in old:\n    os.remove('/picoyacht/' + n)\n"
+        "if old:\n    os.rmdir('/picoyacht')\n"
     )
 
 

@@ -30,9 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from mpy_build import compile_package, mpy_cross  # noqa: E402
+import mpy_run  # noqa: E402
 
-MP = str(Path(sys.executable).parent / "micropython")
 SCRIPTS = ("stress_rig", "stress_cuts", "stress_corrupt", "stress_mash", "stress_display",
            "stress_wdt", "stress_soak")
 
@@ -54,24 +53,18 @@ MASH_MARGIN_KB = 16
 
 def build(out=None):
     """The package and the scripts as .mpy in one directory (what MICROPYPATH points at)."""
-    out = Path(out or ROOT / "build" / "stress-mpy")
-    compile_package(out)
     srcs = [ROOT / "tools" / "board_sim.py", ROOT / "host_tests" / "fakefs.py",
             ROOT / "host_tests" / "mp" / "ui_play.py"]  # its scripted player is shared
     srcs += [ROOT / "host_tests" / "mp" / (s + ".py") for s in SCRIPTS]
-    for src in srcs:
-        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
-                       check=True)
-    return out
+    return mpy_run.build(out or ROOT / "build" / "stress-mpy", srcs)
 
 
 def command(module, args, heap):
-    code = "import %s; %s.main(%r)" % (module, module, list(args))
-    return [MP, "-X", "heapsize=" + heap, "-c", code]
+    return mpy_run.command(mpy_run.call(module, args), heap)
 
 
 def env_for(out):
-    return dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
+    return mpy_run.env([out])
 
 
 def parse(stdout):
@@ -96,9 +89,7 @@ def parse(stdout):
 
 
 def run_one(out, module, args, heap, timeout=3600):
-    r = subprocess.run(command(module, args, heap), capture_output=True, text=True,
-                       env=env_for(out), cwd=str(ROOT), timeout=timeout)
-    return r
+    return mpy_run.run(mpy_run.call(module, args), [out], heap, timeout=timeout, cwd=str(ROOT))
 
 
 def ok(r):
@@ -106,16 +97,8 @@ def ok(r):
 
 
 def smallest_heap(out, module, args, lo, hi):
-    """Bisection on whole KB: the smallest heap that runs the script with FAILURES 0."""
-    if not ok(run_one(out, module, args, "%dk" % hi)):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if ok(run_one(out, module, args, "%dk" % mid)):
-            hi = mid
-        else:
-            lo = mid + 1
-    return hi
+    """The smallest heap (KB) that runs the script with FAILURES 0."""
+    return mpy_run.smallest_heap(lambda kb: ok(run_one(out, module, args, "%dk" % kb)), lo, hi)
 
 
 class Pool:

@@ -16,6 +16,9 @@ engine, a slow flash write) is not mistaken for a hang: a loop stuck for good st
 after WDT_GRACE_MS + WDT_MS. restore() (main.py's exit path, e.g. Ctrl-C from Thonny or
 mpremote) disarms the watchdog, which MicroPython's rp2 WDT cannot stop, so the REPL and
 file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog.
+
+Sound: config.PIEZO names the GPIO of a passive piezo driven by machine.PWM; board.tone is
+tone(freq_hz, duty_u16) for picoyacht.sound.Player (0 = silence), or None when PIEZO is None.
 """
 
 import os
@@ -25,7 +28,7 @@ from array import array
 import machine
 from machine import Pin
 
-from picoyacht.app import BUTTON_NAMES, NBUTTONS
+from picoyacht.buttons import BUTTON_NAMES, NBUTTONS
 
 try:
     from micropython import const
@@ -66,6 +69,8 @@ class PicoBoard:
                                freq=cfg.I2C_FREQ)
         self.display = self._display()
         self.store = self._store()
+        self.piezo = self._piezo()
+        self.tone = self._tone if self.piezo is not None else None
         self.sample_ms = getattr(cfg, "SAMPLE_MS", 2)
         self._raw = array("H", bytes(2 * RING))
         self._when = array("i", bytes(4 * RING))
@@ -107,6 +112,22 @@ class PicoBoard:
         except OSError:
             pass  # exists, or no filesystem: Store reports failures itself
         return Store(OsFs(), root)
+
+    def _piezo(self):
+        gpio = getattr(self.cfg, "PIEZO", None)
+        if gpio is None:
+            return None
+        pwm = machine.PWM(Pin(gpio))
+        pwm.duty_u16(0)
+        return pwm
+
+    def _tone(self, freq_hz, duty):
+        """One note until the next call; freq 0 or duty 0 is silence. Allocates nothing."""
+        if freq_hz and duty:
+            self.piezo.freq(freq_hz)
+            self.piezo.duty_u16(duty)
+        else:
+            self.piezo.duty_u16(0)
 
     # ---------------------------------------------------------------- diagnostics
     def i2c_scan(self):
@@ -200,6 +221,8 @@ class PicoBoard:
         print(line)
 
     def restore(self):
+        if self.piezo is not None:
+            self.piezo.deinit()  # no tone left sounding at the REPL
         if self.timer is not None:
             self.timer.deinit()
         if self.wdt is not None:

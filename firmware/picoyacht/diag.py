@@ -7,14 +7,16 @@ collect() reads them from an injected board whose methods are all optional:
     board.battery_mv()  VSYS in millivolts, or None when no battery sense is fitted
 A missing method shows "n/a"; one that raises shows "error": never a crash. The slow facts
 (I2C scan, battery, free heap) are refreshed once a second; buttons on every call. draw()
-writes the screen into a screens.Canvas with the project's own font. Golden-frame tests can
-pin the interpreter-dependent facts by rebinding diag.heap_free, diag.versions and
-diag.build.
+writes the screen into a screens.Canvas with the project's own font; Diag is the screen
+the app opens (Menu held at boot). Golden-frame tests can pin the interpreter-dependent
+facts by rebinding diag.heap_free, diag.versions and diag.build.
 """
 
 import sys
 
-from picoyacht.screens import CELL, W, header
+from picoyacht.buttons import B_MENU, NBUTTONS
+from picoyacht.debounce import LONG
+from picoyacht.screens import CELL, Screen, W, header
 
 try:
     from micropython import const
@@ -26,7 +28,6 @@ except ImportError:  # CPython
 
 NA = "n/a"
 ERR = "error"
-NBUTTONS = const(11)
 LABELS = "123456RUDAB"  # hold 1-6, Roll, Up, Down, A (OK), B (Menu)
 SLOW_MS = const(1000)
 _MASK30 = const(0x3FFFFFFF)  # rp2 ticks_ms wraps at 2**30
@@ -196,3 +197,28 @@ def draw(cv, f, hint="hold B"):
     x = cv.text("Battery ", 1, 56)
     mv = f.battery_mv
     cv.text(mv if isinstance(mv, str) else volts(mv), x, 56)
+
+
+class Diag(Screen):
+    """Every key press counts (and is shown); a long Menu press leaves."""
+
+    NAME = "diag"
+    facts = None
+    presses = 0
+
+    def event(self, btn, kind):
+        self.presses += 1
+        self.app.dirty = True
+        if kind == LONG and btn == B_MENU:
+            self.app.home()
+
+    def update(self, board, now, seed, buttons):
+        """The loop feeds the facts in (the app never sees the board)."""
+        self.facts = collect(board, now, seed, self.facts, buttons)
+        if self.facts.changed:
+            self.app.dirty = True
+
+    def draw(self, cv):
+        if self.facts is None:
+            self.facts = Facts()
+        draw(cv, self.facts)

@@ -8,7 +8,7 @@ Layout (version 1, little endian), then a Fletcher-16 over everything before it:
 """
 
 from picoyacht import rules
-from picoyacht.game import MAX_NAME, MAX_SEATS, Game
+from picoyacht.rules import MAX_NAME, MAX_SEATS
 
 VERSION = 1
 _MAGIC = b"PY"
@@ -112,8 +112,9 @@ def _popcount(x):
     return n
 
 
-def load(data, roller=None):
-    """Rebuild a Game from bytes, or raise SnapshotError; the caller's game is untouched."""
+def load(data, roller, Game):
+    """Rebuild a Game (the class, passed in: game.py imports this module) from bytes, or
+    raise SnapshotError; the caller's game is untouched."""
     try:
         data = bytes(data)
     except (TypeError, ValueError):

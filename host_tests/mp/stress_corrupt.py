@@ -28,7 +28,8 @@ import sys
 
 from stress_rig import Rng, app_error, best_box, helpful, opts, out, rig, want_mask
 
-from picoyacht import app as A
+from picoyacht import buttons as K
+from picoyacht import saves
 from picoyacht import store as S
 from picoyacht.game import Game
 from picoyacht.roller import Roller
@@ -52,16 +53,16 @@ def good_files():
     """{path: bytes} of the good set, and {kind: (current payload, backup payload)}."""
     fs = FakeFs()
     st = Store(fs, ROOT)
-    s1 = A.Settings()
+    s1 = saves.Settings()
     s1.nplayers = 1
     s1.kinds[0] = 0
-    s2 = A.Settings.unpack(s1.pack())
+    s2 = saves.Settings.unpack(s1.pack())
     s2.names[0] = "Zoe"
-    r1 = A.Records()
+    r1 = saves.Records()
     r1.games[0] = 3
     r1.best[0] = 201
     r1.names[0] = "Ann"
-    r2 = A.Records.unpack(r1.pack())
+    r2 = saves.Records.unpack(r1.pack())
     r2.games[0] = 4
     r2.best[1] = 188
     r2.names[1] = "Bob"
@@ -198,13 +199,13 @@ def play_after_boot(d, app, faults):
     """Take the resume offer (and finish that game: its last box, records written), then
     start a new game and score one box, all through the buttons. (resumed, ok)."""
     for _ in range(6):
-        if app.state != A.S_MESSAGE:
+        if app.screen.NAME != "message":
             break
-        d.press(A.B_OK, 15, 15)
-    resumed = app.state in (A.S_PLAY, A.S_HANDOVER)
+        d.press(K.B_OK, 15, 15)
+    resumed = app.screen.NAME in ("play", "handover")
     if resumed:
         for _ in range(200):
-            if app.state == A.S_TITLE or faults[0]:
+            if app.screen.NAME == "title" or faults[0]:
                 break
             d.press(helpful(app, True), 15, 15)
     old = app.game
@@ -219,9 +220,9 @@ def play_after_boot(d, app, faults):
 def parses(kind, payload):
     try:
         if kind == "settings":
-            A.Settings.unpack(payload)
+            saves.Settings.unpack(payload)
         elif kind == "records":
-            A.Records.unpack(payload)
+            saves.Records.unpack(payload)
         else:
             Game.restore(payload, None)
     except Exception:
@@ -246,7 +247,7 @@ def one(run, good, pay, kind, rng, op, slots):
     fs = FakeFs(files)
     faults = [0]
     try:
-        b, r, d, app = rig(A.FULL_BUTTONS, Store(fs, ROOT), b"\x2a\x00\x00\x00", 0, 5)
+        b, r, d, app = rig(K.FULL_BUTTONS, Store(fs, ROOT), b"\x2a\x00\x00\x00", 0, 5)
         f0 = app.fault
 
         def fault(e, f0=f0):
@@ -261,12 +262,12 @@ def one(run, good, pay, kind, rng, op, slots):
         run.crashes += 1
         run.fail("%s %s %s: boot raised %r" % (kind, NAMES[op], slots, e))
         return
-    notes = [ln for ln in app.msg_lines] if app.state == A.S_MESSAGE else []
+    notes = [ln for ln in app.screen.lines] if app.screen.NAME == "message" else []
     text = " ".join(notes)
     named = (kind + ":") in text
     if named:
         run.notes += 1
-        key = app.msg_title + ": " + text
+        key = app.screen.title + ": " + text
         run.messages[key] = run.messages.get(key, 0) + 1
     # what the app took for this kind
     if kind == "game":
@@ -308,7 +309,7 @@ def one(run, good, pay, kind, rng, op, slots):
         return
     if not ok:
         run.fail("%s %s %s: could not play on (%s)" % (kind, NAMES[op], slots,
-                                                      A.STATE_NAMES[app.state]))
+                                                      app.screen.NAME))
     if resumed:
         run.resumed += 1
     else:

@@ -26,7 +26,8 @@ from array import array
 
 from stress_rig import helpful, opts, out, rig
 
-from picoyacht import app as A
+from picoyacht import buttons as K
+from picoyacht import menus, newgame, saves
 from picoyacht.store import Store
 
 from fakefs import EIO, MUTATING, FakeFs, PowerCut
@@ -121,43 +122,35 @@ def session(d, app):
             if cond():
                 return
             btn = helpful(app, True)
-            d.press(btn, 40, 300 if btn == A.B_ROLL else 40)
-        raise AssertionError("session stuck on " + A.STATE_NAMES[app.state])
+            d.press(btn, 40, 300 if btn == K.B_ROLL else 40)
+        raise AssertionError("session stuck on " + app.screen.NAME)
 
-    until(lambda: app.state == A.S_SETUP)
+    until(lambda: app.screen.NAME == "setup")
     s = app.settings
     while s.nplayers != 2:
-        pick(d, app, A.R_PLAYERS)
+        d.pick(newgame.R_PLAYERS)
     for seat in range(2):
         while s.kinds[seat]:
-            pick(d, app, A.R_KIND + seat)
-    pick(d, app, A.R_START)
+            d.pick(newgame.R_KIND + seat)
+    d.pick(newgame.R_START)
     until(lambda: app.game is not None and app.game.turn == 3)
     # undo the third box (a human scored it), then go on
-    until(lambda: app.state == A.S_HANDOVER)
-    d.press(A.B_MENU)
-    while app.items[app.sel] != A.M_UNDO:
-        d.press(A.B_DOWN)
-    d.press(A.B_OK)
+    until(lambda: app.screen.NAME == "handover")
+    d.press(K.B_MENU)
+    while app.screen.items[app.screen.sel] != menus.M_UNDO:
+        d.press(K.B_DOWN)
+    d.press(K.B_OK)
     assert app.game.turn == 2, app.game.turn
-    until(lambda: app.state == A.S_OVER)
-    until(lambda: app.state == A.S_TITLE)
-    d.press(A.B_OK)  # New game
-    assert app.state == A.S_SETUP
+    until(lambda: app.screen.NAME == "over")
+    until(lambda: app.screen.NAME == "title")
+    d.press(K.B_OK)  # New game
+    assert app.screen.NAME == "setup"
     while s.rid != 4:  # Maxi Yatzy: 6 dice, 20 boxes, saved rolls
-        pick(d, app, A.R_RULES)
+        d.pick(newgame.R_RULES)
     while s.nplayers != 1:
-        pick(d, app, A.R_PLAYERS)
-    pick(d, app, A.R_START)
+        d.pick(newgame.R_PLAYERS)
+    d.pick(newgame.R_START)
     until(lambda: app.game.turn == 4)
-
-
-def pick(d, app, code):
-    for _ in range(40):
-        if app.items[app.sel] == code:
-            break
-        d.press(A.B_DOWN)
-    d.press(A.B_OK)
 
 
 def make_store(fs, broken):
@@ -201,7 +194,7 @@ class Tally:
             print("FAIL", what)
 
     def note(self, app):
-        text = app.msg_title + ": " + " ".join(app.msg_lines)
+        text = app.screen.title + ": " + " ".join(app.screen.lines)
         self.messages[text] = self.messages.get(text, 0) + 1
         if "lost" in text or "corrupt" in text or "unreadable" in text:
             self.alarms += 1
@@ -211,26 +204,26 @@ def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", co
     """Boot on fs, walk through messages, resume if offered; check against `ok`.
     Returns (board, driver, app) or None."""
     try:
-        b, r, d, app = rig(A.FULL_BUTTONS, make_store(fs, broken), entropy)
+        b, r, d, app = rig(K.FULL_BUTTONS, make_store(fs, broken), entropy)
         d.run_ms(30)
     except Exception as e:
         tally.fail("%s: boot raised %r" % (where, e))
         return None
-    for k, cls, got in (("settings", A.Settings, app.settings),
-                        ("records", A.Records, app.records)):
+    for k, cls, got in (("settings", saves.Settings, app.settings),
+                        ("records", saves.Records, app.records)):
         want = [(cls() if p is None else cls.unpack(p)).pack() for p in ok[k]]
         if got.pack() not in want:
             tally.fail("%s: %s not one of the last two" % (where, k))
     offered = False
     for _ in range(3):
-        if app.state != A.S_MESSAGE:
+        if app.screen.NAME != "message":
             break
-        if app.msg_title == "Saved game":
+        if app.screen.title == "Saved game":
             offered = True
-            d.press(A.B_OK)
+            d.press(K.B_OK)
             break
         tally.note(app)
-        d.press(A.B_OK)
+        d.press(K.B_OK)
     want = [p for p in ok["game"] if resumable(p)]
     if not offered:
         if want and None not in ok["game"] and not any(
@@ -239,8 +232,8 @@ def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", co
         else:
             tally.no_game += 1
         return b, d, app
-    if app.state != A.S_PLAY and app.state != A.S_HANDOVER:
-        tally.fail("%s: resume went to %s" % (where, A.STATE_NAMES[app.state]))
+    if app.screen.NAME != "play" and app.screen.NAME != "handover":
+        tally.fail("%s: resume went to %s" % (where, app.screen.NAME))
         return None
     snap = app.game.snapshot()
     if snap not in want:
@@ -262,7 +255,7 @@ def score_one_more(d, app):
         if g.turn != turn or g.over:
             return True
         btn = helpful(app, True)
-        d.press(btn, 40, 300 if btn == A.B_ROLL else 40)
+        d.press(btn, 40, 300 if btn == K.B_ROLL else 40)
     return False
 
 
@@ -271,7 +264,7 @@ def reference(broken):
     store = make_store(fs, broken)
     rec = Recorder(store, fs)
     calls = array("i")
-    b, r, d, app = rig(A.FULL_BUTTONS, store)
+    b, r, d, app = rig(K.FULL_BUTTONS, store)
     record_calls(app, calls)
     d.run_ms(30)
     session(d, app)
@@ -284,7 +277,7 @@ def run_cuts(log, calls, total, stride, broken, tally):
     while n <= total:
         fs = FakeFs(cut_at=n)
         store = make_store(fs, broken)
-        b, r, d, app = rig(A.FULL_BUTTONS, store)
+        b, r, d, app = rig(K.FULL_BUTTONS, store)
         try:
             replay(app, calls)
             raise AssertionError("no cut at %d of %d" % (n, total))
@@ -296,7 +289,7 @@ def run_cuts(log, calls, total, stride, broken, tally):
         got = boot_and_check(fs.reboot(), ok, tally, where, broken)
         if got is not None:
             b2, d2, app2 = got
-            if app2.game is not None and app2.state in (A.S_PLAY, A.S_HANDOVER) and not (
+            if app2.game is not None and app2.screen.NAME in ("play", "handover") and not (
                     app2.game.over):
                 fs2 = b2.store.fs
                 if not score_one_more(d2, app2):
@@ -325,16 +318,16 @@ def run_errors(log, calls, counts, tally):
         for k in range(counts.get(op, 0)):
             fs = FakeFs()
             fs.fail(op, OSError(EIO, "injected"), times=1, skip=k)
-            b, r, d, app = rig(A.FULL_BUTTONS, Store(fs, ROOT))
+            b, r, d, app = rig(K.FULL_BUTTONS, Store(fs, ROOT))
             seen = []
 
-            def watch(kind, payload, save0=app._save, seen=seen, app=app):
+            def watch(kind, payload, save0=app.save, seen=seen, app=app):
                 ok = save0(kind, payload)
                 if not ok:
                     seen.append(app.save_msg)
                 return ok
 
-            app._save = watch
+            app.save = watch
             try:
                 replay(app, calls)
             except Exception as e:

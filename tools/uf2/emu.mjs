@@ -85,8 +85,7 @@ def fault(e):  # where it failed, then the app's own handling
 
 
 app.fault = fault
-app._setup()
-app._setup_change(A.R_START, 1)
+app.start_game()  # as setup's Start: the game begins on the loop's next pass
 try:
     runner.run()
 finally:
