@@ -85,7 +85,7 @@ def fault(e):  # where it failed, then the app's own handling
 
 
 app.fault = fault
-app.start_game()  # as setup's Start: the game begins on the loop's next pass
+app._start_game()  # what setup's Start does once its key handler has returned
 try:
     runner.run()
 finally:
