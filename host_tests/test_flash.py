@@ -21,9 +21,9 @@ def score_on_the_board(lib, face, box):
     return r.stdout.strip() or r.stderr
 
 
-def flash(tmp_path, *args, board=True, ver="1.29.0", tables=None):
+def flash(tmp_path, *args, board=True, ver="1.29.0", tables=None, uf2=""):
     env = dict(os.environ, PICOYACHT_MPREMOTE=" ".join(FAKE), FAKE_BOARD_VER=ver,
-               PICOYACHT_TABLES=str(tables or tmp_path / "no-tables"))
+               PICOYACHT_TABLES=str(tables or tmp_path / "no-tables"), FAKE_BOARD_UF2=uf2)
     if board:
         env["FAKE_BOARD_DIR"] = str(tmp_path)
     else:
@@ -45,6 +45,13 @@ def test_too_old_micropython_is_refused(tmp_path):
     assert "1.22.2" in out.stderr and "v1.23" in out.stderr
     assert not (tmp_path / "lib" / "picoyacht").exists() or not any(
         (tmp_path / "lib" / "picoyacht").iterdir())
+
+
+def test_a_pico_running_the_uf2_is_refused(tmp_path):
+    out = flash(tmp_path, uf2="268b45a")
+    assert out.returncode == 1
+    assert "PicoYacht .uf2 (268b45a)" in out.stderr and "make uf2" in out.stderr
+    assert not (tmp_path / "lib").exists() and not (tmp_path / "main.py").exists()
 
 
 def test_flash_copies_mpy_and_removes_stale_sources(tmp_path):

@@ -1,8 +1,9 @@
 """The Raspberry Pi Pico board: the only module that imports machine.
 
-Pins come from config.py. Buttons are sampled every SAMPLE_MS either by a hard Timer
-IRQ into a preallocated ring (default: sampling goes on while a frame is being written
-to the display, so a 20 ms tap is never missed) or once per main-loop pass. Both paths
+Pins come from config.py (load_config: frozen defaults under a /config.py). Buttons are
+sampled every SAMPLE_MS either by a hard Timer IRQ into a preallocated ring (default:
+sampling goes on while a frame is being written to the display, so a 20 ms tap is never
+missed) or once per main-loop pass. Both paths
 allocate nothing per sample. Works on rp2 MicroPython v1.23+: newer keywords (Timer's
 hard=) are tried first with a fallback.
 
@@ -250,7 +251,40 @@ def display_help(addr, cfg, found):
     return "PicoYacht: no display at 0x%02X on %s; scan found %s: %s" % (addr, where, seen, hint)
 
 
-def make_board():
-    import config
+def load_config(drive="/config.py"):
+    """The pin map. A `make uf2` firmware has config.py frozen in as the defaults; every
+    name a /config.py on the drive sets is laid over them, so that file may hold just
+    the lines a builder changed (or be a whole copy). A broken one is reported on the
+    console and the defaults play on. Without a frozen config (files copied by `make
+    flash`), /config.py is the whole pin map, imported as usual."""
+    import sys
 
-    return PicoBoard(config)
+    path = sys.path
+    keep = list(path)
+    path.clear()
+    path.append(".frozen")
+    try:
+        import config
+    except ImportError:
+        config = None
+    finally:
+        path.clear()
+        path.extend(keep)
+    if config is None:
+        import config
+
+        return config
+    try:
+        with open(drive) as f:
+            src = f.read()
+    except OSError:
+        return config
+    try:
+        exec(src, config.__dict__)
+    except Exception as e:
+        print("PicoYacht: error in %s (%r): built-in pins for the rest" % (drive, e))
+    return config
+
+
+def make_board():
+    return PicoBoard(load_config())

@@ -9,7 +9,7 @@ A missing method shows "n/a"; one that raises shows "error": never a crash. The 
 (I2C scan, battery, free heap) are refreshed once a second; buttons on every call. draw()
 writes the screen into a screens.Canvas with the project's own font; Diag is the screen
 the app opens (Menu held at boot). Golden-frame tests can pin the interpreter-dependent
-facts by rebinding diag.heap_free and diag.versions.
+facts by rebinding diag.heap_free, diag.versions and diag.build.
 """
 
 import sys
@@ -50,6 +50,7 @@ class Facts:
         self.seed = NA
         self.version = NA
         self.mpy = NA
+        self.build = NA  # PicoYacht's git describe, frozen into a `make uf2` firmware
         self.changed = True  # something shown differs from the last collect()
 
 
@@ -93,6 +94,17 @@ def versions():
     return ver, mpy
 
 
+def build():
+    """The PicoYacht version a `make uf2` firmware has frozen in, else NA (files copied by
+    `make flash`, the simulator: their .mpy version is what matters there)."""
+    try:
+        from picoyacht.version import VERSION
+
+        return VERSION
+    except ImportError:
+        return NA
+
+
 def collect(board, now_ms, seed=None, prev=None, buttons=None):
     """The facts now. Pass the last result as `prev` to update it in place (no new object,
     and the slow facts only once per SLOW_MS); its .changed says whether to redraw.
@@ -113,6 +125,7 @@ def collect(board, now_ms, seed=None, prev=None, buttons=None):
             f.battery_mv = NA
         f.heap = heap_free()
         f.version, f.mpy = versions()
+        f.build = build()
     f.changed = prev is None or old != (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
     return f
 
@@ -170,8 +183,12 @@ def draw(cv, f, hint="hold B"):
         cv.num(f.heap, x, 24)
     x = cv.text("MicroPython ", 1, 32)
     cv.text(f.version, x, 32, 1, 9)
-    x = cv.text(".mpy ", 1, 40)
-    cv.text(f.mpy, x, 40, 1, 16)
+    if f.build == NA:
+        x = cv.text(".mpy ", 1, 40)
+        cv.text(f.mpy, x, 40, 1, 16)
+    else:
+        x = cv.text("Build ", 1, 40)
+        cv.text(f.build, x, 40, 1, 15)
     x = cv.text("Seed ", 1, 48)
     if isinstance(f.seed, str):
         cv.text(f.seed, x, 48)
