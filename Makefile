@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
-.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui \
+.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui uf2 \
         bench-pico
 
 $(STAMP): requirements-dev.txt
@@ -42,6 +42,15 @@ flash: $(STAMP)
 
 flash-src: $(STAMP)
 	$(BIN)/python tools/flash.py --src
+
+# One file to flash: MicroPython v1.28.0 (../shared/micropython) with PicoYacht frozen in
+# and Expert's tables in a read-only ROMFS -> build/picoyacht-pico.uf2 (Pico, Pico W) and
+# build/picoyacht-pico2.uf2 (Pico 2). Installs the Arm toolchain with apt-get when root
+# (else says how); builds the two tables the device reads first if they are missing or
+# stale (cached like `make tables`). A few minutes the first time.
+uf2: $(STAMP)
+	$(BIN)/python tools/build_tables.py --only yahtzee_0,yatzy
+	$(BIN)/python tools/uf2/build.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware host_tests tools

@@ -4,8 +4,8 @@ import sys
 
 if sys.platform == "rp2":
     from picoyacht.board_pico import make_board
-else:  # desktop simulator: tools/board_sim.py on the path (make sim)
-    from board_sim import make_board
+else:  # desktop simulator: tools/board_term.py on the path (make sim)
+    from board_term import make_board
 
 from picoyacht.app import Runner
 

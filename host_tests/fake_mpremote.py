@@ -4,6 +4,7 @@ FAKE_BOARD_DIR   the board's filesystem root (unset: "no device found", exit 1)
 FAKE_BOARD_VER   MicroPython version on the board, e.g. 1.24.1 (default 1.29.0)
 FAKE_BOARD_MPY   sys.implementation._mpy (default 0xA06: .mpy v6.2 on armv6m... major 6)
 FAKE_BOARD_FREE  free bytes reported by statvfs (default 800000)
+FAKE_BOARD_UF2   set: the board runs a PicoYacht .uf2 of this version (picoyacht.version)
 Handles `connect PORT`, `exec CODE` (run against a sandboxed os) and `fs cp SRC :DST`."""
 
 import builtins
@@ -21,6 +22,7 @@ def board_os(root, free):
     shim.mkdir = lambda p: os.mkdir(real(p))
     shim.listdir = lambda p="/": sorted(os.listdir(real(p)))
     shim.remove = lambda p: os.remove(real(p))
+    shim.rmdir = lambda p: os.rmdir(real(p))
     shim.stat = lambda p: tuple(os.stat(real(p)))
     shim.statvfs = lambda p: (4096, 4096, 0, free // 4096, 0, 0, 0, 0, 0, 255)
     return shim
@@ -41,8 +43,15 @@ def main(argv):
             implementation=types.SimpleNamespace(_mpy=mpy, version=ver), platform="rp2")
         fake_os = board_os(root, free)
 
+        modules = {"os": fake_os, "sys": fake_sys}
+        if os.environ.get("FAKE_BOARD_UF2"):
+            version = types.SimpleNamespace(VERSION=os.environ["FAKE_BOARD_UF2"])
+            modules["picoyacht.version"] = version
+
         def fake_import(name, *args, **kw):
-            return {"os": fake_os, "sys": fake_sys}[name]
+            if name not in modules:
+                raise ImportError(name)
+            return modules[name]
 
         env = {"__builtins__": dict(builtins.__dict__, __import__=fake_import)}
         exec(argv[1], env)

@@ -1,14 +1,24 @@
 """An in-memory filesystem for tests, with power cuts and injected faults.
 
-``FakeFs.files`` is the flash: a dict of path -> bytearray. Every byte a write
-call hands over lands in it at once (the pessimistic model: whatever reached the
-flash before the cut is all there is). Mutating operations are counted in
-"units"; with ``cut_at=N`` the power goes at unit N:
+``FakeFs.files`` is the flash: a dict of path -> bytearray. Two models of what a
+cut leaves:
+
+* default (byte model): every byte a write call hands over lands in it at once
+  (whatever reached the flash before the cut is all there is);
+* ``lfs=True`` (littlefs, as MicroPython mounts it on the Pico): a file's new
+  content is committed only by flush() (lfs_file_sync) or close(); a cut loses
+  everything written since. Opening a new file for writing creates it empty at
+  once; opening an existing one keeps its old content until the first commit.
+  rename and remove are atomic, and a file open for writing follows a rename.
+
+Mutating operations are counted in "units"; with ``cut_at=N`` the power goes at
+unit N:
 
 * open for writing (create/truncate), flush, close, rename, remove, sync: 1 unit,
   cut *before* the operation takes effect;
-* write(data): len(data) units (1 for an empty write); a cut at the k-th unit of
-  the call leaves only the first k-1 bytes of ``data`` on flash.
+* write(data): byte model: len(data) units (1 for an empty write), a cut at the
+  k-th unit of the call leaving only the first k-1 bytes of ``data`` on flash;
+  littlefs model: 1 unit (a cut anywhere in it loses the same uncommitted data).
 
 After a cut every call raises ``PowerCut`` (a BaseException, so no
 ``except OSError``/``except Exception`` in the code under test can swallow it).
@@ -39,6 +49,7 @@ class FakeFile:
         self.writing = writing
         self.pos = 0
         self.closed = False
+        self.pending = bytearray() if writing and fs.lfs else None  # littlefs: uncommitted
 
     def _check(self):
         if self.fs.dead:
@@ -74,15 +85,16 @@ class FakeFile:
         room = len(data)
         if fs.capacity is not None:
             room = max(0, min(room, fs.capacity - fs.used()))
-        units = max(1, room)
+        units = 1 if fs.lfs else max(1, room)
+        dst = fs.files[self.path] if self.pending is None else self.pending
         if fs.cut_at is not None and fs.ops < fs.cut_at <= fs.ops + units:
             keep = fs.cut_at - fs.ops - 1
-            fs.files[self.path] += data[:keep]
+            dst += data[:keep]
             fs.ops = fs.cut_at
             fs.dead = True
             raise PowerCut("write " + self.path + " after %d bytes" % keep)
         fs.ops += units
-        fs.files[self.path] += data[:room]
+        dst += data[:room]
         fs.log.append(("write", self.path, room))
         if room < len(data):
             raise OSError(ENOSPC, "no space left on device")
@@ -92,6 +104,7 @@ class FakeFile:
         self._check()
         if self.writing:
             self.fs._tick("flush", self.path)
+            self._commit()
 
     def close(self):
         if self.fs.dead:
@@ -100,7 +113,14 @@ class FakeFile:
             return
         if self.writing:
             self.fs._tick("close", self.path)
+            self._commit()
+            if self.pending is not None:
+                self.fs.writers.remove(self)
         self.closed = True
+
+    def _commit(self):
+        if self.pending is not None:
+            self.fs.files[self.path] = bytearray(self.pending)
 
     def __enter__(self):
         return self
@@ -110,11 +130,13 @@ class FakeFile:
 
 
 class FakeFs:
-    def __init__(self, files=None, cut_at=None, capacity=None, fat=False):
+    def __init__(self, files=None, cut_at=None, capacity=None, fat=False, lfs=False):
         self.files = {} if files is None else files
         self.cut_at = cut_at
         self.capacity = capacity
         self.fat = fat
+        self.lfs = lfs
+        self.writers = []  # littlefs model: files open for writing
         self.ops = 0
         self.dead = False
         self.faults = []  # see fail()
@@ -134,7 +156,7 @@ class FakeFs:
     def reboot(self):
         """A fresh powered filesystem with a copy of what survived."""
         files = {p: bytearray(d) for p, d in self.files.items()}
-        return FakeFs(files, capacity=self.capacity, fat=self.fat)
+        return FakeFs(files, capacity=self.capacity, fat=self.fat, lfs=self.lfs)
 
     def used(self):
         return sum(len(d) for d in self.files.values())
@@ -175,8 +197,14 @@ class FakeFs:
         if "w" not in mode:
             raise ValueError("FakeFs supports modes r, rb, w, wb")
         self._tick("open_w", path)
-        self.files[path] = bytearray()
-        return FakeFile(self, path, True)
+        f = FakeFile(self, path, True)
+        if not self.lfs:
+            self.files[path] = bytearray()
+        else:
+            self.writers.append(f)
+            if path not in self.files:
+                self.files[path] = bytearray()  # littlefs commits a new file's creation
+        return f
 
     def remove(self, path):
         self._tick("remove", path)
@@ -191,6 +219,9 @@ class FakeFs:
         if self.fat and dst in self.files:
             raise OSError(EEXIST, "file exists: " + dst)
         self.files[dst] = self.files.pop(src)
+        for f in self.writers:
+            if f.path == src:
+                f.path = dst
 
     def sync(self):
         self._tick("sync", "")

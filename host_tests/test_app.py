@@ -9,9 +9,10 @@ diagnostics and the all-CPU demo.
 
 import subprocess
 
+import mpy_run
 import pytest
 
-from conftest import HOST_TESTS, ROOT, compiled_firmware, micropython_path
+from conftest import HOST_TESTS, ROOT, compiled_firmware
 
 # The issue asks for 64k: test_ui_game_fits_in_64k_beyond_its_code holds that as 64 KB
 # beyond the code (on the unix port .mpy code lives in the heap, ~107 KB for the UI game
@@ -23,28 +24,15 @@ UI_HEAP = "158k"
 
 def _compiled():
     """The package plus the headless board and test scripts, all as .mpy."""
-    from mpy_build import mpy_cross
-
-    out = compiled_firmware()
-    for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
-                HOST_TESTS / "mp" / "ui_play.py", HOST_TESTS / "mp" / "ui_policy.py",
-                HOST_TESTS / "mp" / "ui_heap.py",
-                HOST_TESTS / "mp" / "ui_checks.py", HOST_TESTS / "fakefs.py",
-                HOST_TESTS / "mp" / "scripted.py"):
-        dst = out / (src.stem + ".mpy")
-        if not dst.exists():
-            subprocess.run([mpy_cross(), "-o", str(dst), str(src)], check=True)
-    return out
+    return mpy_run.compile_scripts(compiled_firmware(), (
+        ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
+        HOST_TESTS / "mp" / "ui_play.py", HOST_TESTS / "mp" / "ui_heap.py",
+        HOST_TESTS / "mp" / "ui_checks.py", HOST_TESTS / "mp" / "allocs.py",
+        HOST_TESTS / "fakefs.py", HOST_TESTS / "mp" / "scripted.py"), only_missing=True)
 
 
 def run(module, args, heap):
-    import os
-
-    out = _compiled()
-    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
-    code = "import %s; %s.main(%r)" % (module, module, list(args))
-    return subprocess.run([micropython_path(), "-X", "heapsize=" + heap, "-c", code],
-                          capture_output=True, text=True, env=env, timeout=300)
+    return mpy_run.run(mpy_run.call(module, args), [_compiled()], heap, timeout=300)
 
 
 @pytest.mark.parametrize("args,heap", [

@@ -5,10 +5,10 @@ it at t1 >= t0 + 20 (a 20 ms tap is the shortest); each edge may bounce for up
 to 10 ms after it (arbitrary level changes in [t0, t0 + 10) and [t1, t1 + 10)),
 and presses are at least 20 ms apart. A glitch flips one sample in a quiet
 stretch. Sampling is every 1, 2 or 5 ms, or jittered within 1..5 ms.
-"""
 
-import importlib.util
-from pathlib import Path
+A twin module: tests marked micropython run on CPython and on the MicroPython unix port
+(host_tests/mp/README.md); hypothesis properties run on CPython.
+"""
 
 import pytest
 from hypothesis import given, settings
@@ -28,8 +28,10 @@ from picoyacht.debounce import (
     ticks_add,
     ticks_diff,
 )
+from picoyacht.roller import Roller
 
-MP_SCRIPT = Path(__file__).resolve().parent / "mp" / "debounce_check.py"
+from allocs import allocated
+
 D = Debouncer.DEBOUNCE_MS
 WRAP = TICKS_PERIOD
 
@@ -122,6 +124,7 @@ def check_presses(events, button, presses, lv, pmax, span):
 # --- ticks ----------------------------------------------------------------------
 
 
+@pytest.mark.micropython
 def test_tick_arithmetic_matches_modular_arithmetic_exhaustively():
     """_diff/_add avoid every intermediate >= 2**30 (a long int on the Pico) by case
     analysis; every case against plain modular arithmetic, on small periods."""
@@ -135,6 +138,7 @@ def test_tick_arithmetic_matches_modular_arithmetic_exhaustively():
                 assert ticks_add(a, delta, period) == (a + delta) % period
 
 
+@pytest.mark.micropython
 def test_ticks_diff_and_add_wrap_at_2_pow_30():
     assert ticks_diff(5, WRAP - 5) == 10
     assert ticks_diff(WRAP - 5, 5) == -10
@@ -157,6 +161,7 @@ BOUNCES = [
 ]
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("period", [1, 2, 5])
 @pytest.mark.parametrize("bin_", BOUNCES)
 @pytest.mark.parametrize("bout", BOUNCES)
@@ -170,6 +175,7 @@ def test_20ms_tap_with_10ms_bounce_on_both_edges_every_phase(period, bin_, bout)
         assert len(events) == 2
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("period", [1, 2, 5])
 def test_single_sample_glitches_make_no_event(period):
     span = 400
@@ -183,6 +189,7 @@ def test_single_sample_glitches_make_no_event(period):
     check_presses(held, 0, presses, lv, period, span)
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("period", [1, 2, 5])
 def test_two_sample_glitch_is_a_real_edge(period):
     # The rule's other side: two agreeing samples are an edge. Shows the glitch
@@ -193,6 +200,7 @@ def test_two_sample_glitch_is_a_real_edge(period):
     assert [kind_of(e) for _, e in events] == [PRESS, RELEASE]
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("period", [1, 2, 5])
 def test_press_latency_after_quiet_is_one_to_two_periods(period):
     # A clean press at every phase: the event comes P..2P-1 ms after the contact
@@ -208,6 +216,7 @@ def test_press_latency_after_quiet_is_one_to_two_periods(period):
     assert min(lats) == period and max(lats) == 2 * period - 1
 
 
+@pytest.mark.micropython
 def test_press_right_after_release_waits_for_the_lockout():
     # A clean re-press 1 ms after a release event is held back until the lockout
     # ends, then reported at once: delayed, never lost.
@@ -221,6 +230,7 @@ def test_press_right_after_release_waits_for_the_lockout():
     assert got[2][0] == t_release + D
 
 
+@pytest.mark.micropython
 def test_two_buttons_at_once():
     span = 300
     a = [(20, 150, (1, 3, 6), (2, 8))]
@@ -236,6 +246,7 @@ def test_two_buttons_at_once():
 # --- long press and auto-repeat ---------------------------------------------------
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("period", [1, 2, 5])
 def test_long_press_fires_once_after_long_ms(period):
     span = 1400
@@ -248,6 +259,7 @@ def test_long_press_fires_once_after_long_ms(period):
     assert Debouncer.LONG_MS <= tl - tp < Debouncer.LONG_MS + period
 
 
+@pytest.mark.micropython
 def test_short_of_long_ms_gives_no_long():
     span = 900
     presses = [(20, 20 + Debouncer.LONG_MS - 5, (), ())]
@@ -255,6 +267,7 @@ def test_short_of_long_ms_gives_no_long():
     assert [kind_of(e) for _, e in events] == [PRESS, RELEASE]
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("gaps", [[1], [2], [5], [3, 4, 2, 5, 4]])
 def test_auto_repeat_schedule(gaps):
     span = 1600
@@ -279,6 +292,7 @@ def test_auto_repeat_schedule(gaps):
     assert len(expected) == 8  # (1300 - ~25 - 400) / 120 + 1
 
 
+@pytest.mark.micropython
 def test_repeat_after_a_stalled_loop_does_not_burst():
     d = Debouncer(1, repeat_mask=1)
     for t in range(0, 30):
@@ -292,12 +306,14 @@ def test_repeat_after_a_stalled_loop_does_not_burst():
     assert d.get() == event(REPEAT, 0)
 
 
+@pytest.mark.micropython
 def test_long_mask_can_include_repeating_buttons():
     d = Debouncer(2, repeat_mask=0b01, long_mask=0b11)
     assert d.long_mask == 0b11
     assert Debouncer(2, repeat_mask=0b01).long_mask == 0b10
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("period", [1, 2, 5])
 def test_hold_across_the_tick_wrap(period):
     span = 1600
@@ -374,12 +390,14 @@ def test_any_bounce_within_spec_gives_one_press_and_one_release(a, b, smp, data)
 # --- queue -------------------------------------------------------------------------
 
 
+@pytest.mark.micropython
 def test_event_encoding():
     assert event(PRESS, 0) == 0x10 and event(REPEAT, 15) == 0x4F
     assert kind_of(event(LONG, 9)) == LONG and button_of(event(LONG, 9)) == 9
     assert len({PRESS, RELEASE, LONG, REPEAT, EMPTY}) == 5 and min(PRESS, RELEASE) > 0
 
 
+@pytest.mark.micropython
 def test_queue_is_fifo_and_counts_drops_when_full():
     d = Debouncer(16)
     n = Debouncer.QUEUE_LEN
@@ -404,37 +422,130 @@ def test_queue_is_fifo_and_counts_drops_when_full():
     assert d.get() == EMPTY and d.pressed == 0
 
 
+@pytest.mark.micropython
 def test_rejects_bad_button_counts():
     for n in (0, 17):
         with pytest.raises(ValueError):
             Debouncer(n)
 
 
-# --- MicroPython ---------------------------------------------------------------------
+# --- a representative trace, on both interpreters ----------------------------------
+# Four buttons (1 and 2 auto-repeat, like Up/Down), sampled every 2 ms for 20 s, starting
+# just below the 2**30 tick wrap: taps with up to 10 ms of bounce on both edges, one-sample
+# glitches, chords, long holds. Randomness comes from the project's Roller so both
+# interpreters build the very same trace.
+
+NBUTTONS = 4
+REPEAT_MASK = 0b0110
+PERIOD_MS = 2
+START = (1 << 30) - 3000  # wraps 3 s into the trace
+SAMPLES = 10000
 
 
-def load_check():
-    spec = importlib.util.spec_from_file_location("debounce_check", MP_SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def physical_presses(seed=4242, span=SAMPLES * PERIOD_MS):
+    """Per button: a list of (t0, t1, bounce_in, bounce_out); times in ms from 0."""
+    r = Roller(seed)
+    out = []
+    for _ in range(NBUTTONS):
+        presses = []
+        t = 30 + (r.rand15() % 200)
+        while True:
+            if r.rand15() % 8 == 0:
+                dur = 500 + r.rand15() % 900  # long hold: LONG or REPEAT events
+            else:
+                dur = 20 + r.rand15() % 120
+            t1 = t + dur
+            if t1 + 60 > span:
+                break
+            presses.append((t, t1, r.rand15() % 11, r.rand15() % 11))
+            t = t1 + 20 + r.rand15() % 400
+        out.append(presses)
+    return out
 
 
-def test_representative_trace_same_on_micropython_and_no_allocation(mp_run):
-    chk = load_check()
-    presses = chk.physical_presses()
+def build_masks(presses, span=SAMPLES * PERIOD_MS):
+    """The raw mask seen by each sample (one every PERIOD_MS ms from 0): bit b is
+    button b's contact, bounce and glitches included, decided per ms."""
+    masks = bytearray(SAMPLES)
+    r = Roller(99)
+
+    def put(t, bit, on):
+        if t % PERIOD_MS == 0 and t < span:
+            k = t // PERIOD_MS
+            masks[k] = (masks[k] | bit) if on else (masks[k] & ~bit)
+
+    for b in range(NBUTTONS):
+        bit = 1 << b
+        prev_end = 0
+        for t0, t1, bin_, bout in presses[b]:
+            for t in range(t0, t1):
+                # contact closed, except random opens while the closing edge bounces
+                put(t, bit, not (t0 < t < t0 + bin_ and r.rand15() & 1))
+            for t in range(t1 + 1, t1 + bout):
+                if r.rand15() & 1:  # random closes while the opening edge bounces
+                    put(t, bit, True)
+            # a 1 ms glitch in the quiet middle of the gap before, and of the press
+            if t0 - prev_end > 60:
+                put((prev_end + t0) // 2, bit, True)
+            if t1 - t0 > 60:
+                put((t0 + t1) // 2, bit, False)
+            prev_end = t1 + bout
+    return masks
+
+
+def run(masks, emit, start=START):
+    """Feed the samples; call emit(sample_index, event) for each event."""
+    d = Debouncer(NBUTTONS, repeat_mask=REPEAT_MASK)
+    now = start
+    for k in range(len(masks)):
+        d.update(masks[k], now)
+        ev = d.get()
+        while ev >= 0:
+            emit(k, ev)
+            ev = d.get()
+        now = ticks_add(now, PERIOD_MS)
+
+
+def trace():
+    """[(sample index, event)] of the representative trace (compared across interpreters)."""
     events = []
-    chk.run(chk.build_masks(presses), lambda k, ev: events.append((k, ev)))
-    # the trace is sane on CPython: one press and release per physical press
-    for b in range(chk.NBUTTONS):
+    run(build_masks(physical_presses()), lambda k, ev: events.append((k, ev)))
+    return events
+
+
+@pytest.mark.micropython
+def test_representative_trace_is_sane():
+    presses = physical_presses()
+    events = trace()
+    # one press and release per physical press
+    for b in range(NBUTTONS):
         kinds = [kind_of(e) for _, e in events if button_of(e) == b]
         assert kinds.count(PRESS) == kinds.count(RELEASE) == len(presses[b])
-    kinds = {kind_of(e) for _, e in events}
-    assert kinds == {PRESS, RELEASE, LONG, REPEAT}
+    assert {kind_of(e) for _, e in events} == {PRESS, RELEASE, LONG, REPEAT}
 
-    proc = mp_run(MP_SCRIPT)
-    assert proc.returncode == 0, proc.stderr + proc.stdout
-    lines = proc.stdout.strip().splitlines()
-    mp_events = [tuple(map(int, ln.split()[1:])) for ln in lines if ln.startswith("EV ")]
-    assert mp_events == events
-    assert lines[-1] == "ALLOC 0"
+
+def test_micropython_gives_the_same_trace():
+    from conftest import micropython_call
+
+    assert micropython_call("test_debounce", "trace") == trace()
+
+
+@pytest.mark.micropython(only=True)
+def test_feeding_the_trace_allocates_nothing():
+    masks = build_masks(physical_presses())
+    d = Debouncer(NBUTTONS, repeat_mask=REPEAT_MASK)
+    seen = bytearray(8)  # event counts by kind, kept without allocating
+    at = [START, 0]  # time, sample index: small ints stored in place
+
+    def sample():
+        k = at[1]
+        d.update(masks[k], at[0])
+        ev = d.get()
+        while ev >= 0:
+            seen[ev >> 4] = (seen[ev >> 4] + 1) & 0xFF
+            ev = d.get()
+        at[0] = ticks_add(at[0], PERIOD_MS)
+        at[1] = (k + 1) % SAMPLES
+
+    assert allocated(sample, SAMPLES, warmup=SAMPLES) == 0
+    assert seen[PRESS] and seen[RELEASE]  # the samples really made events

@@ -213,6 +213,21 @@ def test_screen_broken_board_and_golden_can_fail():
                                  ".mpy 6.3 armv6m", "Seed 8", "Battery error"], keys_text="error")
 
 
+def test_screen_shows_the_frozen_build_instead_of_mpy(monkeypatch):
+    monkeypatch.setattr(diag, "build", lambda: "v1.2-14-g268b45a-dirty")
+    assert diag.collect(FullBoard(), 0).build == "v1.2-14-g268b45a-dirty"
+    cv, buf = canvas()
+    diag.draw(cv, fixed(FullBoard(), 5))
+    # "Build " leaves 15 columns: a long describe is cut, never wrapped over the next row.
+    want = golden(["I2C 3C 68", "Free heap 183424", "MicroPython 1.29.0",
+                   "Build v1.2-14-g268b45", "Seed 5", "Battery 4.12 V"], keys="bbbbbbbbbb#")
+    assert bytes(buf) == want
+
+
+def test_no_frozen_build_off_the_uf2():
+    assert diag.build() == diag.NA  # no picoyacht/version.py outside `make uf2`
+
+
 MP_SCRIPT = r"""
 import binascii, framebuf
 from picoyacht import diag

@@ -5,14 +5,25 @@ import os
 import subprocess
 import sys
 
-from conftest import FIRMWARE, ROOT, micropython_path
+import mpy_run
+
+from conftest import FIRMWARE, ROOT
 
 FAKE = [sys.executable, str(ROOT / "host_tests" / "fake_mpremote.py")]
 
 
-def flash(tmp_path, *args, board=True, ver="1.29.0", tables=None):
+def score_on_the_board(lib, face, box):
+    """What landed in `lib` imports under MicroPython: a game rolls five `face`s and
+    scores them in `box` (stdout, or the error)."""
+    code = ("from picoyacht.game import Game\nclass R:\n def d6(s): return %d\n"
+            "g = Game(0, ['A'], roller=R())\ng.roll()\nprint(g.score(%d))" % (face, box))
+    r = mpy_run.run(code, [lib], "256k")
+    return r.stdout.strip() or r.stderr
+
+
+def flash(tmp_path, *args, board=True, ver="1.29.0", tables=None, uf2=""):
     env = dict(os.environ, PICOYACHT_MPREMOTE=" ".join(FAKE), FAKE_BOARD_VER=ver,
-               PICOYACHT_TABLES=str(tables or tmp_path / "no-tables"))
+               PICOYACHT_TABLES=str(tables or tmp_path / "no-tables"), FAKE_BOARD_UF2=uf2)
     if board:
         env["FAKE_BOARD_DIR"] = str(tmp_path)
     else:
@@ -36,23 +47,28 @@ def test_too_old_micropython_is_refused(tmp_path):
         (tmp_path / "lib" / "picoyacht").iterdir())
 
 
+def test_a_pico_running_the_uf2_is_refused(tmp_path):
+    out = flash(tmp_path, uf2="268b45a")
+    assert out.returncode == 1
+    assert "PicoYacht .uf2 (268b45a)" in out.stderr and "make uf2" in out.stderr
+    assert not (tmp_path / "lib").exists() and not (tmp_path / "main.py").exists()
+
+
 def test_flash_copies_mpy_and_removes_stale_sources(tmp_path):
     (tmp_path / "lib" / "picoyacht").mkdir(parents=True)
     (tmp_path / "lib" / "picoyacht" / "rules.py").write_text("raise ImportError('stale')")
+    (tmp_path / "picoyacht").mkdir()  # an old mip install: '' comes before /lib on sys.path
+    (tmp_path / "picoyacht" / "rules.py").write_text("raise ImportError('stale')")
     out = flash(tmp_path)
     assert out.returncode == 0, out.stderr
+    assert not (tmp_path / "picoyacht").exists()
     pkg = tmp_path / "lib" / "picoyacht"
     names = sorted(p.name for p in pkg.iterdir())
     want = sorted(p.stem + ".mpy" for p in (FIRMWARE / "picoyacht").glob("*.py"))
     assert names == want
     assert "bytes of flash left" in out.stdout
     # What landed on the "board" imports and plays under the real MicroPython unix port.
-    env = dict(os.environ, MICROPYPATH=str(tmp_path / "lib"))
-    code = ("from picoyacht.game import Game\nclass R:\n def d6(s): return 3\n"
-            "g = Game(0, ['A'], roller=R())\ng.roll()\nprint(g.score(2))")
-    run = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
-                         env=env)
-    assert run.stdout.strip() == "15", run.stderr
+    assert score_on_the_board(tmp_path / "lib", 3, 2) == "15"
 
 
 def test_flash_src_copies_py_and_removes_mpy(tmp_path):
@@ -109,5 +125,34 @@ def test_package_json_lists_every_firmware_file():
     on_disk = {str(p.relative_to(ROOT)) for p in (FIRMWARE / "picoyacht").glob("*.py")}
     on_disk |= {str(p.relative_to(ROOT)) for p in FIRMWARE.glob("*.py")}
     assert listed == on_disk, "run: python tools/gen_package.py"
-    for dest, src in pkg["urls"]:
-        assert src == "firmware/" + dest  # relative URLs: they survive forks
+    for dest, src in pkg["urls"]:  # relative URLs: they survive forks
+        # the package where make flash puts it (one location), main.py and config.py in /
+        want = "lib/picoyacht/" if "/picoyacht/" in src else ""
+        assert dest == want + src.rsplit("/", 1)[1], (dest, src)
+
+
+def test_mip_from_a_clone_installs_where_make_flash_does(tmp_path, monkeypatch):
+    """The README's `mpremote mip install --target / package.json`, run by mpremote's own
+    installer against a board whose flash is tmp_path: main.py, config.py in /, the package
+    in /lib/picoyacht, which imports and plays under MicroPython."""
+    from mpremote import mip
+
+    class Board:  # the transport calls mip makes
+        def path(self, p):
+            return tmp_path / p.lstrip("/")
+
+        def fs_exists(self, p):
+            return self.path(p).exists()
+
+        def fs_mkdir(self, p):
+            self.path(p).mkdir()
+
+        def fs_writefile(self, p, data, progress_callback=None):
+            self.path(p).write_bytes(data)
+
+    monkeypatch.chdir(ROOT)
+    mip._install_package(Board(), "package.json", mip._PACKAGE_INDEX, "/", None, False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.py", "lib", "main.py"]
+    got = sorted(p.name for p in (tmp_path / "lib" / "picoyacht").iterdir())
+    assert got == sorted(p.name for p in (FIRMWARE / "picoyacht").glob("*.py"))
+    assert score_on_the_board(tmp_path / "lib", 4, 3) == "20"

@@ -1,22 +1,65 @@
 """The game log: JSON lines from picoyacht/gamelog.py, and tools/gamelog.py's CSV and PNG.
 
-A complete 2-player game (host_tests/mp/gamelog_play.py, seeded LcgRoller) produces the log;
-the same script under the MicroPython unix port must print byte-identical lines.
+A complete 2-player game (play() below, seeded LcgRoller) produces the log; under the
+MicroPython unix port it must give byte-identical lines. A twin module: tests marked
+micropython run on both interpreters (host_tests/mp/README.md).
 """
 
-import csv
 import json
 import struct
 import sys
-import zlib
 
-import gamelog as tool
 import pytest
-from gamelog_play import NAMES, play
 
-from picoyacht import gamelog
+from picoyacht import gamelog, rules
+from picoyacht.game import FILLED, LOCKED, Game
+from picoyacht.policy import best_box, most_common_mask  # the one fallback policy
 
-from conftest import HOST_TESTS, run_micropython
+from scripted import LcgRoller
+
+if sys.implementation.name != "micropython":  # the host tool and what it writes
+    import csv
+    import zlib
+
+    import gamelog as tool
+
+NAMES = ("Ann", 'Bo"b', "Cy\\", "Di")
+
+
+def play(seed, players=2, rid=rules.YAHTZEE, undo_at=-1):
+    """Every log line of one game; at turn `undo_at` a box is scored, undone and re-scored
+    (the app's undo line in between)."""
+    g = Game(rid, list(NAMES[:players]), roller=LcgRoller(seed), seed=seed)
+    lines = [gamelog.start_line(g)]
+    while not g.over:
+        g.roll()
+        while g.rolls_left and g.turn % 3:
+            g.set_held(most_common_mask(g.dice))
+            if g.held == (1 << len(g.dice)) - 1:
+                break
+            g.roll()
+        box = best_box(g)
+        seat = g.current
+        dice = bytes(g.dice)
+        bonus = g.pending_yahtzee_bonus()
+        if g.turn == undo_at:
+            pts = g.score(box)
+            lines.append(gamelog.score_line(g, seat, box, pts, dice, bonus))
+            g.undo()
+            lines.append('{"ev":"undo","seed":' + str(g.seed) + ',"turn":' + str(g.turn) + "}")
+            box = (box + 1) % g.rs.nboxes
+            while g.box_state(box) in (LOCKED, FILLED):
+                box = (box + 1) % g.rs.nboxes
+        pts = g.score(box)
+        lines.append(gamelog.score_line(g, seat, box, pts, dice, bonus))
+    lines.append(gamelog.end_line(g))
+    return g, lines
+
+
+def log_lines(seed, players):
+    """The log of one game with an undo at turn 5 (compared across interpreters)."""
+    return play(seed, players, undo_at=5)[1]
+
 
 NOISE = [
     "MPY: soft reboot",
@@ -85,6 +128,7 @@ def test_lines_are_one_line_json_with_the_fields(game_log):
     assert [last[0], last[1]] == end["totals"]
 
 
+@pytest.mark.micropython
 def test_names_are_escaped():
     assert gamelog.q('a"b\\c') == '"a\\"b\\\\c"'
     assert json.loads(gamelog.q("x\ty\x01")) == "x\ty\x01"
@@ -158,15 +202,12 @@ def test_live_reads_mpremote_until_eof(game_log, tmp_path, monkeypatch):
     assert raw.read_text().splitlines() == mixed
 
 
-def test_micropython_prints_identical_lines():
-    _, lines = play(7, 2, undo_at=5)
-    r = run_micropython(HOST_TESTS / "mp" / "gamelog_play.py", heap="64k", args=("7", "2"))
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines() == lines
-    _, four = play(11, 4, undo_at=5)
-    r = run_micropython(HOST_TESTS / "mp" / "gamelog_play.py", heap="64k", args=("11", "4"))
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines() == four
+def test_micropython_logs_identical_lines():
+    from conftest import micropython_call
+
+    for seed, players in ((7, 2), (11, 4)):
+        mine = log_lines(seed, players)
+        assert micropython_call("test_gamelog", "log_lines", seed, players) == mine
 
 
 def test_mpremote_command(monkeypatch):

@@ -1,13 +1,15 @@
-"""Roller: uniform, deterministic, replayable, and allocation-free on the Pico."""
+"""Roller: uniform, deterministic, replayable, and allocation-free on the Pico.
 
-from pathlib import Path
+A twin module: tests marked micropython run on CPython and on the MicroPython unix port
+(host_tests/mp/README.md)."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from picoyacht.roller import Roller, seed_from_entropy
 
-MP_SCRIPT = Path(__file__).resolve().parent / "mp" / "roller_check.py"
+from allocs import allocated
 
 # Chi-square critical values at p = 0.001 (upper tail), from standard tables.
 CHI2_CRIT_5DOF = 20.515
@@ -62,11 +64,13 @@ def test_chi_square_detects_a_mildly_biased_die():
     assert chi_square(face_counts(biased, n), n / 6) > CHI2_CRIT_5DOF
 
 
+@pytest.mark.micropython
 def test_same_seed_same_sequence():
     a, b = Roller(7), Roller(7)
     assert [a.d6() for _ in range(500)] == [b.d6() for _ in range(500)]
 
 
+@pytest.mark.micropython
 def test_seed_is_kept_and_reseed_restarts():
     r = Roller(99)
     first = _rolls(r, 100)
@@ -82,42 +86,44 @@ def _rolls(r, n):
     return [r.d6() for _ in range(n)]
 
 
+@pytest.mark.micropython
 def test_different_seeds_differ():
     seeds = list(range(300)) + [2**30 - 1, 2**31, 2**32 - 2, -1, -3, 10**30]
     seqs = {tuple(_rolls(Roller(s), 40)) for s in seeds}
     assert len(seqs) == len(seeds)
 
 
+@pytest.mark.micropython
 def test_distinct_seeds_give_distinct_states():
     seeds = list(range(5000)) + [1 << k for k in range(32)]
     states = {Roller(s).getstate() for s in seeds}
     assert len(states) == len(set(seeds))
 
 
-def test_getstate_setstate_round_trip():
-    r = Roller(SEED)
-    _rolls(r, 37)
-    s = r.getstate()
-    assert 0 < s < 1 << 32
-    expected = _rolls(r, 200)
-    other = Roller(1)
-    other.setstate(s)
-    assert _rolls(other, 200) == expected
-    assert other.getstate() == r.getstate()
-
-
-@given(st.integers(min_value=-(2**70), max_value=2**70), st.integers(0, 50))
-def test_state_round_trip_any_seed(seed, skip):
+def check_round_trip(seed, skip, n):
+    """After `skip` rolls, another Roller set to the state rolls the same n dice."""
     r = Roller(seed)
     _rolls(r, skip)
     s = r.getstate()
     assert 0 < s < 1 << 32
-    ahead = _rolls(r, 20)
-    r2 = Roller(0)
-    r2.setstate(s)
-    assert _rolls(r2, 20) == ahead
+    ahead = _rolls(r, n)
+    other = Roller(1)
+    other.setstate(s)
+    assert _rolls(other, n) == ahead
+    assert other.getstate() == r.getstate()
 
 
+@pytest.mark.micropython
+def test_getstate_setstate_round_trip():
+    check_round_trip(SEED, 37, 200)
+
+
+@given(st.integers(min_value=-(2**70), max_value=2**70), st.integers(0, 50))
+def test_state_round_trip_any_seed(seed, skip):
+    check_round_trip(seed, skip, 20)
+
+
+@pytest.mark.micropython
 def test_setstate_rejects_impossible_states():
     r = Roller(1)
     for bad in (0, -5, 1 << 32):
@@ -128,6 +134,7 @@ def test_setstate_rejects_impossible_states():
         raise AssertionError("setstate accepted %r" % bad)
 
 
+@pytest.mark.micropython
 def test_lanes_match_a_plain_32bit_xorshift():
     # The 16-bit-lane arithmetic must be exactly xorshift32 (13, 17, 5), whose
     # period 2**32 - 1 is known; a slip in the split would silently break it.
@@ -200,6 +207,7 @@ def test_checked_int_catches_an_overflow():
     raise AssertionError("Checked let a 32-bit product through")
 
 
+@pytest.mark.micropython
 def test_seed_from_entropy_uses_urandom_bytes():
     def fake(n):
         assert n == 4
@@ -209,6 +217,7 @@ def test_seed_from_entropy_uses_urandom_bytes():
     assert seed_from_entropy(lambda n: b"\xff" * n) == SMALL_INT_MAX
 
 
+@pytest.mark.micropython
 def test_seed_from_entropy_falls_back():
     def broken(n):
         raise OSError(19)
@@ -222,11 +231,18 @@ def test_seed_from_entropy_falls_back():
     assert 0 <= seed_from_entropy(broken, -3) <= SMALL_INT_MAX
 
 
-def test_micropython_rolls_identically_and_allocates_nothing(mp_run):
-    proc = mp_run(MP_SCRIPT, args=(str(SEED),))
-    assert proc.returncode == 0, proc.stderr + proc.stdout
-    lines = dict(line.split(" ", 1) for line in proc.stdout.strip().splitlines())
-    expected = "".join(str(v) for v in _rolls(Roller(SEED), 1000))
-    assert lines["ROLLS"] == expected
-    assert lines["RESUME"] == "True"
-    assert int(lines["ALLOC"]) == 0
+def rolls(seed, n):
+    """The first n d6 rolls for a seed, as digits (compared across interpreters)."""
+    return "".join(str(v) for v in _rolls(Roller(seed), n))
+
+
+def test_micropython_rolls_identically():
+    from conftest import micropython_call
+
+    assert micropython_call("test_roller", "rolls", SEED, 1000) == rolls(SEED, 1000)
+
+
+@pytest.mark.micropython(only=True)
+def test_rolling_allocates_nothing():
+    r = Roller(SEED)
+    assert allocated(r.d6, 10000, warmup=10) == 0

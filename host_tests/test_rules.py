@@ -1,15 +1,14 @@
-"""Scoring: the seed examples, and exhaustive agreement with an independent oracle over every
-multiset of five and six dice for every rule set."""
+"""Scoring: the seed examples, exhaustive agreement with an independent oracle over every
+multiset of five and six dice for every rule set, and every score the same on MicroPython.
 
-import itertools
-import random
+A twin module: tests marked micropython run on CPython and on the MicroPython unix port
+(host_tests/mp/README.md); the oracle needs CPython."""
 
 import pytest
 
 from picoyacht import rules
-from picoyacht.rules import RULESETS, counts_of, evaluate, score
-
-from oracle import reference
+from picoyacht.game import Game
+from picoyacht.rules import RULESETS, Options, counts_of, evaluate, score
 
 COUNTS = bytearray(7)
 
@@ -43,25 +42,30 @@ def dice_of(text):
     return [int(x) for x in text.split("-")]
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("dice,abbr,expected", SEED_000)
 def test_seed_000_examples(dice, abbr, expected):
     assert score_of(rules.YAHTZEE, dice_of(dice), abbr) == expected
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("dice,abbr,expected", SEED_004)
 def test_seed_004_examples(dice, abbr, expected):
     assert score_of(rules.DELUXE, dice_of(dice), abbr) == expected
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("abbr,expected", YATZY_SIX_SIXES)
 def test_yatzy_five_alike_scores_by_normal_rule(abbr, expected):
     assert score_of(rules.YATZY, [6] * 5, abbr) == expected
 
 
+@pytest.mark.micropython
 def test_five_alike_is_not_a_full_house_in_yahtzee():
     assert score_of(rules.YAHTZEE, [3] * 5, "FH") == 0
 
 
+@pytest.mark.micropython
 def test_deluxe_alternatives_from_seed_004():
     # A Full House (4+2) can also be rated as Three Pairs; a Straight as Small Straight;
     # six alike as Small Yahtzee, Full House, Two Triplets and Three Pairs.
@@ -71,6 +75,7 @@ def test_deluxe_alternatives_from_seed_004():
         assert score_of(rules.DELUXE, [4] * 6, abbr) == expected
 
 
+@pytest.mark.micropython
 def test_casino_yatzy_box_is_sum_plus_bonus():
     assert score_of(rules.CASINO5, [4] * 5, "YZ") == 70
     assert score_of(rules.CASINO6, [2] * 6, "MY") == 112
@@ -78,15 +83,19 @@ def test_casino_yatzy_box_is_sum_plus_bonus():
     assert score_of(rules.MAXI, dice_of("2-2-2-5-5-6"), "FH") == 16  # the five matched
 
 
+@pytest.mark.micropython
 def test_box_counts():
     assert [rs.nboxes for rs in RULESETS] == [13, 15, 15, 20, 20, 14]
     assert [rs.ndice for rs in RULESETS] == [5, 5, 5, 6, 6, 6]
 
 
 def all_multisets(n):
+    import itertools
+
     return list(itertools.combinations_with_replacement(range(1, 7), n))
 
 
+@pytest.mark.micropython
 def test_multiset_enumeration_is_complete():
     for n, expected in ((5, 252), (6, 462)):
         seen = {tuple(c) for c in rules.multisets(n)}
@@ -98,6 +107,10 @@ def test_multiset_enumeration_is_complete():
 def test_exhaustive_against_oracle(rs):
     """Every box, every multiset, in a shuffled order: the core equals the oracle, never
     exceeds the box maximum, and the upper boxes add up to the dice total."""
+    import random
+
+    from oracle import reference
+
     rng = random.Random(rs.id)
     maxima = [0] * rs.nboxes
     for dice in all_multisets(rs.ndice):
@@ -122,6 +135,8 @@ def test_exhaustive_against_oracle(rs):
 @pytest.mark.parametrize("rs", list(RULESETS), ids=lambda rs: rs.name)
 def test_order_never_matters(rs):
     """All distinct orderings of a sample of multisets give the same counts and scores."""
+    import itertools
+
     for dice in all_multisets(rs.ndice)[::17]:
         want = None
         for perm in set(itertools.permutations(dice)):
@@ -131,6 +146,7 @@ def test_order_never_matters(rs):
             assert got == want
 
 
+@pytest.mark.micropython
 def test_counts_are_restored_after_scoring():
     counts_of([2, 2, 3, 3, 3, 6], COUNTS)
     before = bytes(COUNTS)
@@ -140,6 +156,7 @@ def test_counts_are_restored_after_scoring():
     assert bytes(COUNTS) == before
 
 
+@pytest.mark.micropython
 def test_options_pack_roundtrip():
     for joker in range(3):
         for flags in range(8):
@@ -147,3 +164,79 @@ def test_options_pack_roundtrip():
             assert rules.Options.unpack(*o.pack()) == o
     with pytest.raises(ValueError):
         rules.Options.unpack(3, 10)
+
+
+# --- every score, compared with MicroPython's ------------------------------------------
+
+
+class Fixed:
+    """A roller that deals the faces it is given."""
+
+    def __init__(self):
+        self.faces = []
+
+    def d6(self):
+        return self.faces.pop(0)
+
+
+def vectors(rs):
+    out = bytearray()
+    counts = bytearray(7)
+    for c in rules.multisets(rs.ndice):
+        for box in rs.boxes:
+            s = evaluate(box, c)
+            out.append(s + 1)  # -1 (unsatisfied) becomes 0
+        dice = []
+        for f in range(1, 7):
+            dice.extend([f] * c[f])
+        counts_of(dice, counts)
+        assert bytes(counts) == bytes(c)
+    return out
+
+
+def game_previews(rid, opts, prefix_faces):
+    """Previews of every box after a fixed history, for joker/Sharp Dice coverage."""
+    out = bytearray()
+    rs = RULESETS[rid]
+    for c in rules.multisets(rs.ndice):
+        roller = Fixed()
+        g = Game(rid, ["A"], options=opts, roller=None)
+        g.roller = roller
+        for faces, box in prefix_faces:
+            roller.faces = list(faces)
+            g.roll()
+            g.score(box)
+        dice = []
+        for f in range(1, 7):
+            dice.extend([f] * c[f])
+        roller.faces = dice
+        g.roll()
+        for b in range(rs.nboxes):
+            out.append(g.preview(b))
+            out.append(g.box_state(b))
+        out.append(g.pending_yahtzee_bonus() // 100)
+    return out
+
+
+def score_vectors():
+    """Every box score of every multiset of every rule set, plus joker and Sharp Dice
+    previews after a fixed history, as hex lines (compared across interpreters)."""
+    out = [rs.name + " " + vectors(rs).hex() for rs in RULESETS]
+    history = [([6] * 5, 11), ([2, 2, 2, 1, 1], 1)]
+    for joker in range(3):
+        for sharp in (False, True):
+            opts = Options(joker=joker, sharp=sharp)
+            out.append("joker %d %s %s" % (joker, sharp, game_previews(0, opts, history).hex()))
+    out.append("yatzy sharp " + game_previews(1, Options(sharp=True), []).hex())
+    return out
+
+
+def test_micropython_scores_every_multiset_like_cpython():
+    from conftest import micropython_call
+
+    ours = score_vectors()
+    assert len(ours) == 6 + 6 + 1
+    theirs = micropython_call("test_rules", "score_vectors")
+    assert len(theirs) == len(ours)
+    for a, b in zip(theirs, ours, strict=True):
+        assert a == b, a[:40]

@@ -3,8 +3,10 @@
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from picoyacht import rules, snapshot
+from picoyacht import invariants, rules, snapshot
 from picoyacht.game import Game
 from picoyacht.snapshot import SnapshotError
 
@@ -100,3 +102,162 @@ def test_not_bytes():
         Game.restore(None)
     with pytest.raises(SnapshotError):
         Game.restore("PY")
+
+
+# ---- the validator: every legal position passes, every targeted mutation fails ----------
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rid=st.integers(0, rules.COUNT - 1), players=st.integers(1, 6),
+       opts=st.builds(rules.Options, joker=st.integers(0, 2), sharp=st.booleans(),
+                      saved_rolls=st.booleans(), bonus100=st.booleans(),
+                      bet=st.integers(0, 255)),
+       seed=st.integers(0, 2**31), data=st.data())
+def test_every_position_of_legal_play_validates(rid, players, opts, seed, data):
+    """Hypothesis picks every action (and the seed of the dice) through whole games."""
+    g = Game(rid, ["P%d" % i for i in range(players)], kinds=[i % 4 for i in range(players)],
+             options=opts, roller=LcgRoller(seed))
+    nd = g.rs.ndice
+    while True:
+        invariants.validate(g)
+        assert Game.restore(g.snapshot(), LcgRoller(0)).snapshot() == g.snapshot()
+        if g.over:
+            break
+        actions = ["score", "hold"] if g.rolls_used else []
+        if g.rolls_left and not (g.rolls_used and g.held == (1 << nd) - 1):
+            actions.append("roll")
+        if g.can_undo:
+            actions.append("undo")
+        act = data.draw(st.sampled_from(actions), label="action")
+        if act == "roll":
+            g.roll()
+        elif act == "hold":
+            g.set_held(data.draw(st.integers(0, (1 << nd) - 1), label="held"))
+        elif act == "undo":
+            g.undo()
+        else:
+            legal = [b for b in range(g.rs.nboxes) if g._allowed() >> b & 1]
+            g.score(data.draw(st.sampled_from(legal), label="box"))
+
+
+def resigned(data):
+    """The bytes with a fresh, valid checksum: what a buggy or foreign writer could leave."""
+    body = bytearray(data[:-2])
+    c = snapshot._fletcher16(body, len(body))
+    return bytes(body) + bytes((c & 0xFF, c >> 8))
+
+
+def _bytes_at(offset, value):
+    def mutate(g):
+        data = bytearray(g.snapshot())
+        data[offset] = value
+        return resigned(data)
+    return mutate
+
+
+def _field(name, value):
+    def mutate(g):
+        setattr(g, name, value(g) if callable(value) else value)
+    return mutate
+
+
+def _seat(name, value, seat=None):
+    def mutate(g):
+        s = g.current if seat is None else seat
+        getattr(g, name)[s] = value(g, s) if callable(value) else value
+    return mutate
+
+
+def _box(value, filled=True, box=None):
+    def mutate(g):
+        s = g.order[0]
+        nb = g.rs.nboxes
+        b = box if box is not None else next(
+            b for b in range(nb) if bool(g.filled[s] >> b & 1) == filled)
+        g.scores[s * nb + b] = value(g, b) if callable(value) else value
+    return mutate
+
+
+def _no_roll_yet(g):
+    g.rolls_used = 0
+    g.held = 0
+    g.single_roll = False
+    g.dice[:] = bytes(len(g.dice))
+
+
+def _softlock(g):
+    _no_roll_yet(g)
+    g.rolls_left = 0
+
+
+def _all_held_no_rolls_no_box(g):
+    g.held = (1 << g.rs.ndice) - 1
+    g.rolls_left = 0
+    g.filled[g.current] = (1 << g.rs.nboxes) - 1
+
+
+MUTATIONS = {
+    "0 seats": _bytes_at(6, 0),
+    "7 seats": _bytes_at(6, 7),
+    "rule set 6": _bytes_at(3, rules.COUNT),
+    "rolls_used=0 rolls_left=0": _softlock,
+    "rolls_left=28": _field("rolls_left", 28),
+    "rolls_left=255": _field("rolls_left", 255),
+    "more rolls than carried": _field("rolls_left", lambda g: 4 - g.rolls_used + 2 * bin(
+        g.filled[g.current]).count("1") * (g.rs.saved_rolls and g.options.saved_rolls)),
+    "fewer rolls than a turn": _field("rolls_left", lambda g: 2 - g.rolls_used),
+    "turn+1": _field("turn", lambda g: g.turn + 1),
+    "turn past the end": _field("turn", lambda g: g.rs.nboxes * g.nseats + 1),
+    "seat order repeated": _field("order", lambda g: bytearray([0] * g.nseats)),
+    "seat order reversed": _field("order", lambda g: bytearray(range(g.nseats))[::-1]),
+    "seat kind 4": _seat("kinds", 4),
+    "control char in a name": _seat("names", "A\x01"),
+    "score in an open box": _box(1, filled=False),
+    "upper score off its face": _box(1, box=1),
+    "score above any dice": _box(255),
+    "die face 7": lambda g: g.dice.__setitem__(0, 7),
+    "die face 0 after a roll": lambda g: g.dice.__setitem__(0, 0),
+    "dice before a roll": lambda g: (_no_roll_yet(g), g.dice.__setitem__(0, 3)),
+    "held before a roll": lambda g: (_no_roll_yet(g), setattr(g, "held", 1)),
+    "held die beyond the dice": _field("held", lambda g: 1 << g.rs.ndice),
+    "first roll not a single roll": lambda g: (setattr(g, "rolls_used", 1),
+                                               setattr(g, "single_roll", False)),
+    "no legal action": _all_held_no_rolls_no_box,
+    "box filled out of turn": _seat("filled", lambda g, s: g.filled[s] | 1 << 12, seat=0),
+    "Yahtzee bonus without a Yahtzee": _seat("ybonus", 1),
+    "Yahtzee bonuses beyond the turns": _seat("ybonus", 200, seat=0),
+    "saved rolls on the seat to move": _seat("saved", 2),
+    "saved rolls beyond the turns": _seat("saved", 99, seat=0),
+    "credits below the stake": _seat("credits", lambda g, s: -g.options.bet - 1),
+    "credits above any win": _seat("credits", 30000),
+}
+
+
+def mid_game(rid, players):
+    g = play_some(rid, players, 3 * players + 1, seed=rid * 7 + players)
+    g.roll()  # a second roll: rolls_used 2, single_roll settled by the holds
+    return g
+
+
+@pytest.mark.parametrize("players", [1, 2, 6])
+@pytest.mark.parametrize("rs", list(rules.RULESETS), ids=lambda rs: rs.name)
+def test_targeted_mutations_are_refused(rs, players):
+    refused = 0
+    for name, mutate in MUTATIONS.items():
+        g = mid_game(rs.id, players)
+        invariants.validate(g)  # the control: the unmutated position is fine
+        try:
+            data = mutate(g)
+        except (IndexError, ValueError, StopIteration):
+            continue  # not expressible in this rule set (e.g. a bytearray refuses -1)
+        if data is None:
+            before = mid_game(rs.id, players).snapshot()
+            data = snapshot.dump(g)
+            if data == before:
+                continue  # the rule set does not store that field (e.g. credits)
+            with pytest.raises(SnapshotError):
+                invariants.validate(g)
+                print("validate accepted:", name)
+        with pytest.raises(SnapshotError):
+            Game.restore(data)
+            print("load accepted:", name)
+        refused += 1
+    assert refused >= len(MUTATIONS) - 8

@@ -6,25 +6,20 @@ The fake I2C here is an independent SSD1306 model: it parses the command stream
 "the panel shows the frame" is checked on what was sent, not on the driver's own state.
 The planner is checked against a brute force over every way of cutting the 8 pages into
 windows, with the same bus-byte prices.
+
+A twin module: tests marked micropython run on CPython (tools/hostlib's framebuf) and on
+the MicroPython unix port (its real framebuf), see host_tests/mp/README.md.
 """
 
-import importlib.util
-import itertools
-import random
-import sys
-from pathlib import Path
-
+import framebuf  # CPython: tools/hostlib's stand-in (conftest puts it on the path)
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-HOSTLIB = ROOT / "tools" / "hostlib"
-MP_DIR = ROOT / "host_tests" / "mp"
-if sys.implementation.name != "micropython" and str(HOSTLIB) not in sys.path:
-    sys.path.insert(0, str(HOSTLIB))  # CPython has no framebuf; the device uses the real one
+from picoyacht.roller import Roller
+from picoyacht.ssd1306 import SSD1306_I2C
 
-import framebuf  # noqa: E402
+from allocs import allocated
 
-from picoyacht.ssd1306 import SSD1306_I2C  # noqa: E402
+MICROPYTHON_HEAP = "2M"  # the framebuffer comparison returns 100 frames at once
 
 WINDOW = 7  # ctrl 0x21 c0 c1 0x22 p0 p1
 FULL_FRAME = WINDOW + 1 + 1024  # show(): window command and data (ctrl + 1024)
@@ -160,11 +155,11 @@ def brute_force_wire(sp):
     over its first to last changed page, then either one full-width write of all its
     pages or one write per page of the union span (address, control, the columns)."""
     best = None
-    for cuts in itertools.product((0, 1), repeat=7):
+    for cuts in range(128):  # bit p: a group ends after page p
         total, group = 0, []
         for p in range(8):
             group.append(p)
-            if p == 7 or cuts[p]:
+            if p == 7 or cuts >> p & 1:
                 dirty = [q for q in group if sp[q] is not None]
                 if dirty:
                     n = dirty[-1] - dirty[0] + 1
@@ -178,6 +173,7 @@ def brute_force_wire(sp):
 # --- init --------------------------------------------------------------------------
 
 
+@pytest.mark.micropython
 def test_init_sequence_then_blank_frame_then_display_on():
     d, panel = make()
     assert d.ok and d.errors == 0
@@ -193,6 +189,7 @@ def test_init_sequence_then_blank_frame_then_display_on():
     assert d.writes == 3
 
 
+@pytest.mark.micropython
 def test_external_vcc_and_second_address():
     d, panel = make(addr=0x3D, external_vcc=True)
     init = panel.log[0]
@@ -200,11 +197,13 @@ def test_external_vcc_and_second_address():
     assert d.ok
 
 
+@pytest.mark.micropython
 def test_only_128x64():
     with pytest.raises(ValueError):
         SSD1306_I2C(128, 32, Panel())
 
 
+@pytest.mark.micropython
 def test_dead_bus_at_boot_does_not_raise_and_recovers():
     panel = Panel()
     panel.fail = True
@@ -220,6 +219,7 @@ def test_dead_bus_at_boot_does_not_raise_and_recovers():
 # --- changed spans and windows -------------------------------------------------------
 
 
+@pytest.mark.micropython
 def test_one_span_sends_exactly_those_columns():
     d, panel = make()
     d.fill_rect(10, 24, 30, 8, 1)  # rows 24..31, columns 10..39: page 3 only
@@ -228,6 +228,7 @@ def test_one_span_sends_exactly_those_columns():
     assert panel.log[-1] == b"\x40" + bytes(d.buffer[384 + 10 : 384 + 40])
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("w", [1, 7, 8, 9, 15, 16, 17, 63, 64, 100, 127, 128])
 def test_every_width_goes_out_exact(w):
     """w = 8q + r columns travel as scratch views A[:r] and B[:8q]: every split."""
@@ -240,6 +241,7 @@ def test_every_width_goes_out_exact(w):
     assert panel.log[-1] == b"\x40" + bytes(d.buffer[640 + x0 : 640 + x0 + w])
 
 
+@pytest.mark.micropython
 def test_same_window_again_costs_no_command_and_halves_cost_one():
     d, panel = make()
     d.fill_rect(20, 8, 10, 3, 1)  # page 1, columns 20..29
@@ -254,6 +256,7 @@ def test_same_window_again_costs_no_command_and_halves_cost_one():
     assert panel.log[-2] == b"\x00\x21\x28\x31"
 
 
+@pytest.mark.micropython
 def test_no_change_sends_nothing():
     d, panel = make()
     d.pixel(5, 5, 1)
@@ -263,6 +266,7 @@ def test_no_change_sends_nothing():
     assert flush_counting(d, panel) == (0, 0)
 
 
+@pytest.mark.micropython
 def test_change_and_undo_sends_nothing():
     d, panel = make()
     d.pixel(100, 60, 1)
@@ -270,6 +274,7 @@ def test_change_and_undo_sends_nothing():
     assert flush_counting(d, panel) == (0, 0)
 
 
+@pytest.mark.micropython
 def test_adjacent_pages_share_a_window():
     d, panel = make()
     d.fill_rect(30, 12, 40, 8, 1)  # rows 12..19: pages 1 and 2, columns 30..69
@@ -280,6 +285,7 @@ def test_adjacent_pages_share_a_window():
     assert panel.log[w0 + 2] == b"\x40" + bytes(d.buffer[256 + 30 : 256 + 70])
 
 
+@pytest.mark.micropython
 def test_far_apart_spans_get_their_own_windows():
     d, panel = make()
     d.fill_rect(0, 0, 4, 4, 1)  # page 0, columns 0..3
@@ -287,6 +293,7 @@ def test_far_apart_spans_get_their_own_windows():
     assert flush_counting(d, panel) == (2 * (WINDOW + 5), 4)
 
 
+@pytest.mark.micropython
 def test_full_width_pages_go_in_one_write():
     d, panel = make()
     d.fill_rect(0, 16, 128, 24, 1)  # pages 2, 3 and 4, every column
@@ -296,12 +303,14 @@ def test_full_width_pages_go_in_one_write():
     assert panel.log[w0 + 1] == b"\x40" + bytes(d.buffer[256:640])
 
 
+@pytest.mark.micropython
 def test_all_pages_changed_goes_as_one_frame():
     d, panel = make()
     d.fill(1)
     assert flush_counting(d, panel) == (1 + 1024, 1)  # the init left the window on the frame
 
 
+@pytest.mark.micropython
 def test_show_and_mark_all_send_the_full_frame_with_its_window():
     d, panel = make()
     b0 = d.bytes_sent
@@ -311,6 +320,17 @@ def test_show_and_mark_all_send_the_full_frame_with_its_window():
     assert flush_counting(d, panel) == (FULL_FRAME, 2)
     assert panel.log[-2] == b"\x00\x21\x00\x7f\x22\x00\x07"
     assert flush_counting(d, panel) == (0, 0)
+
+
+class Rnd:
+    """randrange() over the project's Roller: the same scenes on both interpreters."""
+
+    def __init__(self, seed):
+        self.r = Roller(seed)
+
+    def randrange(self, a, b=None):
+        lo, hi = (0, a) if b is None else (a, b)
+        return lo + ((self.r.rand15() << 15) | self.r.rand15()) % (hi - lo)
 
 
 def _random_scene(rnd, d):
@@ -328,11 +348,12 @@ def _random_scene(rnd, d):
             d.hline(rnd.randrange(-20, 128), rnd.randrange(64), rnd.randrange(140), c)
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("seed", range(4))
 def test_random_drawing_lands_on_the_panel_at_the_brute_force_optimum(seed):
     """Cold window: the bytes on the wire equal the cheapest plan over every way of
     grouping pages. Warm window (the driver remembers it): never more than that."""
-    rnd = random.Random(seed)
+    rnd = Rnd(seed)
     d, panel = make()
     for step in range(150):
         _random_scene(rnd, d)
@@ -353,10 +374,11 @@ def test_random_drawing_lands_on_the_panel_at_the_brute_force_optimum(seed):
         assert panel.ram == d.buffer == d._shadow
 
 
+@pytest.mark.micropython
 def test_random_drawing_with_bus_errors_and_power_cuts():
     """The panel RAM equals the framebuffer after every successful flush, whatever
     failed before: writes that die half way, brown-outs, forced frames, settings."""
-    rnd = random.Random(99)
+    rnd = Rnd(99)
     d, panel = make()
     recovered = 0
     for _ in range(400):
@@ -385,6 +407,7 @@ def test_random_drawing_with_bus_errors_and_power_cuts():
 # --- a display that stops answering ---------------------------------------------------
 
 
+@pytest.mark.micropython
 def test_bus_errors_are_caught_counted_and_recovered_with_init_and_full_frame():
     d, panel = make()
     d.text("score", 0, 0)
@@ -408,6 +431,7 @@ def test_bus_errors_are_caught_counted_and_recovered_with_init_and_full_frame():
     assert flush_counting(d, panel) == (0, 0)
 
 
+@pytest.mark.micropython
 def test_error_in_the_middle_of_a_flush_resends_everything_later():
     d, panel = make()
     d.fill_rect(0, 0, 5, 5, 1)
@@ -422,6 +446,7 @@ def test_error_in_the_middle_of_a_flush_resends_everything_later():
     assert panel.ram == d.buffer
 
 
+@pytest.mark.micropython
 def test_error_after_a_window_change_does_not_trust_the_window():
     d, panel = make()
     d.fill_rect(10, 0, 5, 5, 1)
@@ -435,6 +460,7 @@ def test_error_after_a_window_change_does_not_trust_the_window():
     assert writes == 2 and panel.log[-2][:2] == b"\x00\x21"
 
 
+@pytest.mark.micropython
 def test_settings_survive_a_reinit():
     d, panel = make()
     d.contrast(20)
@@ -456,6 +482,7 @@ def test_settings_survive_a_reinit():
 # --- commands -------------------------------------------------------------------------
 
 
+@pytest.mark.micropython
 def test_contrast_sleep_wake_invert_rotate_bytes():
     d, panel = make()
     b0 = d.bytes_sent
@@ -470,6 +497,7 @@ def test_contrast_sleep_wake_invert_rotate_bytes():
     assert flush_counting(d, panel) == (1 + 1024, 1)
 
 
+@pytest.mark.micropython
 def test_commands_on_a_dead_bus_return_false():
     d, panel = make()
     panel.fail = True
@@ -480,27 +508,78 @@ def test_commands_on_a_dead_bus_return_false():
 
 
 # --- framebuf: the host stand-in vs MicroPython's own ------------------------------------
+# Random drawing on a framebuf: CPython draws with tools/hostlib's, MicroPython with the real
+# one, and the buffers must match after every few operations.
+
+SIZES = ((128, 64, 128), (37, 21, 40))  # width, height, stride (the second: odd sizes)
+STEPS = 150
 
 
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, MP_DIR / (name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def _c(r, lo, hi):
+    return lo + r.rand15() % (hi - lo + 1)
 
 
-def test_hostlib_framebuf_matches_micropython_pixel_for_pixel(mp_run):
-    chk = load("fb_check")
-    assert chk.framebuf is framebuf and "hostlib" in framebuf.__file__
-    ours = []
-    chk.draw_steps(lambda tag, buf: ours.append("FB %d %s" % (tag, bytes(buf).hex())))
-    proc = mp_run(MP_DIR / "fb_check.py")
-    assert proc.returncode == 0, proc.stderr + proc.stdout
-    lines = proc.stdout.strip().splitlines()
-    theirs = [ln for ln in lines if ln.startswith("FB ")]
-    assert len(theirs) == len(ours) == 100
-    assert theirs == ours
-    assert lines[-1] == "PIX None None 0"
+def draw_steps(emit, seed=777):
+    """Apply STEPS random operations to each size; emit(tag, buffer) every 3."""
+    r = Roller(seed)
+    for w, h, stride in SIZES:
+        buf = bytearray(((h + 7) // 8) * stride)
+        fb = framebuf.FrameBuffer(buf, w, h, framebuf.MONO_VLSB, stride)
+        sbuf = bytearray(2 * 11)
+        src = framebuf.FrameBuffer(sbuf, 11, 13, framebuf.MONO_VLSB)
+        for i in range(len(sbuf)):
+            sbuf[i] = r.rand15() & 0xFF
+        for step in range(STEPS):
+            op = r.rand15() % 10
+            x, y = _c(r, -20, w + 20), _c(r, -20, h + 20)
+            a, b = _c(r, -20, w + 20), _c(r, -20, h + 20)
+            c = r.rand15() & 1
+            if op == 0:
+                fb.line(x, y, a, b, c)
+            elif op == 1:
+                fb.line(x, y, x + _c(r, -3, 3), y + _c(r, -40, 40), c)
+            elif op == 2:
+                fb.rect(x, y, a - x, b - y, c)
+            elif op == 3:
+                fb.rect(x, y, _c(r, 0, 40), _c(r, 0, 30), c, True)
+            elif op == 4:
+                fb.fill_rect(x, y, _c(r, -2, 50), _c(r, -2, 30), c)
+            elif op == 5:
+                fb.hline(x, y, _c(r, -5, 60), c)
+                fb.vline(a, b, _c(r, -5, 40), c)
+            elif op == 6:
+                for _ in range(8):
+                    fb.pixel(_c(r, -2, w + 1), _c(r, -2, h + 1), c)
+            elif op == 7:
+                fb.blit(src, x, y, r.rand15() % 3 - 1)
+            elif op == 8:
+                fb.scroll(_c(r, -9, 9), _c(r, -9, 9))
+            elif step % 20 == 9:
+                fb.fill(c)
+            else:
+                fb.line(x, y, a, y + (a - x), c)  # 45 degrees
+            if step % 3 == 2:
+                emit(w * 1000 + step, buf)
+
+
+def framebuf_steps():
+    """"<tag> <hex of the buffer>" every 3 random operations (compared across interpreters)."""
+    out = []
+    draw_steps(lambda tag, buf: out.append("%d %s" % (tag, bytes(buf).hex())))
+    return out
+
+
+def test_hostlib_framebuf_matches_micropython_pixel_for_pixel():
+    from conftest import micropython_call
+
+    assert "hostlib" in framebuf.__file__
+    ours = framebuf_steps()
+    assert len(ours) == 100
+    assert micropython_call("test_ssd1306", "framebuf_steps", heap=MICROPYTHON_HEAP) == ours
+
+
+@pytest.mark.micropython
+def test_pixel_outside_the_buffer_reads_none():
     fb = framebuf.FrameBuffer(bytearray(8), 8, 8, framebuf.MONO_VLSB)
     assert (fb.pixel(8, 0), fb.pixel(-1, 3), fb.pixel(0, 0)) == (None, None, 0)
 
@@ -524,26 +603,119 @@ def test_hostlib_framebuf_rejects_other_formats():
         framebuf.FrameBuffer(bytearray(64), 8, 8, 1)
 
 
-# --- MicroPython: the real framebuf, no allocation per flush -----------------------------
+# --- flush shapes: bus bytes, and no allocation per flush on the device ------------------
 
 
-def test_micropython_flush_bytes_zero_allocation_and_panel_ram(mp_run):
-    proc = mp_run(MP_DIR / "ssd1306_check.py")
-    assert proc.returncode == 0, proc.stderr + proc.stdout
-    got = dict(line.split(" ", 1) for line in proc.stdout.strip().splitlines())
-    assert int(got["BYTES_ONE_SPAN"]) == WINDOW + 1 + 1  # one pixel: one column
-    assert int(got["BYTES_TWO_PAGES"]) == WINDOW + 2 * (1 + 9)  # 9 columns, pages 0-1
-    assert int(got["BYTES_NO_CHANGE"]) == 0
-    assert int(got["BYTES_SHOW"]) == FULL_FRAME
-    for what in ("ONE_SPAN", "WIDTHS", "TWO_PAGES", "WIDE", "SCATTERED", "NO_CHANGE",
-                 "SHOW"):
-        assert int(got["ALLOC_" + what]) == 0, what
-        if what != "NO_CHANGE":
-            assert int(got["SENT_" + what]) > 300, what  # every measured flush sent data
-    assert int(got["SENT_NO_CHANGE"]) == 0
-    assert int(got["SENT_SHOW"]) == 300 * FULL_FRAME
-    assert got["OK"] == "True 0 True True"
-    flushes, errors, bad = map(int, got["RAM_CHECKS"].split())
-    assert flushes > 300 and errors > 10 and bad == 0
-    d, _ = make()
-    assert got["INIT"] == "%d %d" % (d.bytes_sent, d.bytes_sent)  # same init on both
+class CountingI2C:
+    """Counts bytes and writes; allocates nothing itself."""
+
+    def __init__(self):
+        self.bytes = 0
+        self.writes = 0
+
+    def writeto(self, addr, buf, stop=True):
+        self.bytes += len(buf)
+        self.writes += 1
+
+    def writevto(self, addr, vec, stop=True):
+        for i in range(len(vec)):
+            self.bytes += len(vec[i])
+        self.writes += 1
+
+
+def one_span(d, i):
+    x, y = 40 + (i & 15), 24 + (i & 7)  # page 3, columns 40..55: a pixel always changes
+    d.pixel(x, y, d.pixel(x, y) ^ 1)
+    d.flush()
+
+
+def widths(d, i):
+    """A 1..128 column span on page 5: every split into scratch views, window changes."""
+    w = (i * 37) % 128 + 1
+    d.fill_rect(0, 40, 128, 8, 0)
+    d.fill_rect(128 - w, 40, w, 8, 1)
+    d.flush()
+
+
+def two_pages(d, i):
+    d.fill_rect(i & 63, 6, 9, 4, i & 1)  # straddles pages 0 and 1: one merged window
+    d.flush()
+
+
+def wide(d, i):
+    d.fill_rect(0, 16, 128, 24, i & 1)  # pages 2..4, full width: one write
+    d.flush()
+
+
+def scattered(d, i):
+    d.fill_rect((i * 13) & 127, (i * 29) & 63, 7, 11, i & 1)
+    d.fill_rect((i * 71) & 127, (i * 5) & 63, 3, 2, (i >> 1) & 1)
+    d.flush()
+
+
+def no_change(d, i):
+    d.flush()
+
+
+def show(d, i):
+    d.show()
+
+
+def numbered(fn, d):
+    """fn(d, i) with i = 0, 1, 2, ... on successive calls of the result."""
+    i = [0]
+
+    def step():
+        fn(d, i[0])
+        i[0] += 1
+
+    return step
+
+
+SHAPES = (one_span, widths, two_pages, wide, scattered, no_change, show)
+
+
+def shape_runs(n=300):
+    """{shape: (bytes sent, bytes allocated or None)} over n flushes of each, after a warm-up,
+    through a counting bus that allocates nothing itself."""
+    i2c = CountingI2C()
+    d = SSD1306_I2C(128, 64, i2c)
+    d.fill(0)
+    d.flush()
+    res = {}
+    for fn in SHAPES:
+        sent = d.bytes_sent
+        used = allocated(numbered(fn, d), n, warmup=3)
+        res[fn.__name__] = (d.bytes_sent - sent, used)
+    assert d.ok and d.errors == 0 and d.bytes_sent == i2c.bytes and d.writes == i2c.writes
+    return res
+
+
+def bytes_of(fn, i=1):
+    d = SSD1306_I2C(128, 64, CountingI2C())
+    d.fill(0)
+    d.flush()
+    b0 = d.bytes_sent
+    fn(d, i)
+    return d.bytes_sent - b0
+
+
+@pytest.mark.micropython
+def test_flush_bus_bytes_per_shape():
+    assert bytes_of(one_span) == WINDOW + 1 + 1  # one pixel: one column
+    assert bytes_of(two_pages) == WINDOW + 2 * (1 + 9)  # 9 columns, pages 0-1
+    assert bytes_of(no_change) == 0
+    assert bytes_of(show) == FULL_FRAME
+    n = 20  # hostlib's framebuf is slow; the allocation check below does 300
+    runs = shape_runs(n)
+    for name, (sent, _) in runs.items():
+        if name != "no_change":
+            assert sent > n, name  # every measured flush sent data
+    assert runs["no_change"][0] == 0
+    assert runs["show"][0] == (n + 3) * FULL_FRAME  # 3 warm-up frames, then n
+
+
+@pytest.mark.micropython(only=True)
+def test_flushes_allocate_nothing():
+    for name, (_, used) in shape_runs().items():
+        assert used == 0, name

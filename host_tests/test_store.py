@@ -1,21 +1,26 @@
 """store.py: framing, atomic saves, power cuts at every step, corruption fuzz,
-full flash, and the same files and CRCs on MicroPython."""
+full flash, and the same files and CRCs on MicroPython, whose real littlefs and FAT take
+a power cut at every block write.
+
+A twin module: tests marked micropython run on the MicroPython unix port too
+(host_tests/mp/README.md); hypothesis properties run on CPython."""
 
 import os
 import random
 import struct
-import zlib
+from binascii import crc32  # the oracle's CRC: zlib's on CPython
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from picoyacht import store
+from picoyacht.roller import Roller
 from picoyacht.store import HEADER_SIZE, MSG_FULL, OsFs, Store
 
 from fakefs import EIO, ENOSPC, FakeFs, PowerCut
 
-STRESS = os.environ.get("PICOYACHT_STRESS") == "1"
+STRESS = os.getenv("PICOYACHT_STRESS") == "1"
 KINDS = ("settings", "records", "game")
 KIND_IDS = {"settings": 1, "records": 2, "game": 3}
 SLOTS = (".dat", ".bak", ".tmp")
@@ -23,8 +28,8 @@ SLOTS = (".dat", ".bak", ".tmp")
 
 def snapshot(i, n):
     """A stand-in game snapshot: a small header and n-4 bytes of 'scores'."""
-    rng = random.Random(i)
-    body = bytes(rng.randrange(256) for _ in range(max(0, n - 4)))
+    r = Roller(i)  # random bytes on both interpreters
+    body = bytes(r.rand15() & 0xFF for _ in range(max(0, n - 4)))
     return (struct.pack("<HBB", i & 0xFFFF, 4, i % 13) + body)[:n]
 
 
@@ -37,7 +42,7 @@ def decode(blob, kind):
     magic, ver, kid, n, seq, crc = struct.unpack("<4sBBHII", bytes(blob[:16]))
     if magic != b"PYST" or ver != 1 or kid != KIND_IDS[kind] or len(blob) != 16 + n:
         return None
-    if n > 4096 or zlib.crc32(bytes(blob[16:]), zlib.crc32(bytes(blob[:12]))) != crc:
+    if n > 4096 or crc32(bytes(blob[16:]), crc32(bytes(blob[:12]))) != crc:
         return None
     return seq, bytes(blob[16:])
 
@@ -54,7 +59,7 @@ def expected(files, kind, root="/"):
 
 def frame(kind, seq, payload, version=1, kid=None):
     head = struct.pack("<4sBBHI", b"PYST", version, kid or KIND_IDS[kind], len(payload), seq)
-    return head + struct.pack("<I", zlib.crc32(payload, zlib.crc32(head))) + payload
+    return head + struct.pack("<I", crc32(payload, crc32(head))) + payload
 
 
 # ------------------------------------------------------------------ CRC
@@ -67,11 +72,11 @@ def test_crc32_pure_matches_zlib():
     for n in list(range(40)) + [255, 256, 300, 1000]:
         data = bytes(rng.randrange(256) for _ in range(n))
         start = rng.choice((0, 1, 0xFFFFFFFF, rng.randrange(1 << 32)))
-        assert store.crc32_py(data, start) == zlib.crc32(data, start)
-        assert store.crc32(data, start) == zlib.crc32(data, start)
-        assert store.crc32_py(memoryview(data)) == zlib.crc32(data)
+        assert store.crc32_py(data, start) == crc32(data, start)
+        assert store.crc32(data, start) == crc32(data, start)
+        assert store.crc32_py(memoryview(data)) == crc32(data)
         cut = n // 3
-        assert store.crc32_py(data[cut:], store.crc32_py(data[:cut])) == zlib.crc32(data)
+        assert store.crc32_py(data[cut:], store.crc32_py(data[:cut])) == crc32(data)
 
 
 def test_header_layout_and_size():
@@ -464,7 +469,7 @@ def mutate(files, rng):
             head[6:8] = struct.pack("<H", (len(blob) - 16 + rng.randrange(1, 9)) & 0xFFFF)
         body = bytes(blob[16:])
         files[slot] = bytearray(
-            head + struct.pack("<I", zlib.crc32(body, zlib.crc32(bytes(head)))) + body
+            head + struct.pack("<I", crc32(body, crc32(bytes(head)))) + body
         )
         return "header"
     if op == 7 and blob:  # a write that stopped part way (zero-filled tail)
@@ -700,64 +705,263 @@ def test_enospc_on_rename_is_flash_full():
 
 
 # ------------------------------------------------------------------ MicroPython
+CRC_INPUTS = (b"", b"123456789", bytes(range(256)), b"PicoYacht" * 30)
+
+
 def mp_payload(kind, i):
-    # Must match payload() in host_tests/mp/store_check.py.
     n = (len(kind) * 37 + i * 53) % 300
     return bytes((j * 7 + i * 13 + len(kind)) & 0xFF for j in range(n))
 
 
-def test_micropython_store_on_real_filesystems(mp_run, tmp_path):
-    from conftest import HOST_TESTS
+def crcs():
+    """Both CRCs of each input, and one computed in two pieces (compared with zlib)."""
+    out = [(store.crc32(data), store.crc32_py(data)) for data in CRC_INPUTS]
+    return out, store.crc32_py(b"6789", store.crc32_py(b"12345"))
 
-    (tmp_path / "cpy").mkdir()
-    mine = Store(OsFs(), str(tmp_path / "cpy"))
-    for k in KINDS:
-        for i in range(2):
-            assert mine.save(k, mp_payload(k, i))
-    # 128k: the script mounts a 32 KB RAM disk for FAT (the store itself runs
-    # in the first part, and needs little).
-    r = mp_run(HOST_TESTS / "mp" / "store_check.py", heap="128k", args=[str(tmp_path)])
-    assert r.returncode == 0, r.stdout + r.stderr
-    lines = [ln.split() for ln in r.stdout.splitlines()]
+
+def read_dir(path):
     out = {}
-    for ln in lines:
-        out.setdefault(ln[0], []).append(ln[1:])
-    # CRCs: native binascii and the pure table on MicroPython == zlib here.
-    for i, data in enumerate(CRC_INPUTS):
-        assert out["crc"][i] == [str(i), str(zlib.crc32(data)), str(zlib.crc32(data))]
-    assert out["crc_inc"] == [[str(zlib.crc32(b"123456789"))]]
-    # Files written by CPython load on MicroPython, and the other way round.
-    for k, hexed, msg in out["cpy_load"]:
-        assert bytes.fromhex(hexed) == mp_payload(k, 1) and msg == "-"
+    for name in sorted(os.listdir(path)):
+        with open(path + "/" + name, "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+def saves_on_disk(base):
+    """Through OsFs into the new directory `base`: three saves of every kind, then the
+    pure-Python CRC's file, then the backup taking over from a corrupted primary. Returns
+    the files and that message, compared across interpreters."""
+    fs = OsFs()
+    os.mkdir(base)
+    st = Store(fs, base)
+    for k in KINDS:
+        for i in range(3):
+            assert st.save(k, mp_payload(k, i)), k
+            assert st.load(k) == mp_payload(k, i), k
+    files = read_dir(base)
+    native = store._crc32_native
+    store._crc32_native = None
+    try:
+        os.mkdir(base + "/pure")
+        pure = Store(fs, base + "/pure")
+        assert pure.save("game", mp_payload("game", 1))
+        assert pure.load("game") == mp_payload("game", 1)
+    finally:
+        store._crc32_native = native
+    files["pure/game.dat"] = read_dir(base + "/pure")["game.dat"]
+    with open(base + "/game.dat", "rb") as f:
+        blob = bytearray(f.read())
+    blob[20] ^= 0x40
+    with open(base + "/game.dat", "wb") as f:
+        f.write(blob)
+    assert st.load("game") == mp_payload("game", 1)  # from the backup
+    return files, st.last_error
+
+
+def test_micropython_crcs_equal_binascii():
+    from conftest import micropython_call
+
+    native = [(crc32(d), crc32(d)) for d in CRC_INPUTS]
+    assert micropython_call("test_store", "crcs") == (native, crc32(b"123456789"))
+
+
+def test_micropython_writes_and_reads_the_same_files(tmp_path):
+    from conftest import micropython_call
+
+    files, msg = saves_on_disk(str(tmp_path / "cpy"))
+    assert msg == "save corrupt: using backup"
+    assert files["pure/game.dat"] == frame("game", 1, mp_payload("game", 1))
+    assert micropython_call("test_store", "saves_on_disk", str(tmp_path / "mp")) == (files, msg)
+    # and what MicroPython wrote loads here
     theirs = Store(OsFs(), str(tmp_path / "mp"))
     assert theirs.load("settings") == mp_payload("settings", 2)
     assert theirs.load("records") == mp_payload("records", 2)
     assert theirs.load("game") == mp_payload("game", 1)  # its primary was corrupted
     assert theirs.last_error == "save corrupt: using backup"
-    # The pure-CRC file from MicroPython is byte-identical to CPython's framing.
-    seq1 = frame("game", 1, mp_payload("game", 1))
-    assert (tmp_path / "pure" / "game.dat").read_bytes() == seq1
-    assert out["fallback"] == [["save", "corrupt:", "using", "backup"]]
-    for fs_name in ("fat", "lfs"):
-        assert [fs_name] + ["files", "game.bak,game.dat"] in lines
-        assert out[fs_name][-1] == ["full", "False"] + MSG_FULL.split()
-    assert lines[-1] == ["done"]
 
 
-@pytest.mark.parametrize("vfs", ["lfs", "fat"])
-def test_micropython_power_cut_at_every_block_write(mp_run, vfs):
-    """The real littlefs / FAT code of MicroPython on a RAM disk: the image a
-    cut would leave at each block write or erase (and half-way through each
-    write) is mounted again and must load the last or the in-progress save."""
-    from conftest import HOST_TESTS
+def pico_vfs(name):
+    return {"lfs": (os.VfsLfs2, 32), "fat": (os.VfsFat, 64)}[name]
 
-    r = mp_run(HOST_TESTS / "mp" / "store_cuts.py", heap="256k", args=[vfs])
-    assert r.returncode == 0, r.stdout + r.stderr
-    out = {}
-    for ln in r.stdout.splitlines():
-        key, _, rest = ln.partition(" ")
-        out.setdefault(key, []).append(rest)
-    writes, tried = int(out["writes"][0]), int(out["tried"][0])
-    print("\nMicroPython %s block cuts: %d tried, failures %s" % (vfs, tried, out["failures"]))
+
+@pytest.mark.micropython(only=True)
+@pytest.mark.parametrize("name", ["fat", "lfs"])
+def test_saves_on_the_picos_filesystems_and_a_full_flash(name):
+    """littlefs v2 and FAT as the Pico has them (os.VfsLfs2, os.VfsFat on a RAM disk)."""
+    import gc
+
+    from ramdisk import RAMBlockDev
+
+    cls, blocks = pico_vfs(name)
+    bd = RAMBlockDev(512, blocks)
+    cls.mkfs(bd)
+    mnt = "/" + name
+    os.mount(cls(bd), mnt)
+    try:
+        st = Store(OsFs(), mnt)
+        for i in range(4):
+            assert st.save("game", mp_payload("game", i))
+        assert st.load("game") == mp_payload("game", 3)
+        assert sorted(os.listdir(mnt)) == ["game.bak", "game.dat"]
+        # Fill the flash with closed files (littlefs drops a file whose write failed),
+        # then try to save something bigger: refused cleanly.
+        zeros = bytes(512)
+        i = 0
+        while True:
+            try:
+                with open(mnt + "/fill%d" % i, "wb") as f:
+                    f.write(zeros)
+            except OSError as e:
+                assert e.args[0] == ENOSPC
+                break
+            i += 1
+        big = bytes(range(200)) * 8  # bigger than littlefs can inline into a directory block
+        assert not st.save("game", big) and st.last_error == MSG_FULL
+        assert st.load("game") == mp_payload("game", 3)  # the previous save is kept
+        assert "game.tmp" not in os.listdir(mnt)
+    finally:
+        os.umount(mnt)
+    gc.collect()
+
+
+def cut_payload(i):
+    n = (i * 97 + 40) % 320  # some inline in littlefs metadata, some not
+    return bytes((j * 3 + i * 11) & 0xFF for j in range(n))
+
+
+@pytest.mark.micropython(only=True)
+@pytest.mark.parametrize("name", ["lfs", "fat"])
+def test_power_cut_at_every_block_write(name):
+    """The real littlefs / FAT code of MicroPython on a RAM disk: the image a cut would
+    leave at each block write or erase (and half-way through each write) is mounted
+    again and must load the last or the in-progress save."""
+    import gc
+
+    from ramdisk import CutDisk
+
+    vfs, blocks = pico_vfs(name)
+    mnt = "/cut"
+    base_saves = [cut_payload(0), cut_payload(1)]
+    session = [cut_payload(i) for i in range(2, 8)]
+
+    def run(disk, saves):
+        """Mount, save each payload, unmount. Returns the write count after each."""
+        os.mount(vfs(disk), mnt)
+        marks = []
+        try:
+            st = Store(OsFs(), mnt)
+            for p in saves:
+                assert st.save("game", p), st.last_error
+                marks.append(disk.writes)
+        finally:
+            os.umount(mnt)
+        return marks
+
+    def load_from(disk):
+        os.mount(vfs(disk), mnt)
+        try:
+            st = Store(OsFs(), mnt)
+            return st.load("game"), st.last_error
+        finally:
+            os.umount(mnt)
+
+    disk = CutDisk(512, blocks)
+    vfs.mkfs(disk)
+    run(disk, base_saves)
+    base = disk.image()
+    disk.writes = 0
+    marks = run(disk, session)
+    writes = marks[-1]
+    tried = 0
+    failures = []
+    for n in range(writes):
+        j = 0
+        while marks[j] <= n:
+            j += 1
+        ok = (session[j - 1] if j else base_saves[-1], session[j])
+        for half in (False, True):
+            disk.restore(base)
+            disk.writes = 0
+            disk.snap_at = n
+            disk.half = half
+            disk.snap = None
+            run(disk, session)
+            snap = disk.snap
+            disk.snap_at = -1
+            disk.restore(snap)
+            snap = None
+            try:
+                got, msg = load_from(disk)
+            except OSError as e:  # littlefs did not mount: a failure
+                got, msg = None, "mount failed " + str(e)
+            tried += 1
+            if got not in ok:
+                failures.append((n, half, msg))
+            gc.collect()
     assert writes > 0 and tried == 2 * writes
-    assert out["failures"] == ["0"], r.stdout
+    assert failures == []
+
+
+def test_the_check_runs_once_per_copy_not_at_every_save():
+    """A game's check rebuilds the game: saves reuse its verdict on the copies already seen
+    and trust the copies they wrote, and still never rotate a refused copy into the backup
+    slot."""
+    fs = FakeFs()
+    s = Store(fs)
+    assert s.save("game", b"good")
+    assert s.save("game", b"BAD!")
+    seen = []
+
+    def check(p):
+        seen.append(bytes(p))
+        return p != b"BAD!"
+
+    fs = fs.reboot()
+    boot = Store(fs)
+    assert boot.load("game", check) == b"good"
+    assert sorted(seen) == [b"BAD!", b"good"]
+    del seen[:]
+    for i in range(5):
+        assert boot.save("game", b"new%d" % i)
+        assert fs.files["/game.bak"][16:] == (b"good" if i == 0 else b"new%d" % (i - 1))
+    assert seen == []  # no save checked a copy again, nor one this store wrote
+    assert Store(fs.reboot()).load("game", check) == b"new4"
+    fs = fs.reboot()
+    s = Store(fs)
+    assert s.load("game", check) == b"new4"
+    fs.files["/game.dat"][16:] = b"BAD!"  # swapped behind the store's back, CRC fixed below
+    fs.files["/game.dat"][:16] = store.encode(3, 99, b"BAD!")
+    del seen[:]
+    assert s.save("game", b"new5")
+    assert seen == [b"BAD!"]  # a copy it had not judged: checked, refused, not rotated
+    assert fs.files["/game.bak"][16:] == b"new3"
+
+
+def test_the_littlefs_model_keeps_only_committed_data():
+    """FakeFs(lfs=True), which stress_cuts uses: a cut loses what no flush/close committed,
+    an existing file keeps its old content until then, and rename is atomic."""
+    for cut in range(1, 8):
+        fs = FakeFs({"/a": bytearray(b"old")}, cut_at=cut, lfs=True)
+        done = []
+        try:
+            f = fs.open("/a", "wb")  # unit 1
+            f.write(b"new")  # unit 2
+            done.append("write")
+            fs.rename("/a", "/b")  # unit 3: the open file follows
+            f.flush()  # unit 4: commits b"new" to /b
+            done.append("flush")
+            f.write(b"er")  # unit 5
+            f.close()  # unit 6: commits b"newer"
+            done.append("close")
+            fs.remove("/b")  # unit 7
+            done.append("remove")
+        except PowerCut:
+            pass
+        files = {p: bytes(d) for p, d in fs.reboot().files.items()}
+        want = ({"/a": b"old"} if cut <= 3 else {"/b": b"old"} if cut == 4
+                else {"/b": b"new"} if cut <= 6 else {"/b": b"newer"})
+        assert files == want, (cut, done, files)
+    fs = FakeFs(cut_at=2, lfs=True)
+    with pytest.raises(PowerCut):
+        fs.open("/n", "wb").write(b"x")
+    assert fs.reboot().files == {"/n": bytearray()}  # the creation was committed at open

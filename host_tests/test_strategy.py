@@ -1,32 +1,72 @@
 """CPU levels and Expert's tables: the DP against brute force on sub-games, the published
 optimum, the device engine against its NumPy twin, CPython against MicroPython, and the
-legality of every CPU action over whole games."""
+legality of every CPU action over whole games.
+
+A twin module: tests marked micropython run on the MicroPython unix port too
+(host_tests/mp/README.md); the NumPy builder and its tables are CPython's.
+"""
 
 import io
-import itertools
-import json
-import math
 import sys
-from functools import lru_cache
 
-import numpy as np
 import pytest
-from strategy_pos import held_code, make_game
+from cpu_moves import apply
 
 from picoyacht import rules, strategy, strategy_table
 from picoyacht.game import Game
+from picoyacht.rules import Options
 
-from conftest import ROOT, run_micropython
-from scripted import LcgRoller
+from scripted import LcgRoller, ScriptedRoller
 
-sys.path.insert(0, str(ROOT / "tools"))
-import build_tables as bt  # noqa: E402
-import strategy_np as sn  # noqa: E402
+if sys.implementation.name != "micropython":
+    import itertools
+    import json
+    import math
+    from functools import lru_cache
 
-TABLES = ROOT / "tables"
+    import numpy as np
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    import build_tables as bt
+    import strategy_np as sn
+
+    TABLES = ROOT / "tables"
 # Open: Sixes, Three of a kind (Yatzy: One pair), Large straight (Yatzy: Small straight),
 # Chance (Yatzy: Full house); the rest filled.
 SUB_OPEN = (1 << 5) | (1 << 6) | (1 << 10) | (1 << 12)
+
+
+# ---- positions: a game at a given solitaire position, on both interpreters -------------------
+def make_game(rid, joker, mask, up, y, dice, rolls_left):
+    g = Game(rid, ["cpu"], options=Options(joker=joker), roller=ScriptedRoller(dice))
+    g.roll()
+    nb = g.rs.nboxes
+    g.filled[0] = mask
+    left = up
+    for b in range(6):
+        if mask >> b & 1 and left:
+            s = left if left < 200 else 200
+            g.scores[b] = s
+            left -= s
+    yb = g.rs.yahtzee_box
+    if y and yb >= 0:
+        g.scores[yb] = 50
+    g.rolls_left = rolls_left
+    g.rolls_used = 1 if rolls_left >= 2 else 3 - rolls_left
+    g.held = 0
+    assert g.upper_total(0) == up and nb
+    return g
+
+
+def held_code(g, mask):
+    """Packed multiset (3 bits per face) of the held dice."""
+    code = 0
+    for i in range(len(g.dice)):
+        if mask >> i & 1:
+            code += 1 << (3 * (g.dice[i] - 1))
+    return code
 
 
 def sub_start(rs):
@@ -275,8 +315,9 @@ def test_twin_and_device_agree_expert_full_table(name, rid, joker):
         assert device_action(tw, rid, j, p, strategy.EXPERT, table) == p[-1], p
 
 
-@pytest.mark.skipif(real_table("yahtzee_1") is None, reason="run `make tables` first")
 def test_built_tables_state_their_numbers():
+    if real_table("yahtzee_1") is None:
+        pytest.skip("run `make tables` first")
     info = json.loads((TABLES / "yahtzee_1.json").read_text())
     assert abs(info["optimum"] - 254.5896) < 1e-4
     assert info["loss"] <= 0.01
@@ -310,10 +351,11 @@ def play_cpu_game(rid, kinds, seed, table=None, joker=rules.JOKER_FORCED):
         if act[0] == strategy.SCORE:
             assert g._allowed() >> act[1] & 1
         prof.record(g, act[0], act[1], table)
-        strategy.apply(g, act)  # raises RuleError on anything illegal
+        apply(g, act)  # raises RuleError on anything illegal
     return g, prof
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("rid", range(rules.COUNT))
 def test_cpu_games_are_legal_for_every_level(rid):
     g, prof = play_cpu_game(rid, [1, 2, 3], 40 + rid)
@@ -323,12 +365,14 @@ def test_cpu_games_are_legal_for_every_level(rid):
     assert prof.totals[1] == prof.totals[2] == 0
 
 
+@pytest.mark.micropython
 @pytest.mark.parametrize("joker", [rules.JOKER_FORCED, rules.JOKER_FREE, rules.JOKER_ORIGINAL])
 def test_joker_games_are_legal(joker):
     for seed in range(3):
         play_cpu_game(rules.YAHTZEE, [2, 2], seed, joker=joker)
 
 
+@pytest.mark.micropython
 def test_coach_costs_and_hint():
     g = Game(rules.YAHTZEE, ["me"], roller=LcgRoller(11))
     kind, arg, value = strategy.advise(g, strategy.NORMAL)
@@ -342,6 +386,7 @@ def test_coach_costs_and_hint():
     assert strategy.move_cost(g, strategy.SCORE, worst) > 0
 
 
+@pytest.mark.micropython
 def test_engine_ram_and_values_stay_small_ints():
     e = strategy.Engine(rules.RULESETS[rules.MAXI])
     e.pars()
@@ -350,37 +395,62 @@ def test_engine_ram_and_values_stay_small_ints():
 
 
 # ---- MicroPython ----------------------------------------------------------------------------
-def test_micropython_gives_identical_decisions(sub_table, tmp_path):
-    path, spec, V, Vq = sub_table
-    script = ROOT / "host_tests" / "mp" / "strategy_check.py"
-    runs = []
-    for interp in ("cpython", "micropython"):
-        if interp == "cpython":
-            import subprocess
-            r = subprocess.run([sys.executable, str(script), str(path)], capture_output=True,
-                               text=True, timeout=300,
-                               env={"PYTHONPATH": "%s:%s" % (ROOT / "firmware",
-                                                             ROOT / "host_tests" / "mp")})
+def positions(rid, sub, count, seed):
+    r = LcgRoller(seed)
+    rs = rules.RULESETS[rid]
+    nb, n = rs.nboxes, rs.ndice
+    full = (1 << nb) - 1
+    for _ in range(count):
+        if sub:
+            mask = (full & ~SUB_OPEN) | (((r.d6() << 10) ^ (r.d6() << 4) ^ r.d6() * 977) & SUB_OPEN)
         else:
-            r = run_micropython(script, heap="160k", args=(str(path),))
-        assert r.returncode == 0, r.stderr
-        runs.append(r.stdout)
-    assert runs[0] == runs[1]
-    assert runs[0].count("\n") > 200
+            mask = 0
+            for b in range(nb):
+                if r.d6() <= 3:
+                    mask |= 1 << b
+        if mask == full:
+            continue
+        up = 0
+        for b in range(6):
+            if mask >> b & 1:
+                up += (r.d6() - 1) * (b + 1)
+        y = 1 if rs.joker and mask >> rs.yahtzee_box & 1 and r.d6() <= 2 else 0
+        dice = [r.d6() for _ in range(n)]
+        if r.d6() == 1:
+            dice = [dice[0]] * n
+        left = r.d6() % 3
+        yield mask, up, y, dice, left
 
 
-@pytest.mark.parametrize("kinds,heap", [("11", "64k"), ("32", "128k")])
-def test_micropython_plays_every_rule_set(kinds, heap):
-    """Easy needs no engine and runs in 64k. The search engine needs about 15 KB (5 dice)
-    or 27 KB (6 dice) of heap in a few blocks of up to 6.5 KB, which a fragmented 64k heap
-    cannot offer: Normal and Expert are checked at 128k (a Pico has about 200 KB free)."""
-    script = ROOT / "host_tests" / "mp" / "strategy_games.py"
-    args = (kinds, str(TABLES)) if (TABLES / "yahtzee.bin").exists() else (kinds,)
-    r = run_micropython(script, heap=heap, args=args)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count("over") == rules.COUNT
+def decisions(table_path):
+    """The engine's advice on deterministic positions of every level, one line each; the
+    Expert ones read a table built for the sub-game (compared across interpreters)."""
+    table = strategy_table.Table.open(table_path)
+    jobs = ((rules.YAHTZEE, True, strategy.EXPERT, table, 120),
+            (rules.YAHTZEE, False, strategy.NORMAL, None, 60),
+            (rules.YATZY, False, strategy.NORMAL, None, 40),
+            (rules.MAXI, False, strategy.NORMAL, None, 25),
+            (rules.DELUXE, False, strategy.GREEDY, None, 25))
+    out = []
+    for rid, sub, level, tab, count in jobs:
+        for mask, up, y, dice, left in positions(rid, sub, count, 1000 + rid):
+            g = make_game(rid, rules.JOKER_FREE, mask, up, y, dice, left)
+            k, a, v = strategy.advise(g, level, tab)
+            out.append("%d %d %d %d %d %s %d -> %d %d %d" % (rid, level, mask, up, y, dice,
+                                                             left, k, a, v))
+    return out
 
 
+def test_micropython_gives_identical_decisions(sub_table):
+    from conftest import micropython_call
+
+    path = str(sub_table[0])
+    ours = decisions(path)
+    assert len(ours) > 200
+    assert micropython_call("test_strategy", "decisions", path) == ours
+
+
+@pytest.mark.micropython
 def test_table_file_object_works():
     data = io.BytesIO(b"nope" + bytes(20))
     with pytest.raises(ValueError):

@@ -11,9 +11,10 @@ import subprocess
 import sys
 import zlib
 
+import mpy_run
 import pytest
 
-from conftest import HOST_TESTS, ROOT, compiled_firmware, micropython_path
+from conftest import HOST_TESTS, ROOT, compiled_firmware
 
 GOLDEN = HOST_TESTS / "golden"
 SCREENS = {
@@ -27,16 +28,9 @@ SCREENS = {
 
 @pytest.fixture(scope="module")
 def frames():
-    from mpy_build import mpy_cross
-
-    out = compiled_firmware()
-    for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "shots_mp.py"):
-        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
-                       check=True)
-    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
-    r = subprocess.run([micropython_path(), "-X", "heapsize=256k", "-c",
-                        "import shots_mp; shots_mp.main()"], capture_output=True, text=True,
-                       env=env, timeout=300)
+    out = mpy_run.compile_scripts(compiled_firmware(), (ROOT / "tools" / "board_sim.py",
+                                                        ROOT / "tools" / "shots_mp.py"))
+    r = mpy_run.run(mpy_run.call("shots_mp"), [out], "256k", timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     import shots
 
@@ -73,9 +67,9 @@ def test_golden(frames, name):
 
 def test_distinct_box_states_in_monochrome(frames):
     """The four box states use four different marks (lock, check, plus, cross)."""
-    from picoyacht import font, screens
+    from picoyacht import font, play
 
-    marks = screens.STATE_MARK
+    marks = play.STATE_MARK
     assert len(set(marks)) == 4
     glyphs = {bytes(font.GLYPHS[m * 5:m * 5 + 5]) for m in marks}
     assert len(glyphs) == 4 and bytes(5) not in glyphs
@@ -99,3 +93,23 @@ def test_png_writer_makes_a_valid_png(frames):
     ln = struct.unpack(">I", data[pos:pos + 4])[0]
     raw = zlib.decompress(data[pos + 8:pos + 8 + ln])
     assert len(raw) == h * (1 + 3 * w)
+
+
+def test_pinned_screens_are_captioned_as_samples(frames):
+    """diagnostics.png shows pinned heap and versions: its PNG says they are a sample."""
+    import shots
+
+    assert set(shots.CAPTIONS) <= set(frames) and "diagnostics" in shots.CAPTIONS
+    plain = shots.png(frames["diagnostics"], scale=2)
+    data = shots.png(frames["diagnostics"], scale=2, caption=shots.CAPTIONS["diagnostics"])
+    w, h = struct.unpack(">II", data[16:24])
+    assert h == struct.unpack(">II", plain[16:24])[1] + 8 + shots.BORDER
+    n = struct.unpack(">I", data[8:12])[0]
+    pos = 8 + 12 + n
+    ln = struct.unpack(">I", data[pos:pos + 4])[0]
+    raw = zlib.decompress(data[pos + 8:pos + 8 + ln])
+    assert len(raw) == h * (1 + 3 * w)
+    band = raw[(h - 8 - shots.BORDER) * (1 + 3 * w):]
+    assert bytes(shots.CAPTION_INK) in band  # the words are there, in the caption colour
+    page = shots.caption_page("Sample values only")
+    assert page == shots.caption_page(shots.CAPTIONS["diagnostics"]) and any(page)

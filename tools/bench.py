@@ -35,9 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from mpy_build import compile_package, mpy_cross  # noqa: E402
+import mpy_run  # noqa: E402
 
-MP = str(Path(sys.executable).parent / "micropython")
 BUILD = ROOT / "build"
 FULL_FRAME = 1030
 sys.path.insert(0, str(ROOT / "firmware"))
@@ -50,22 +49,16 @@ def log(msg):
 
 
 def build():
-    out = BUILD / "bench-mpy"
-    files = compile_package(out)
-    for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "bench_mp.py",
-                ROOT / "host_tests" / "mp" / "ui_play.py",
-                ROOT / "host_tests" / "mp" / "ui_policy.py",
-                ROOT / "host_tests" / "mp" / "scripted.py",
-                ROOT / "host_tests" / "mp" / "strategy_timing.py"):
-        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
-                       check=True)
-    return out, files
+    mp_dir = ROOT / "host_tests" / "mp"
+    out = mpy_run.build(BUILD / "bench-mpy", (
+        ROOT / "tools" / "board_sim.py", ROOT / "tools" / "bench_mp.py",
+        mp_dir / "ui_play.py", mp_dir / "scripted.py", ROOT / "tools" / "mp" / "strategy_timing.py",
+        mp_dir / "allocs.py"))
+    return out, sorted((out / "picoyacht").glob("*.mpy"))
 
 
 def mp(out, code, heap="512k", timeout=900):
-    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
-    return subprocess.run([MP, "-X", "heapsize=" + heap, "-c", code], capture_output=True,
-                          text=True, env=env, timeout=timeout, cwd=str(ROOT))
+    return mpy_run.run(code, [out], heap, timeout=timeout, cwd=str(ROOT))
 
 
 def keyed(stdout):
@@ -107,17 +100,7 @@ def ui_game(out, rid, n):
         r = mp(out, code, "%dk" % kb)
         return r.returncode == 0 and r.stdout.startswith("OK")
 
-    lo, hi = 64, 512
-    if not completes(hi):
-        fig["smallest_heap_kb"] = None
-        return fig
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if completes(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    fig["smallest_heap_kb"] = hi
+    fig["smallest_heap_kb"] = mpy_run.smallest_heap(completes, 64, 512)
     return fig
 
 
@@ -178,7 +161,7 @@ def decide_section(out):
 
 
 def timing_section(out):
-    """host_tests/mp/strategy_timing.py: time, steps, reads per decision, per level."""
+    """tools/mp/strategy_timing.py: time, steps, reads per decision, per level."""
     tdir = str(ROOT / "tables") if (ROOT / "tables" / "yahtzee.bin").exists() else None
     args = ["3"] + ([tdir] if tdir else [])
     code = "import sys; sys.argv.clear(); sys.argv.extend(%r); import strategy_timing" % (

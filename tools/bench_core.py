@@ -13,17 +13,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+import mpy_run  # noqa: E402
 from mpy_build import compile_package  # noqa: E402
 
-MP = str(Path(sys.executable).parent / "micropython")
 MPDIR = ROOT / "tools" / "mp"
 SCRIPTS = ROOT / "host_tests" / "mp"
 
 
 def run_mp(script, args, heap_kb, mpy):
-    env = dict(os.environ, MICROPYPATH=":".join([str(mpy), str(SCRIPTS), str(MPDIR)]))
-    return subprocess.run([MP, "-X", "heapsize=%dk" % heap_kb, str(script), *map(str, args)],
-                          capture_output=True, text=True, env=env, timeout=900)
+    return mpy_run.run(script, [mpy, SCRIPTS, MPDIR], "%dk" % heap_kb, args, timeout=900)
 
 
 def parse(stdout):
@@ -31,16 +29,9 @@ def parse(stdout):
 
 
 def smallest_heap(script, args, mpy, lo=4, hi=512):
-    """Bisection on whole kilobytes: the smallest -X heapsize that completes the run."""
-    if run_mp(script, args, hi, mpy).returncode != 0:
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if run_mp(script, args, mid, mpy).returncode == 0:
-            hi = mid
-        else:
-            lo = mid + 1
-    return hi
+    """The smallest -X heapsize (KB) that completes the run."""
+    return mpy_run.smallest_heap(lambda kb: run_mp(script, args, kb, mpy).returncode == 0,
+                                 lo, hi)
 
 
 def scoring_rates(mpy):

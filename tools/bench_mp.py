@@ -19,6 +19,8 @@ import gc
 import sys
 import time
 
+from allocs import allocated
+
 REF_N = 100000
 
 
@@ -40,8 +42,8 @@ def cmd_ui(argv):
     gc.collect()
     import ui_play
 
-    from picoyacht import snapshot, ssd1306  # noqa: F401  (used at the first box)
-    from picoyacht.app import FULL_BUTTONS
+    from picoyacht import play, results, snapshot, ssd1306  # noqa: F401  (loaded in game)
+    from picoyacht.buttons import FULL_BUTTONS
 
     gc.collect()
     code = gc.mem_alloc()
@@ -60,7 +62,7 @@ def cmd_ui(argv):
     g = p.app.game
     turn = -1
     for _ in range(100000):
-        if p.app.state == ui_play.A.S_OVER:
+        if p.app.screen.NAME == "over":
             break
         if g.turn != turn:
             turn = g.turn
@@ -68,19 +70,19 @@ def cmd_ui(argv):
             a = gc.mem_alloc()
             if a > peak[0]:
                 peak[0] = a
-        st = p.app.state
-        if st == ui_play.A.S_HANDOVER:
-            p.press(ui_play.A.B_OK)
-        elif st == ui_play.A.S_PLAY and not g.rolls_used:
+        st = p.app.screen.NAME
+        if st == "handover":
+            p.press(ui_play.K.B_OK)
+        elif st == "play" and not g.rolls_used:
             p.roll()
-        elif st == ui_play.A.S_PLAY:
+        elif st == "play":
             want = ui_play.want_mask(g)
             if g.rolls_left and want != (1 << len(g.dice)) - 1:
                 p.hold(want)
                 p.roll()
             else:
                 p.score()
-        elif st == ui_play.A.S_CARD:
+        elif st == "card":
             p.score()
     assert g.over
     out("CODE", code)
@@ -96,6 +98,8 @@ def cmd_idle(argv):
     from board_sim import FULL, Driver, HeadlessBoard
 
     from picoyacht import app as A
+    from picoyacht import buttons as K
+    from picoyacht import newgame
 
     b = HeadlessBoard(FULL)
     r = A.Runner(b)
@@ -103,33 +107,24 @@ def cmd_idle(argv):
     d.run_ms(100)
 
     def per_pass(n=2000):
-        for _ in range(50):
-            r.step()
-        gc.collect()
-        gc.disable()
-        m0 = gc.mem_alloc()
-        for _ in range(n):
-            r.step()
-        used = gc.mem_alloc() - m0
-        gc.enable()
-        return used, n
+        return allocated(r.step, n, warmup=50), n
 
     used, n = per_pass()
     out("IDLE_TITLE", used, n)
-    d.press(A.B_OK)
+    d.press(K.B_OK)
     used, n = per_pass()
     out("IDLE_SETUP", used, n)
     app = r.app
-    while app.items[app.sel] != A.R_START:
-        d.press(A.B_DOWN)
-    d.press(A.B_OK)
-    if app.state == A.S_HANDOVER:
-        d.press(A.B_OK)
-    d.press(A.B_ROLL)
+    while app.screen.items[app.screen.sel] != newgame.R_START:
+        d.press(K.B_DOWN)
+    d.press(K.B_OK)
+    if app.screen.NAME == "handover":
+        d.press(K.B_OK)
+    d.press(K.B_ROLL)
     d.run_ms(400)
     used, n = per_pass()
     out("IDLE_PLAY", used, n)
-    d.press(A.B_OK)
+    d.press(K.B_OK)
     used, n = per_pass()
     out("IDLE_CARD", used, n)
 
@@ -146,7 +141,7 @@ def cmd_boot(argv):
     t2 = time.ticks_us()
     r.step()  # draws and sends the title
     t3 = time.ticks_us()
-    assert r.app.state == A.S_TITLE and r.app.frames == 1
+    assert r.app.screen.NAME == "title" and r.app.frames == 1
     out("IMPORT_US", time.ticks_diff(t1, t0))
     out("BOOT_US", time.ticks_diff(t2, t1))
     out("TITLE_US", time.ticks_diff(t3, t2))

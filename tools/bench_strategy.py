@@ -11,14 +11,12 @@
 - Expert agreement: every decision of Expert's games is re-valued with the exact float
   table; a decision counts as identical when its exact value equals the best (ties too);
 - MicroPython unix port: time per decision, inner-loop steps, table reads, bytes allocated
-  per decision and the RAM the engine holds (host_tests/mp/strategy_timing.py).
+  per decision and the RAM the engine holds (tools/mp/strategy_timing.py).
 """
 
 import argparse
 import json
 import math
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +30,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "host_tests" / "mp"))
 
 import build_tables as bt  # noqa: E402
+import mpy_run  # noqa: E402
 import strategy_np as sn  # noqa: E402
+from cpu_moves import apply  # noqa: E402
 from mpy_build import compile_package  # noqa: E402
 
 from picoyacht import rules, strategy  # noqa: E402
@@ -97,7 +97,7 @@ def easy_games(rid, games, seed):
         g = Game(rid, ["cpu"], kinds=[strategy.EASY], roller=LcgRoller(seed + k), seed=k)
         rng = LcgRoller(seed + k + 1_000_003)
         while not g.over:
-            strategy.apply(g, strategy.cpu_step(g, strategy.EASY, None, rng))
+            apply(g, strategy.cpu_step(g, strategy.EASY, None, rng))
         tot.append(g.total(0))
     return tot
 
@@ -213,14 +213,11 @@ def games_section(games, quick):
 
 # ---- MicroPython ---------------------------------------------------------------------
 def micropython_section(mp_games):
-    mp = Path(sys.executable).parent / "micropython"
     with tempfile.TemporaryDirectory() as d:
         compile_package(d)
-        paths = [d, str(ROOT / "firmware"), str(ROOT / "host_tests" / "mp")]
-        env = dict(os.environ, MICROPYPATH=os.pathsep.join(paths + [".frozen"]))
-        cmd = [str(mp), "-X", "heapsize=256k", str(ROOT / "host_tests/mp/strategy_timing.py"),
-               str(mp_games), str(TABLES)]
-        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+        r = mpy_run.run(ROOT / "tools/mp/strategy_timing.py",
+                        [d, ROOT / "firmware", ROOT / "host_tests" / "mp"], "256k",
+                        (mp_games, TABLES), timeout=1800)
     if r.returncode:
         raise SystemExit("MicroPython timing failed:\n" + r.stdout + r.stderr)
     rows = []

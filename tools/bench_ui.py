@@ -10,49 +10,33 @@ and written to build/bench_ui.json. Never asserted in tests.
 """
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from mpy_build import compile_package, mpy_cross  # noqa: E402
-
-MP = str(Path(sys.executable).parent / "micropython")
+import mpy_run  # noqa: E402
 
 
 def build():
-    out = ROOT / "build" / "bench-ui-mpy"
-    for old in (out / "picoyacht").glob("*.mpy"):
-        old.unlink()  # no stale module from a file since removed
-    compile_package(out)
     mp = ROOT / "host_tests" / "mp"
-    for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "bench_ui_mp.py",
-                mp / "ui_play.py", mp / "ui_policy.py", mp / "ui_heap.py", mp / "ui_checks.py",
-                ROOT / "host_tests" / "fakefs.py"):
-        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
-                       check=True)
-    return out
+    return mpy_run.build(ROOT / "build" / "bench-ui-mpy", (
+        ROOT / "tools" / "board_sim.py", ROOT / "tools" / "bench_ui_mp.py",
+        mp / "ui_play.py", mp / "ui_heap.py", mp / "ui_checks.py", mp / "allocs.py",
+        ROOT / "host_tests" / "fakefs.py"))
 
 
 def run(out, code, heap):
-    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
-    return subprocess.run([MP, "-X", "heapsize=" + heap, "-c", code], capture_output=True,
-                          text=True, env=env, timeout=600)
+    return mpy_run.run(code, [out], heap)
 
 
 def smallest_heap(out, args, lo=48, hi=512, module="ui_play"):
-    code = "import %s; %s.main(%r)" % (module, module, list(args))
-    while lo < hi:
-        mid = (lo + hi) // 2
-        r = run(out, code, "%dk" % mid)
-        if r.returncode == 0 and (r.stdout.startswith("OK") or "\nOK " in r.stdout):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    def completes(kb):
+        r = run(out, mpy_run.call(module, args), "%dk" % kb)
+        return r.returncode == 0 and (r.stdout.startswith("OK") or "\nOK " in r.stdout)
+
+    return mpy_run.smallest_heap(completes, lo, hi)
 
 
 def block_map(text):

@@ -12,6 +12,8 @@ import time
 from board_sim import FULL, Driver, HeadlessBoard
 
 from picoyacht import app as A
+from picoyacht import buttons as K
+from picoyacht import menus, newgame
 from picoyacht.debounce import Debouncer
 
 FULL_FRAME = 1030  # 1024 data + 6 command bytes: a show()
@@ -31,17 +33,17 @@ def rig(present=FULL):
 
 
 def start(d, app, nplayers=1):
-    d.press(A.B_OK)  # New game
+    d.press(K.B_OK)  # New game
     s = app.settings
     s.nplayers = nplayers
     for i in range(6):
         s.kinds[i] = 0
-    app._setup_items()
-    while app.items[app.sel] != A.R_START:
-        d.press(A.B_DOWN)
-    d.press(A.B_OK)
-    if app.state == A.S_HANDOVER:
-        d.press(A.B_OK)
+    app.screen.refresh()
+    while app.screen.items[app.screen.sel] != newgame.R_START:
+        d.press(K.B_DOWN)
+    d.press(K.B_OK)
+    if app.screen.NAME == "handover":
+        d.press(K.B_OK)
 
 
 def pct10(n):
@@ -72,38 +74,38 @@ def i2c_per_action():
 
     g = app.game
     for _ in range(24):
-        if app.state == A.S_HANDOVER:
-            act("handover", A.B_OK)
-        act("roll", A.B_ROLL, 400)
+        if app.screen.NAME == "handover":
+            act("handover", K.B_OK)
+        act("roll", K.B_ROLL, 400)
         for i in range(3):
-            act("hold", A.B_HOLD1 + i)
-        act("cursor_play", A.B_UP)
-        act("cursor_play", A.B_DOWN)
-        act("roll", A.B_ROLL, 400)
-        d.press(A.B_OK)  # the card
+            act("hold", K.B_HOLD1 + i)
+        act("cursor_play", K.B_UP)
+        act("cursor_play", K.B_DOWN)
+        act("roll", K.B_ROLL, 400)
+        d.press(K.B_OK)  # the card
         for _ in range(8):  # walk the card: every 7th move flips a page
-            row = app.row
+            row = app.screen.row
             before = b.i2c.bytes
             sent = disp.bytes_sent
-            d.press(A.B_DOWN)
-            kind = "flip" if row // 7 != app.row // 7 else "cursor_card"
+            d.press(K.B_DOWN)
+            kind = "flip" if row // 7 != app.screen.row // 7 else "cursor_card"
             out[kind].append(b.i2c.bytes - before)
             drv[kind].append(disp.bytes_sent - sent)
-        d.press(A.B_MENU)
-        d.press(A.B_OK)
+        d.press(K.B_MENU)
+        d.press(K.B_OK)
         best = -1
-        while app.state == A.S_PLAY:
-            d.press(A.B_DOWN)
+        while app.screen.NAME == "play":
+            d.press(K.B_DOWN)
             best += 1
             if best > 12:
                 break
-        if app.state == A.S_CARD:
-            app._open_card()
+        if app.screen.NAME == "card":
+            app.screen.enter()
             before = b.i2c.bytes
             sent = disp.bytes_sent
-            d.press(A.B_OK)
-            if app.confirm:
-                d.press(A.B_OK)
+            d.press(K.B_OK)
+            if app.screen.NAME == "card" and app.screen.confirm:
+                d.press(K.B_OK)
             out["score"].append(b.i2c.bytes - before)
             drv["score"].append(disp.bytes_sent - sent)
         if g.over:
@@ -122,17 +124,16 @@ def render_times():
     """Host-side draw+flush time per screen kind (unix port, not the Pico's)."""
     b, r, d, app = rig()
     start(d, app, 2)
-    d.press(A.B_ROLL)
+    d.press(K.B_ROLL)
     d.run_ms(400)
-    for name, st in (("play", A.S_PLAY), ("card", A.S_CARD), ("scores", A.S_SCORES)):
-        app.state = st
-        app.page = 0
+    for name in ("play", "card", "scores"):
+        app.show(name)
         t0 = time.ticks_us()
         for _ in range(50):
             app.dirty = True
             app.render()
         print("RENDER_us %s %d" % (name, time.ticks_diff(time.ticks_us(), t0) // 50))
-    app.state = A.S_PLAY
+    app.show("play")
 
 
 class TimedBoard(HeadlessBoard):
@@ -207,21 +208,21 @@ def sampling(timer, redraw):
         if dt < 0 or dt >= 30000:
             return 0
         if dt < 10000:  # bouncing in: toggles every 1 ms
-            return (1 << A.B_DOWN) if (dt // 1000) & 1 == 0 else 0
+            return (1 << K.B_DOWN) if (dt // 1000) & 1 == 0 else 0
         if dt < 20000:
-            return 1 << A.B_DOWN
-        return (1 << A.B_DOWN) if (dt // 1000) & 1 else 0  # bouncing out
+            return 1 << K.B_DOWN
+        return (1 << K.B_DOWN) if (dt // 1000) & 1 else 0  # bouncing out
 
     b = TimedBoard(timer, wave)
     r = A.Runner(b)
-    r.deb = Debouncer(A.NBUTTONS, repeat_mask=(1 << A.B_UP) | (1 << A.B_DOWN))
+    r.deb = Debouncer(K.NBUTTONS, repeat_mask=(1 << K.B_UP) | (1 << K.B_DOWN))
     app = r.app
-    app.items = bytearray((A.T_NEW, A.T_RECORDS, A.T_DEMO))
+    app.screen.items = bytearray((menus.T_NEW, menus.T_RECORDS, menus.T_DEMO))
     seen = [0, -1]  # presses in this tap's window, time of the first
     real_event = app.event
 
     def event(ev, now):
-        if ev == (PRESS << 4 | A.B_DOWN):
+        if ev == (PRESS << 4 | K.B_DOWN):
             seen[0] += 1
             if seen[1] < 0:
                 seen[1] = b.us
@@ -248,7 +249,7 @@ def sampling(timer, redraw):
                 app.disp.mark_all()
                 app.dirty = True
             elif redraw == "typical":
-                app.sel = 1 - app.sel if app.sel < 2 else 0
+                app.screen.sel = 1 - app.screen.sel if app.screen.sel < 2 else 0
                 app.dirty = True
             r.step()
             steps += 1

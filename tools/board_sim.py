@@ -1,5 +1,5 @@
 """Desktop boards for the unchanged firmware: headless (tests, shots, bench); the terminal
-board for `make sim` lives in board_term.py and builds on this one.
+board for `make sim` lives in board_term.py and builds on this one (main.py imports it).
 
 Runs under the MicroPython unix port (the default: same heap and integer limits as the
 device) and under CPython with tools/hostlib on the path for framebuf. The display is the
@@ -8,15 +8,17 @@ RAM, so what the terminal shows is what the driver really sent; if the driver is
 HostDisplay stands in with the same API.
 """
 
-from picoyacht import app as appmod
+from array import array
+
+from picoyacht import buttons
 
 try:
     import config
 except ImportError:
     config = None
 
-FULL = appmod.FULL_BUTTONS
-FOUR = appmod.MIN_BUTTONS
+FULL = buttons.FULL_BUTTONS
+FOUR = buttons.MIN_BUTTONS
 
 
 # Argument bytes that follow each SSD1306 command we emulate (0 = none).
@@ -194,14 +196,48 @@ def present_from_config(cfg=None, buttons=0):
         return FULL
     mask = 0
     pins = getattr(cfg, "BUTTONS", {})
-    for i in range(appmod.NBUTTONS):
-        if pins.get(appmod.BUTTON_NAMES[i]) is not None:
+    for i in range(buttons.NBUTTONS):
+        if pins.get(buttons.BUTTON_NAMES[i]) is not None:
             mask |= 1 << i
     return mask | FOUR
 
 
+class ToneLog:
+    """The piezo's tone(freq_hz, duty_u16) calls with their time, in preallocated arrays
+    (recording allocates nothing). When full, spill(log) runs if set (the terminal board
+    appends to a file), else later tones are counted in `dropped`."""
+
+    def __init__(self, capacity=2048):
+        self.ms = array("i", bytes(4 * capacity))
+        self.hz = array("H", bytes(2 * capacity))
+        self.duty = array("H", bytes(2 * capacity))
+        self.n = 0
+        self.dropped = 0
+        self.spill = None
+
+    def add(self, ms, hz, duty):
+        if self.n == len(self.ms):
+            if self.spill is None:
+                self.dropped += 1
+                return
+            self.spill(self)
+            self.n = 0
+        i = self.n
+        self.ms[i] = ms
+        self.hz[i] = hz
+        self.duty[i] = duty
+        self.n = i + 1
+
+    def text(self):
+        """One "ms hz duty" line per tone, the format sim.py turns into a WAV."""
+        return "".join("%d %d %d\n" % (self.ms[i], self.hz[i], self.duty[i])
+                       for i in range(self.n))
+
+
 class HeadlessBoard:
-    """A virtual clock, a raw button mask the test sets, a captured console and panel."""
+    """A virtual clock, a raw button mask the test sets, a captured console and panel,
+    and a piezo whose tones go to self.tones if a ToneLog is put there (none by default:
+    its arrays would count against the heap the UI tests measure)."""
 
     SAMPLE_MS = 5
 
@@ -217,9 +253,15 @@ class HeadlessBoard:
         self.boxes = 0
         self.faults = 0
         self.stop = False
+        self.tones = None
+        self.log_file = None  # an open text file: every console line is appended to it
 
     def ticks_ms(self):
         return self.t & 0x3FFFFFFF
+
+    def tone(self, freq_hz, duty):
+        if self.tones is not None:
+            self.tones.add(self.t & 0x3FFFFFFF, freq_hz, duty)
 
     def poll(self, deb, now):
         deb.update(self.raw, now)
@@ -234,7 +276,11 @@ class HeadlessBoard:
         return self.entropy[:n]
 
     def console(self, line):
-        """Keep the last lines only (a long game must not grow the heap); count box lines."""
+        """Keep the last lines only (a long game must not grow the heap); count box lines;
+        append every line whole to log_file if one is open."""
+        if self.log_file is not None:
+            self.log_file.write(line + "\n")
+            self.log_file.flush()
         if '"ev":"score"' in line:
             self.boxes += 1
         elif '"ev":"fault"' in line or '"ev":"cpu_error"' in line:
@@ -272,9 +318,18 @@ class Driver:
     def frame(self):
         return bytes(self.board.i2c.ram)
 
+    def select(self, code, limit=40):
+        """Move the list screen's cursor down to the item `code`; False if not found."""
+        for _ in range(limit):
+            sc = self.app.screen
+            if sc.items[sc.sel] == code:
+                return True
+            self.press(buttons.B_DOWN)
+        return False
 
-def make_board():
-    """What main.py calls off the device: the terminal board (see board_term.py)."""
-    from board_term import make_board as make
+    def pick(self, code):
+        """Select the item `code`, then press OK; False if it was not found."""
+        found = self.select(code)
+        self.press(buttons.B_OK)
+        return found
 
-    return make()

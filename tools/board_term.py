@@ -1,11 +1,20 @@
-"""The terminal board for `make sim`: the panel drawn with Unicode half-blocks, keys as
-timed button presses. Runs under the MicroPython unix port (default) and CPython."""
+"""The terminal board for `make sim`: the panel drawn with Unicode half-blocks (128x32
+characters), or Braille cells (64x16) where those do not fit; keys as timed button presses.
+Runs under the MicroPython unix port (default) and CPython.
+
+The child process cannot ask the terminal its size under MicroPython, so sim.py passes it
+in PICOYACHT_TERM ("COLSxROWS") and refuses a terminal too small for either rendering.
+Also from the environment: PICOYACHT_BUTTONS (4 or 11), PICOYACHT_SAVES (a directory),
+PICOYACHT_LOG (the game log, appended whole, for tools/gamelog.py), PICOYACHT_TONES (the
+piezo's tones, for sim.py --wav), PICOYACHT_DIAG=1 (Menu held at power-on: diagnostics).
+"""
 
 import sys
 
-from board_sim import FULL, HeadlessBoard, present_from_config
+from board_sim import FULL, HeadlessBoard, ToneLog, present_from_config
 
-from picoyacht import app as appmod
+from picoyacht.buttons import B_MENU, NBUTTONS
+from picoyacht.debounce import ticks_add, ticks_diff
 
 KEYS_FULL = {
     "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, " ": 6, "r": 6,
@@ -16,10 +25,93 @@ LEGEND_FULL = "1-6 hold  spc roll  w/s up/dn  enter OK  m menu  (caps: long)  q 
 LEGEND_FOUR = "w/s up/dn  a or enter = A  b = B  (caps: long press)  q quit"
 TAP_MS = 90
 LONG_TAP_MS = 900
+LOG_LINES = 3  # console lines shown under the panel
+# (name, panel columns, panel rows) of each rendering, the roomiest first
+RENDERINGS = (("half-blocks", 128, 32), ("Braille", 64, 16))
+
+
+def layout(cols, rows):
+    """(rendering index, log lines shown) for a cols x rows terminal; None if too small.
+    A rendering needs its panel plus the key legend; log lines go in what rows are left."""
+    for i in range(len(RENDERINGS)):
+        _, w, h = RENDERINGS[i]
+        if cols >= w and rows >= h + 1:
+            return i, min(LOG_LINES, rows - h - 1)
+    return None
+
+
+def too_small(cols, rows):
+    """What to tell the user whose terminal fits no rendering."""
+    full = RENDERINGS[0]
+    small = RENDERINGS[-1]
+    return ("the simulator needs a terminal of at least %dx%d (this one is %dx%d); "
+            "%dx%d shows the panel at full size" % (small[1], small[2] + 1, cols, rows,
+                                                    full[1], full[2] + 1 + LOG_LINES))
+
+
+def _cell(out, pos, cp):
+    """One character cell at out[pos]: the UTF-8 of code point cp (3 bytes), 0 a space."""
+    if not cp:
+        out[pos] = 32
+        return pos + 1
+    out[pos] = 0xE0 | cp >> 12
+    out[pos + 1] = 0x80 | (cp >> 6 & 0x3F)
+    out[pos + 2] = 0x80 | (cp & 0x3F)
+    return pos + 3
+
+
+def _newline(out, pos):
+    out[pos] = 13
+    out[pos + 1] = 10
+    return pos + 2
+
+
+def draw_half(ram, lit, out, pos):
+    """The panel as 32 rows of 128 half-block cells into out from pos; returns the end."""
+    for row in range(32):
+        y = row * 2
+        base = (y >> 3) * 128
+        bt = 1 << (y & 7)
+        bb = bt << 1
+        for x in range(128):
+            v = ram[base + x] if lit else 0
+            pos = _cell(out, pos, _HALVES[(1 if v & bt else 0) | (2 if v & bb else 0)])
+        pos = _newline(out, pos)
+    return pos
+
+
+def draw_braille(ram, lit, out, pos):
+    """The panel as 16 rows of 64 Braille cells (2x4 pixels each) into out from pos."""
+    for row in range(16):
+        base = (row >> 1) * 128
+        shift = (row & 1) * 4  # the cell's 4 pixel rows are half a display page
+        for cx in range(64):
+            x = base + cx * 2
+            left = (ram[x] >> shift) & 15 if lit else 0
+            right = (ram[x + 1] >> shift) & 15 if lit else 0
+            v = _BRAILLE_COL[left] | _BRAILLE_COL[16 + right]
+            pos = _cell(out, pos, 0x2800 + v if v else 0)
+        pos = _newline(out, pos)
+    return pos
+
+
+def _braille_col():
+    """Braille dot bits for a column of 4 pixels (bit 0 = top): [0:16] the left column
+    (dots 1, 2, 3, 7), [16:32] the right one (dots 4, 5, 6, 8)."""
+    out = bytearray(32)
+    for m in range(16):
+        out[m] = (m & 7) | (0x40 if m & 8 else 0)
+        out[16 + m] = (m & 7) << 3 | (0x80 if m & 8 else 0)
+    return bytes(out)
+
+
+_BRAILLE_COL = _braille_col()
+_DRAW = (draw_half, draw_braille)
+_HALVES = (0, 0x2580, 0x2584, 0x2588)  # none, upper half, lower half, full block
 
 
 class TermBoard(HeadlessBoard):
-    """The panel drawn with Unicode half-blocks; keys become timed button presses.
+    """The panel drawn in the terminal (see layout()); keys become timed button presses.
 
     A terminal reports key presses, not releases, so a key holds its button down for
     TAP_MS (a capital letter: LONG_TAP_MS, for long presses); the debouncer sees real
@@ -27,18 +119,22 @@ class TermBoard(HeadlessBoard):
 
     SAMPLE_MS = 4
 
-    def __init__(self, present=FULL, store=None):
+    def __init__(self, present=FULL, store=None, size=(128, 36), boot_buttons=0):
         import os
         import time
 
-        super().__init__(present, store, os.urandom(4))
+        super().__init__(present, store, os.urandom(4), boot_buttons)
+        fit = layout(size[0], size[1]) or (len(RENDERINGS) - 1, 0)
+        self.draw_panel = _DRAW[fit[0]]
+        self.log_lines = fit[1]
+        self.width = size[0]
         self._time = time
         self.t = time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.time() * 1000)
         self.keys = KEYS_FULL if present == FULL else KEYS_FOUR
         self.legend = LEGEND_FULL if present == FULL else LEGEND_FOUR
-        self.down_until = [0] * appmod.NBUTTONS
+        self.down_until = [0] * NBUTTONS
         self.shown = -1
-        self.out = bytearray(16 + 32 * (128 * 3 + 2))
+        self.out = bytearray(16 + 32 * (128 * 3 + 2))  # the larger rendering's most
         self._tty_setup()
 
     def _now(self):
@@ -69,6 +165,9 @@ class TermBoard(HeadlessBoard):
         sys.stdout.write("\x1b[2J\x1b[?25l")
 
     def restore(self):
+        t = self.tones
+        if t is not None and t.n:
+            t.spill(t)
         sys.stdout.write("\x1b[?25h\x1b[0m\r\n")
         if self.saved is not None:
             import termios
@@ -93,13 +192,13 @@ class TermBoard(HeadlessBoard):
             btn = self.keys.get(ch.lower())
             if btn is None:
                 continue
-            self.down_until[btn] = appmod.ticks_add(self.t, LONG_TAP_MS if long_press else TAP_MS)
+            self.down_until[btn] = ticks_add(self.t, LONG_TAP_MS if long_press else TAP_MS)
 
     def poll(self, deb, now):
         self._read_keys()
         raw = 0
-        for i in range(appmod.NBUTTONS):
-            if appmod.ticks_diff(self.down_until[i], now) > 0:
+        for i in range(NBUTTONS):
+            if ticks_diff(self.down_until[i], now) > 0:
                 raw |= 1 << i
         self.raw = raw
         deb.update(raw, now)
@@ -110,7 +209,7 @@ class TermBoard(HeadlessBoard):
             self._time.sleep(self.SAMPLE_MS / 1000)
 
     def _draw(self):
-        """Repaint when the panel got new bytes: half-blocks into one reused bytearray."""
+        """Repaint when the panel got new bytes, into one reused bytearray."""
         i2c = self.i2c
         if i2c.writes == self.shown:
             return
@@ -123,49 +222,28 @@ class TermBoard(HeadlessBoard):
         for b in head:
             out[pos] = b
             pos += 1
-        blocks = _BLOCKS
-        for row in range(32):
-            y = row * 2
-            base = (y >> 3) * 128
-            bt = 1 << (y & 7)
-            bb = bt << 1
-            for x in range(128):
-                v = ram[base + x] if lit else 0
-                k = (1 if v & bt else 0) | (2 if v & bb else 0)
-                if k:
-                    out[pos] = 0xE2
-                    out[pos + 1] = 0x96
-                    out[pos + 2] = blocks[k]
-                    pos += 3
-                else:
-                    out[pos] = 32
-                    pos += 1
-            out[pos] = 13
-            out[pos + 1] = 10
-            pos += 2
+        pos = self.draw_panel(ram, lit, out, pos)
         w = sys.stdout.buffer.write if hasattr(sys.stdout, "buffer") else sys.stdout.write
         w(memoryview(out)[:pos])
-        w(b"\x1b[0m" + self.legend.encode() + b"\x1b[K\r\n")
-        for line in self.lines[-3:]:
-            w(line[:128].encode() + b"\x1b[K\r\n")
-        self.lines = self.lines[-3:]
+        cut = self.width - 1
+        w(b"\x1b[0m" + self.legend[:cut].encode() + b"\x1b[K")
+        n = self.log_lines
+        for line in self.lines[len(self.lines) - n:] if n else ():
+            w(b"\r\n" + line[:cut].encode() + b"\x1b[K")
+        self.lines = self.lines[-LOG_LINES:]
 
 
-# last byte of the UTF-8 for upper half, lower half and full block (E2 96 xx)
-_BLOCKS = b"\x00\x80\x84\x88"
+
 
 
 def make_board():
     """What main.py calls off the device: the terminal board, configured from the env."""
     import os
 
-    buttons = 0
-    env = os.getenv("PICOYACHT_BUTTONS") if hasattr(os, "getenv") else None
-    if env:
-        buttons = int(env)
-    present = present_from_config(None, buttons)
+    env = os.getenv if hasattr(os, "getenv") else (lambda k: None)
+    present = present_from_config(None, int(env("PICOYACHT_BUTTONS") or 0))
     store = None
-    root = os.getenv("PICOYACHT_SAVES") if hasattr(os, "getenv") else None
+    root = env("PICOYACHT_SAVES")
     if root:
         from picoyacht.store import OsFs, Store
 
@@ -174,4 +252,23 @@ def make_board():
         except OSError:
             pass
         store = Store(OsFs(), root)
-    return TermBoard(present, store)
+    size = (128, 36)
+    term = env("PICOYACHT_TERM")
+    if term:
+        cols, _, rows = term.partition("x")
+        size = (int(cols), int(rows))
+    boot = (1 << B_MENU) if env("PICOYACHT_DIAG") else 0
+    board = TermBoard(present, store, size, boot)
+    if env("PICOYACHT_LOG"):
+        board.log_file = open(env("PICOYACHT_LOG"), "a")
+    tones = env("PICOYACHT_TONES")
+    if tones:
+        out = open(tones, "w")
+
+        def spill(log):
+            out.write(log.text())
+            out.flush()
+
+        board.tones = ToneLog()
+        board.tones.spill = spill
+    return board

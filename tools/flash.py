@@ -6,7 +6,8 @@
 
 It asks the board for its MicroPython version first, refuses clearly when that is too old,
 removes the other flavour of the package (a stale .py would shadow a new .mpy), and reports
-what it copied and the flash left. With no board plugged in it says so in one line.
+what it copied and the flash left. A Pico running the PicoYacht .uf2 is refused: its frozen
+package would shadow the copies. With no board plugged in it says so in one line.
 """
 
 import argparse
@@ -41,7 +42,11 @@ PROBE = (
     "    for n in names:\n"
     "        if d != '/' or n in ('main.py', 'config.py'):\n"
     "            ours += os.stat(d.rstrip('/') + '/' + n)[6]\n"
-    "print('PROBE', m, v[0], v[1], v[2], s[0] * s[3], ours, sys.platform)\n"
+    "try:\n"
+    "    from picoyacht.version import VERSION as uf2\n"
+    "except Exception:\n"
+    "    uf2 = '-'\n"
+    "print('PROBE', m, v[0], v[1], v[2], s[0] * s[3], ours, sys.platform, uf2)\n"
 )
 
 
@@ -50,6 +55,7 @@ class FlashError(Exception):
 
 
 def mpremote_cmd():
+    """mpremote from the venv, or $PICOYACHT_MPREMOTE (a command line, for tests)."""
     override = os.environ.get("PICOYACHT_MPREMOTE")
     if override:
         return override.split()
@@ -81,7 +87,8 @@ def probe(port):
         if line.startswith("PROBE "):
             f = line.split()
             return {"mpy": int(f[1]), "version": (int(f[2]), int(f[3]), int(f[4])),
-                    "free": int(f[5]), "ours": int(f[6]), "platform": f[7]}
+                    "free": int(f[5]), "ours": int(f[6]), "platform": f[7],
+                    "uf2": f[8] if len(f) > 8 and f[8] != "-" else None}
     raise FlashError("the board did not answer the version probe: is it running MicroPython?")
 
 
@@ -131,11 +138,20 @@ def remove_other_flavour(src_only):
         "    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
         "for n in os.listdir('/lib/picoyacht'):\n"
         "    if n.endswith('%s'):\n        os.remove('/lib/picoyacht/' + n)\n" % stale
+        # an old mip install in /picoyacht comes first on sys.path and would shadow /lib
+        + "try:\n    old = os.listdir('/picoyacht')\nexcept OSError:\n    old = ()\n"
+        "for n in old:\n    os.remove('/picoyacht/' + n)\n"
+        "if old:\n    os.rmdir('/picoyacht')\n"
     )
 
 
 def flash(src_only=False, port=None, dry_run=False):
     board = probe(port)
+    if board["uf2"]:
+        # Its frozen package comes before /lib on sys.path: copied files would be ignored.
+        raise FlashError("this Pico runs the PicoYacht .uf2 (%s), whose built-in game wins over"
+                         " copied files: drag a newer .uf2 onto it (`make uf2`), or install"
+                         " stock MicroPython first to use `make flash`" % board["uf2"])
     if not src_only:
         check_compatible(board)
     with tempfile.TemporaryDirectory(prefix="picoyacht-flash-") as tmp:

@@ -15,7 +15,6 @@ written with zlib + struct only, its labels in the firmware's own 5x7 font.
 import argparse
 import csv
 import json
-import os
 import struct
 import subprocess
 import sys
@@ -24,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
+
+from flash import mpremote_cmd  # noqa: E402
 
 from picoyacht import font  # noqa: E402
 
@@ -248,15 +249,6 @@ def plot(gs, width=720, height=420):
 
 
 # ---------------------------------------------------------------- live capture
-def mpremote_cmd():
-    """mpremote from the venv, or $PICOYACHT_MPREMOTE (like tools/flash.py)."""
-    override = os.environ.get("PICOYACHT_MPREMOTE")
-    if override:
-        return override.split()
-    here = Path(sys.executable).parent / "mpremote"
-    return [str(here) if here.exists() else "mpremote"]
-
-
 def live_lines(port=None, raw=None, echo=True):
     """Lines from the board's console through `mpremote repl`, until Ctrl-C or EOF.
     The keyboard stays with mpremote (Ctrl-] or Ctrl-X also ends it)."""

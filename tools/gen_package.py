@@ -1,16 +1,22 @@
-"""Write package.json so `mpremote mip install --target / github:OWNER/REPO` installs
-PicoYacht from the repository (relative URLs survive forks). A test keeps it in sync."""
+"""Write package.json so mpremote's mip installs PicoYacht where `make flash` puts it:
+main.py and config.py in /, the package in /lib/picoyacht. Install with --target / :
+
+    mpremote mip install --target / package.json             (in a clone: no network)
+    mpremote mip install --target / github:<owner>/<repo>    (a published copy)
+
+URLs are relative to package.json, so they survive forks. A test keeps it in sync."""
 
 import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = "lib/picoyacht"  # as make flash lays it out (tools/flash.py)
 
 
 def package():
     fw = ROOT / "firmware"
     urls = [[p.name, "firmware/" + p.name] for p in sorted(fw.glob("*.py"))]
-    urls += [["picoyacht/" + p.name, "firmware/picoyacht/" + p.name]
+    urls += [[PACKAGE_DIR + "/" + p.name, "firmware/picoyacht/" + p.name]
              for p in sorted((fw / "picoyacht").glob("*.py"))]
     return {"urls": urls, "version": "0.1.0"}
 

@@ -52,7 +52,7 @@ I2C_SDA = {0: (0, 4, 8, 12, 16, 20), 1: (2, 6, 10, 14, 18, 26)}
 I2C_SCL = {0: (1, 5, 9, 13, 17, 21), 1: (3, 7, 11, 15, 19, 27)}
 
 # ---------------------------------------------------------------- the buttons
-# Logical order of picoyacht.app.BUTTON_NAMES (a test keeps them equal).
+# Logical order of picoyacht.buttons.BUTTON_NAMES (a test keeps them equal).
 BUTTON_ORDER = ("hold1", "hold2", "hold3", "hold4", "hold5", "hold6", "roll", "up", "down",
                 "ok", "menu")
 LABEL = {"hold1": "Hold 1", "hold2": "Hold 2", "hold3": "Hold 3", "hold4": "Hold 4",

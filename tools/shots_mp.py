@@ -11,7 +11,8 @@ import sys
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
 
 from picoyacht import app as A
-from picoyacht import strategy_table
+from picoyacht import buttons as K
+from picoyacht import menus, newgame, policy, strategy_table
 
 # Goldens must not depend on whether `make tables` was run here: hints and the coach use
 # Normal's estimates (Expert without a table), on every machine alike.
@@ -43,11 +44,7 @@ class Shots:
             self.d.press(b)
 
     def item(self, code):
-        app = self.app
-        for _ in range(30):
-            if app.items[app.sel] == code:
-                return
-            self.press(A.B_DOWN)
+        self.d.select(code, 30)
 
 
 def set_dice(app, faces, held=0):
@@ -55,7 +52,6 @@ def set_dice(app, faces, held=0):
     for i in range(len(g.dice)):
         g.dice[i] = faces[i]
     g.held = held
-    app.anim = 0
     app.dirty = True
 
 
@@ -63,56 +59,55 @@ def main():
     s = Shots()
     app = s.app
     s.shot("title")
-    s.press(A.B_OK)  # New game
+    s.press(K.B_OK)  # New game
     s.shot("setup")
-    s.item(A.R_NAME + 0)
-    s.press(A.B_OK, A.B_UP)
+    s.item(newgame.R_NAME + 0)
+    s.press(K.B_OK, K.B_UP)
     s.shot("name")
-    s.press(A.B_DOWN, A.B_MENU)
-    s.item(A.R_KIND + 1)
-    s.press(A.B_OK)  # P2: CPU Expert
-    s.item(A.R_START)
-    s.press(A.B_DOWN)
-    s.press(A.B_UP)
+    s.press(K.B_DOWN, K.B_MENU)
+    s.item(newgame.R_KIND + 1)
+    s.press(K.B_OK)  # P2: CPU Expert
+    s.item(newgame.R_START)
+    s.press(K.B_DOWN)
+    s.press(K.B_UP)
     s.shot("setup_start")
-    s.press(A.B_OK)
+    s.press(K.B_OK)
     s.shot("handover")
-    s.press(A.B_OK)
+    s.press(K.B_OK)
     s.shot("play_ready")
-    s.press(A.B_ROLL)
+    s.press(K.B_ROLL)
     s.d.run_ms(75)
     s.shot("play_rolling")
     s.d.run_ms(300)
     set_dice(app, (3, 3, 5, 3, 5))
     s.shot("play_rolled")
-    s.press(A.B_HOLD1, A.B_HOLD1 + 1, A.B_HOLD1 + 3)
+    s.press(K.B_HOLD1, K.B_HOLD1 + 1, K.B_HOLD1 + 3)
     s.shot("play_held")
-    s.press(A.B_OK)
+    s.press(K.B_OK)
     s.shot("card_p1")
-    s.press(A.B_DOWN, A.B_DOWN, A.B_DOWN)
+    s.press(K.B_DOWN, K.B_DOWN, K.B_DOWN)
     s.shot("card_p2")
-    s.item(0)
     for _ in range(20):
-        if app.rows[app.row] == 12:  # Chance: points
+        if app.screen.rows[app.screen.row] == 12:  # Chance: points
             break
-        s.press(A.B_DOWN)
+        s.press(K.B_DOWN)
     set_dice(app, (1, 2, 2, 4, 6))
-    s.press(A.B_UP, A.B_UP)  # Large straight: 0
-    s.press(A.B_OK)
+    s.press(K.B_UP, K.B_UP)  # Large straight: 0
+    s.press(K.B_OK)
     s.shot("card_confirm_zero")
-    s.press(A.B_MENU)
-    s.press(A.B_MENU)
+    s.press(K.B_MENU)
+    s.press(K.B_MENU)
     s.shot("menu")
-    s.item(A.M_SCORES)
-    s.press(A.B_OK)
+    s.item(menus.M_SCORES)
+    s.press(K.B_OK)
     s.shot("scores")
-    s.press(A.B_MENU)
-    s.press(A.B_MENU)
+    s.press(K.B_MENU)
+    s.press(K.B_MENU)
     # score a full house, then watch the CPU
     set_dice(app, (3, 3, 5, 3, 5))
-    s.press(A.B_OK)
+    s.press(K.B_OK)
     s.shot("card_fullhouse")
-    s.press(A.B_OK)
+    s.press(K.B_OK)
     s.shot("handover_cpu")
     s.d.run_ms(1300)
     s.d.run_ms(700)
@@ -122,16 +117,16 @@ def main():
     while not g.over:
         if not g.rolls_used:
             g.roll()
-        best = A._best_box(g)
-        app._score(best)
+        best = policy.best_box(g)
+        app.score(best)
     s.shot("game_over")
-    s.press(A.B_OK)
+    s.press(K.B_OK)
     s.shot("ratings")
-    s.press(A.B_MENU)
-    s.item(A.T_RECORDS)
-    s.press(A.B_OK)
+    s.press(K.B_MENU)
+    s.item(menus.T_RECORDS)
+    s.press(K.B_OK)
     s.shot("records")
-    s.press(A.B_DOWN)
+    s.press(K.B_DOWN)
     s.shot("records_names")
 
     # game over with the coach on "Hints+tips": give-aways per seat and the costliest move
@@ -139,14 +134,14 @@ def main():
     app = sc.app
     app.settings.coach = 2
     app.settings.nplayers = 2
-    sc.press(A.B_OK)
-    sc.item(A.R_START)
-    sc.press(A.B_OK)
+    sc.press(K.B_OK)
+    sc.item(newgame.R_START)
+    sc.press(K.B_OK)
     g = app.game
     while not g.over:
         if not g.rolls_used:
             g.roll()
-        app._score(A._best_box(g))
+        app.score(policy.best_box(g))
     sc.shot("game_over_coach")
 
     # a 4-button build: the cursor mode with hints
@@ -154,19 +149,19 @@ def main():
     app = s4.app
     app.settings.coach = 1
     app.settings.nplayers = 1
-    s4.press(A.B_OK)
-    s4.item(A.R_START)
-    s4.press(A.B_OK)
+    s4.press(K.B_OK)
+    s4.item(newgame.R_START)
+    s4.press(K.B_OK)
     s4.shot("four_ready")
-    s4.press(A.B_OK)  # the cursor starts on Roll
+    s4.press(K.B_OK)  # the cursor starts on Roll
     s4.d.run_ms(300)
     set_dice(app, (6, 2, 6, 1, 6), 0)
-    s4.press(A.B_DOWN, A.B_DOWN)
-    s4.press(A.B_OK)  # hold die 3
+    s4.press(K.B_DOWN, K.B_DOWN)
+    s4.press(K.B_OK)  # hold die 3
     s4.shot("four_cursor")
     for _ in range(5):
-        s4.press(A.B_DOWN)
-    s4.press(A.B_OK)
+        s4.press(K.B_DOWN)
+    s4.press(K.B_OK)
     s4.shot("four_hint")
 
     # boot: a corrupt save means a note, then the title; Menu held: diagnostics
@@ -186,13 +181,13 @@ def main():
 
     sb = Shots(FULL, BadStore())
     sb.shot("boot_corrupt")
-    sd = Shots(FULL, None, 1 << A.B_MENU)
+    sd = Shots(FULL, None, 1 << K.B_MENU)
     from picoyacht import diag
 
     # Free heap and versions depend on the interpreter: pin them for a stable picture.
     diag.heap_free = lambda: 123456
     diag.versions = lambda: ("1.24.1", "v6.3 armv6m")
-    sd.board.raw = 1 << A.B_OK
+    sd.board.raw = 1 << K.B_OK
     sd.d.run_ms(1100)
     sd.app.dirty = True
     sd.shot("diagnostics")

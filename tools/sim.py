@@ -2,15 +2,69 @@
 
 By default under the MicroPython unix port with a Pico-sized heap (what plays here is
 what plays on the device); --cpython runs it under CPython with tools/hostlib's framebuf.
-Options: --buttons 4 (the minimal build), --heap 256k, --saves DIR (keep saves there).
+Options: --buttons 4 (the minimal build), --heap 256k, --saves DIR (keep saves there),
+--log FILE (the serial game log, whole lines, for tools/gamelog.py), --diag (boot with Menu
+held: the diagnostics screen), --wav FILE (write the piezo's tones to a WAV on exit).
+The panel is drawn with half-blocks in a terminal of 128x36 or more, with Braille cells in
+a smaller one (down to 64x17); a terminal smaller than that gets told the size it needs.
 """
 
 import argparse
 import os
+import shutil
+import subprocess
 import sys
+import wave
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+RATE = 22050  # WAV samples per second
+LEVEL = 96  # WAV amplitude around the 8-bit midpoint at the loudest duty
+MASK = 0x3FFFFFFF  # the board's ms clock wraps at 2**30
+
+
+def parse_tones(text):
+    """[(ms, hz, duty)] from the board's "ms hz duty" lines."""
+    out = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) == 3:
+            out.append((int(f[0]), int(f[1]), int(f[2])))
+    return out
+
+
+def write_wav(tones, path):
+    """The tones as an 8-bit mono WAV: each a square wave of its pitch and duty (a piezo's
+    PWM drive), held until the next tone; from the first tone to the last."""
+    data = bytearray()
+    if tones:
+        start = tones[0][0]
+        for (t0, hz, duty), (t1, _, _) in zip(tones, tones[1:], strict=False):
+            a = RATE * ((t0 - start) & MASK) // 1000
+            b = RATE * ((t1 - start) & MASK) // 1000
+            if not hz or not duty:
+                data += bytes([128]) * (b - a)
+                continue
+            high = duty * RATE // 65536  # of each RATE-long stretch of phase
+            for i in range(b - a):
+                data.append(128 + LEVEL if (i * hz) % RATE < high else 128 - LEVEL)
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(1)
+        w.setframerate(RATE)
+        w.writeframes(bytes(data))
+
+
+def terminal_fit():
+    """The terminal size as "COLSxROWS" for the board; exits saying what is needed if the
+    panel fits no rendering."""
+    sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "tools"), str(ROOT / "tools" / "hostlib")]
+    from board_term import layout, too_small
+
+    cols, rows = shutil.get_terminal_size((128, 36))
+    if layout(cols, rows) is None:
+        raise SystemExit("make sim: " + too_small(cols, rows))
+    return "%dx%d" % (cols, rows)
 
 
 def main(argv=None):
@@ -24,41 +78,51 @@ def main(argv=None):
     ap.add_argument("--heap", default="256k", help="MicroPython heap (default 256k)")
     ap.add_argument("--saves", default=str(ROOT / "build" / "sim-saves"),
                     help="directory for saves ('' for none)")
+    ap.add_argument("--log", default=str(ROOT / "build" / "sim-saves" / "game.log"),
+                    help="append the game log here ('' for none)")
+    ap.add_argument("--diag", action="store_true", help="boot into diagnostics (Menu held)")
+    ap.add_argument("--wav", help="write the piezo's tones to this WAV file on exit")
     a = ap.parse_args(argv)
-    env = dict(os.environ)
+    env = dict(os.environ, PICOYACHT_TERM=terminal_fit())
     if a.buttons:
         env["PICOYACHT_BUTTONS"] = str(a.buttons)
     if a.saves:
         Path(a.saves).mkdir(parents=True, exist_ok=True)
         env["PICOYACHT_SAVES"] = a.saves
-    paths = [str(ROOT / "firmware"), str(ROOT / "tools")]
+    if a.log:
+        Path(a.log).parent.mkdir(parents=True, exist_ok=True)
+        env["PICOYACHT_LOG"] = a.log
+    if a.diag:
+        env["PICOYACHT_DIAG"] = "1"
+    tones = None
+    if a.wav:
+        tones = ROOT / "build" / "sim-tones.txt"
+        tones.parent.mkdir(parents=True, exist_ok=True)
+        env["PICOYACHT_TONES"] = str(tones)
     if not a.cpython:
         # Load .mpy like the Pico does after `make flash`: compiling from source on the
         # unix port would need far more heap than the game itself.
-        sys.path.insert(0, str(ROOT / "tools"))
-        from mpy_build import compile_package, mpy_cross
+        import mpy_run
 
-        out = ROOT / "build" / "sim-mpy"
-        compile_package(out)
-        import subprocess
-
-        for src in (ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
-                    ROOT / "firmware" / "main.py",
-                    ROOT / "firmware" / "config.py"):
-            subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
-                           check=True)
-        paths = [str(out)]  # the script's own directory would shadow the .mpy package
-    main_py = str(ROOT / "firmware" / "main.py")
-    if a.cpython:
-        env["PYTHONPATH"] = os.pathsep.join(paths + [str(ROOT / "tools" / "hostlib")])
-        cmd = [sys.executable, main_py]
+        out = mpy_run.build(ROOT / "build" / "sim-mpy", (
+            ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
+            ROOT / "firmware" / "main.py", ROOT / "firmware" / "config.py"))
+        # imported by name: the script's own directory would shadow the .mpy package
+        env.update(mpy_run.env([out]))
+        cmd = mpy_run.command("import main", a.heap)
     else:
-        mp = Path(sys.executable).parent / "micropython"
-        env["MICROPYPATH"] = os.pathsep.join(paths + [".frozen"])
-        cmd = [str(mp) if mp.exists() else "micropython", "-X", "heapsize=" + a.heap,
-               "-m", "main"]
-    os.execvpe(cmd[0], cmd, env)
+        env["PYTHONPATH"] = os.pathsep.join(
+            str(ROOT / d) for d in ("firmware", "tools", "tools/hostlib"))
+        cmd = [sys.executable, str(ROOT / "firmware" / "main.py")]
+    rc = subprocess.run(cmd, env=env).returncode
+    if a.log:
+        print("game log: %s (python tools/gamelog.py %s)" % (a.log, a.log))
+    if tones is not None:
+        log = parse_tones(tones.read_text()) if tones.exists() else []
+        write_wav(log, a.wav)
+        print("%d tones -> %s" % (len(log), a.wav))
+    return rc
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -7,6 +7,10 @@ unix port, in parallel; prints one table and writes build/stress.json.
 
 Jobs (scripts in host_tests/mp/, package and scripts compiled to .mpy like the device):
   cuts      power cut at every unit of filesystem work of a whole session, then a boot
+            (littlefs model: uncommitted data lost; and the byte model, job cuts_bytes)
+  negative  the negative controls (NEGATIVE): each must report failures
+  emu       tools/saves_emu.mjs: a cut at every flash erase and program of a run of saves
+            on the real rp2 firmware (emulated Pico, littlefs with the Pico's geometry)
   errors    an OSError at every filesystem call of that session
   corrupt   random mutations of every saved file kind, then a boot (one job per kind)
   mash      random button events through the real loop (shards with their own seeds), at
@@ -22,6 +26,7 @@ Jobs (scripts in host_tests/mp/, package and scripts compiled to .mpy like the d
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -30,49 +35,78 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from mpy_build import compile_package, mpy_cross  # noqa: E402
+import mpy_run  # noqa: E402
 
-MP = str(Path(sys.executable).parent / "micropython")
 SCRIPTS = ("stress_rig", "stress_cuts", "stress_corrupt", "stress_mash", "stress_display",
            "stress_wdt", "stress_soak")
 
 # name: (full, ci) arguments; the heap is the -X heapsize for the job.
 MASH_SHARDS = 4
 COUNTS = {
-    "cuts": (["stride=1", "mode=0"], ["stride=7", "mode=0"]),
+    "cuts": (["stride=1", "mode=0"], ["stride=1", "mode=0"]),  # littlefs model
+    "cuts_bytes": (["stride=1", "mode=0", "lfs=0"], ["stride=14", "mode=0", "lfs=0"]),
     "errors": (["mode=1"], ["mode=1"]),
-    "corrupt": (["n=10000"], ["n=300"]),
+    "corrupt": (["n=10000"], ["n=200"]),
     "mash_events": (1000000, 40000),
     "heap_games": (100, 100),
     "display_seconds": (1800, 240),
     "soak_games": (1000, 20),
+    # tools/saves_emu.mjs on the emulated Pico: games x boxes saved, every flash op cut
+    "emu_cuts": (["--games", "2", "--boxes", "6"],
+                 ["--games", "1", "--boxes", "2", "--torn", "0", "--stride", "3"]),
 }
-HEAPS = {"cuts": "1M", "errors": "1M", "corrupt": "320k", "display": "512k", "wdt": "256k",
-         "mash": "240k", "heap": "240k", "soak": "256k"}
+HEAPS = {"cuts": "1M", "cuts_bytes": "1M", "errors": "1M", "corrupt": "512k", "display": "512k",
+         "wdt": "256k", "mash": "240k", "heap": "240k", "soak": "256k"}
 MASH_MARGIN_KB = 16
+# Negative controls: a known-bad store or app under the same checks. Each must report
+# failures; one that no longer does is a failure of the proof. name: (module, args, heap).
+NEGATIVE = {
+    "neg_in_place": ("stress_cuts", ["stride=40", "mode=0", "lfs=0", "broken=1"], "1M"),
+    "neg_no_sync": ("stress_cuts", ["stride=7", "mode=0", "broken=2"], "1M"),
+    "neg_rotate_bad": ("stress_corrupt", ["n=60", "broken=1"], "512k"),
+    "neg_no_game_check": ("stress_corrupt", ["n=100", "kind=2", "broken=2"], "512k"),
+}
+NEGATIVE_WHAT = {
+    "neg_in_place": "store writing game.dat in place, byte model",
+    "neg_no_sync": "store that never flushes, closes or syncs, littlefs model",
+    "neg_rotate_bad": "store rotating even a corrupt primary into the backup",
+    "neg_no_game_check": "app giving the store no check for the game file",
+}
+
+
+EMU = ROOT / "build" / "rp2emu"
+SHARED_EMU = ROOT.parent / "shared" / "rp2emu"
+
+
+def emulator():
+    """build/rp2emu, set up from ../shared/rp2emu on first use; None where that is absent."""
+    if not (EMU / "node_modules" / "rp2040js").exists():
+        if not SHARED_EMU.exists():
+            return None
+        shutil.copytree(SHARED_EMU, EMU, dirs_exist_ok=True)
+        subprocess.run(["npm", "install", "--prefix", str(EMU), "--no-audit", "--no-fund"],
+                       check=True, capture_output=True)
+    return EMU
+
+
+def emu_command(out, args):
+    return ["node", str(ROOT / "tools" / "saves_emu.mjs"), str(out)] + list(args)
 
 
 def build(out=None):
     """The package and the scripts as .mpy in one directory (what MICROPYPATH points at)."""
-    out = Path(out or ROOT / "build" / "stress-mpy")
-    compile_package(out)
     srcs = [ROOT / "tools" / "board_sim.py", ROOT / "host_tests" / "fakefs.py",
-            ROOT / "host_tests" / "mp" / "ui_play.py",
-            ROOT / "host_tests" / "mp" / "ui_policy.py"]  # its scripted player is shared
+            ROOT / "host_tests" / "mp" / "ui_play.py"]  # its scripted player is shared
     srcs += [ROOT / "host_tests" / "mp" / (s + ".py") for s in SCRIPTS]
-    for src in srcs:
-        subprocess.run([mpy_cross(), "-o", str(out / (src.stem + ".mpy")), str(src)],
-                       check=True)
-    return out
+    return mpy_run.build(out or ROOT / "build" / "stress-mpy", srcs)
 
 
 def command(module, args, heap):
-    code = "import %s; %s.main(%r)" % (module, module, list(args))
-    return [MP, "-X", "heapsize=" + heap, "-c", code]
+    return mpy_run.command(mpy_run.call(module, args), heap)
 
 
 def env_for(out):
-    return dict(os.environ, MICROPYPATH=os.pathsep.join([str(out), ".frozen"]))
+    return mpy_run.env([out])
 
 
 def parse(stdout):
@@ -97,9 +131,7 @@ def parse(stdout):
 
 
 def run_one(out, module, args, heap, timeout=3600):
-    r = subprocess.run(command(module, args, heap), capture_output=True, text=True,
-                       env=env_for(out), cwd=str(ROOT), timeout=timeout)
-    return r
+    return mpy_run.run(mpy_run.call(module, args), [out], heap, timeout=timeout, cwd=str(ROOT))
 
 
 def ok(r):
@@ -107,16 +139,8 @@ def ok(r):
 
 
 def smallest_heap(out, module, args, lo, hi):
-    """Bisection on whole KB: the smallest heap that runs the script with FAILURES 0."""
-    if not ok(run_one(out, module, args, "%dk" % hi)):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if ok(run_one(out, module, args, "%dk" % mid)):
-            hi = mid
-        else:
-            lo = mid + 1
-    return hi
+    """The smallest heap (KB) that runs the script with FAILURES 0."""
+    return mpy_run.smallest_heap(lambda kb: ok(run_one(out, module, args, "%dk" % kb)), lo, hi)
 
 
 class Pool:
@@ -199,6 +223,13 @@ def main(argv=None):
                 HEAPS["corrupt"]))
     if want("cuts"):
         pool.add("cuts", command("stress_cuts", COUNTS["cuts"][k], HEAPS["cuts"]))
+        pool.add("cuts_bytes", command("stress_cuts", COUNTS["cuts_bytes"][k],
+                                       HEAPS["cuts_bytes"]))
+    if want("emu") and emulator():
+        pool.add("emu_cuts", emu_command(out, COUNTS["emu_cuts"][k]))
+    if want("negative"):
+        for name, (module, args, heap) in NEGATIVE.items():
+            pool.add(name, command(module, args, heap))
     if want("errors"):
         pool.add("errors", command("stress_cuts", COUNTS["errors"][k], HEAPS["errors"]))
     if want("heap"):
@@ -228,7 +259,10 @@ def main(argv=None):
         if name == "store":
             res = {"rc": rc, "seconds": round(secs, 1), "summary": so.strip().splitlines()[-1:]}
         report["jobs"][name] = res
-        bad = rc != 0 or res.get("FAILURES", 0) != 0
+        if name in NEGATIVE:
+            bad = rc != 0 or not res.get("FAILURES")  # a control that passes proves nothing
+        else:
+            bad = rc != 0 or res.get("FAILURES", 0) != 0
         if bad:
             failed.append(name)
             log("---- %s failed (rc %d)\n%s\n%s" % (name, rc, so[-3000:], se[-3000:]))
@@ -258,9 +292,11 @@ def table(rep):
     def row(what, value, note=""):
         rows.append((what, str(value), note))
 
-    if "cuts" in j:
-        c = j["cuts"]
-        row("power cuts: cut points tried", c.get("CUT_POINTS"),
+    for name, model in (("cuts", "littlefs model"), ("cuts_bytes", "byte model")):
+        if name not in j:
+            continue
+        c = j[name]
+        row("power cuts (%s): cut points" % model, c.get("CUT_POINTS"),
             "%s units in the session, %s saves" % (c.get("SESSION_UNITS"),
                                                    c.get("SESSION_SAVES")))
         row("  resumed = last / previous save", "%s / %s" % (
@@ -268,6 +304,21 @@ def table(rep):
             "%s with no game to resume" % c.get("CUT_NO_GAME_EXPECTED"))
         row("  lost or corrupt games", c.get("FAILURES"),
             "%s played on + resumed again" % c.get("CUT_PLAYED_ON_AND_RESUMED"))
+    if "emu_cuts" in j:
+        e = j["emu_cuts"]
+        row("power cuts on the emulated Pico: cut points", e.get("EMU_CUT_POINTS"),
+            "every flash op of %s saves (%s erases, %s programs; %s torn in half), littlefs "
+            "4096/256 via _boot.py" % (e.get("EMU_SAVES"), e.get("EMU_FLASH_ERASES"),
+                                      e.get("EMU_FLASH_PROGRAMS"), e.get("EMU_TORN_OPS")))
+        row("  resumed = last / previous save", "%s / %s" % (
+            e.get("EMU_RESUMED_LAST"), e.get("EMU_RESUMED_PREVIOUS")),
+            "%s no game, %s played on + saved; failures %s; %s cold boots" % (
+                e.get("EMU_NO_GAME"), e.get("EMU_PLAYED_ON"), e.get("FAILURES"),
+                e.get("EMU_COLD_BOOTS")))
+    for name in NEGATIVE:
+        if name in j:
+            row("negative control %s: failures" % name, j[name].get("FAILURES"),
+                "must be > 0: " + NEGATIVE_WHAT[name])
     if "errors" in j:
         e = j["errors"]
         row("I/O errors: failing calls tried", e.get("ERROR_POINTS"),
@@ -283,6 +334,12 @@ def table(rep):
         row("  app-rejected payload -> backup", total(
             rep, "corrupt", "APP_REJECTED_PAYLOAD_BECAME_BACKUP"),
             "checksum-valid junk the app refuses: must be 0")
+        row("  good copy dropped / game not offered", "%d / %d" % (
+            total(rep, "corrupt", "GOOD_COPY_NOT_USED"),
+            total(rep, "corrupt", "SAVED_GAME_NOT_OFFERED")),
+            "must be 0 / 0; %d checksum-valid payloads accepted, %d game set-ups" % (
+                total(rep, "corrupt", "CHECKSUM_VALID_ACCEPTED"),
+                max([j[n].get("GOOD_SETS", 0) for n in j if n.startswith("corrupt")] or [0])))
     if any(n.startswith("mash") for n in j):
         row("mashing: button events", total(rep, "mash", "BUTTON_EVENTS"),
             "heap %s (smallest for a short mash: %sk)" % (

@@ -1,8 +1,9 @@
 """The Raspberry Pi Pico board: the only module that imports machine.
 
-Pins come from config.py. Buttons are sampled every SAMPLE_MS either by a hard Timer
-IRQ into a preallocated ring (default: sampling goes on while a frame is being written
-to the display, so a 20 ms tap is never missed) or once per main-loop pass. Both paths
+Pins come from config.py (load_config: frozen defaults under a /config.py). Buttons are
+sampled every SAMPLE_MS either by a hard Timer IRQ into a preallocated ring (default:
+sampling goes on while a frame is being written to the display, so a 20 ms tap is never
+missed) or once per main-loop pass. Both paths
 allocate nothing per sample. Works on rp2 MicroPython v1.23+: newer keywords (Timer's
 hard=) are tried first with a fallback.
 
@@ -20,6 +21,9 @@ engine, a slow flash write) is not mistaken for a hang: a loop stuck for good st
 after WDT_GRACE_MS + WDT_MS. restore() (main.py's exit path, e.g. Ctrl-C from Thonny or
 mpremote) disarms the watchdog, which MicroPython's rp2 WDT cannot stop, so the REPL and
 file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog.
+
+Sound: config.PIEZO names the GPIO of a passive piezo driven by machine.PWM; board.tone is
+tone(freq_hz, duty_u16) for picoyacht.sound.Player (0 = silence), or None when PIEZO is None.
 """
 
 import os
@@ -29,7 +33,7 @@ from array import array
 import machine
 from machine import Pin
 
-from picoyacht.app import BUTTON_NAMES, NBUTTONS
+from picoyacht.buttons import BUTTON_NAMES, NBUTTONS
 
 try:
     from micropython import const
@@ -70,6 +74,8 @@ class PicoBoard:
                                freq=cfg.I2C_FREQ)
         self.display = self._display()
         self.store = self._store()
+        self.piezo = self._piezo()
+        self.tone = self._tone if self.piezo is not None else None
         self.sample_ms = getattr(cfg, "SAMPLE_MS", 2)
         self._raw = array("H", bytes(2 * RING))
         self._when = array("i", bytes(4 * RING))
@@ -118,6 +124,22 @@ class PicoBoard:
         except OSError:
             pass  # exists, or no filesystem: Store reports failures itself
         return Store(OsFs(), root)
+
+    def _piezo(self):
+        gpio = getattr(self.cfg, "PIEZO", None)
+        if gpio is None:
+            return None
+        pwm = machine.PWM(Pin(gpio))
+        pwm.duty_u16(0)
+        return pwm
+
+    def _tone(self, freq_hz, duty):
+        """One note until the next call; freq 0 or duty 0 is silence. Allocates nothing."""
+        if freq_hz and duty:
+            self.piezo.freq(freq_hz)
+            self.piezo.duty_u16(duty)
+        else:
+            self.piezo.duty_u16(0)
 
     # ---------------------------------------------------------------- diagnostics
     def i2c_scan(self):
@@ -223,6 +245,8 @@ class PicoBoard:
         print(line)
 
     def restore(self):
+        if self.piezo is not None:
+            self.piezo.deinit()  # no tone left sounding at the REPL
         if self.timer is not None:
             self.timer.deinit()
         if self.wdt is not None:
@@ -251,7 +275,40 @@ def display_help(addr, cfg, found):
     return "PicoYacht: no display at 0x%02X on %s; scan found %s: %s" % (addr, where, seen, hint)
 
 
-def make_board():
-    import config
+def load_config(drive="/config.py"):
+    """The pin map. A `make uf2` firmware has config.py frozen in as the defaults; every
+    name a /config.py on the drive sets is laid over them, so that file may hold just
+    the lines a builder changed (or be a whole copy). A broken one is reported on the
+    console and the defaults play on. Without a frozen config (files copied by `make
+    flash`), /config.py is the whole pin map, imported as usual."""
+    import sys
 
-    return PicoBoard(config)
+    path = sys.path
+    keep = list(path)
+    path.clear()
+    path.append(".frozen")
+    try:
+        import config
+    except ImportError:
+        config = None
+    finally:
+        path.clear()
+        path.extend(keep)
+    if config is None:
+        import config
+
+        return config
+    try:
+        with open(drive) as f:
+            src = f.read()
+    except OSError:
+        return config
+    try:
+        exec(src, config.__dict__)
+    except Exception as e:
+        print("PicoYacht: error in %s (%r): built-in pins for the rest" % (drive, e))
+    return config
+
+
+def make_board():
+    return PicoBoard(load_config())

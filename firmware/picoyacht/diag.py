@@ -8,13 +8,16 @@ collect() reads them from an injected board whose methods are all optional:
     board.sampling      how buttons are sampled: "hard Timer", "soft Timer" or "loop"
 A missing method shows "n/a"; one that raises shows "error": never a crash. The slow facts
 (I2C scan, battery, free heap) are refreshed once a second; buttons on every call. draw()
-writes the screen into a screens.Canvas with the project's own font. Golden-frame tests can
-pin the interpreter-dependent facts by rebinding diag.heap_free and diag.versions.
+writes the screen into a screens.Canvas with the project's own font; Diag is the screen
+the app opens (Menu held at boot). Golden-frame tests can pin the interpreter-dependent
+facts by rebinding diag.heap_free, diag.versions and diag.build.
 """
 
 import sys
 
-from picoyacht.screens import CELL, W, header
+from picoyacht.buttons import B_MENU, NBUTTONS
+from picoyacht.debounce import LONG
+from picoyacht.screens import CELL, Screen, W, header
 
 try:
     from micropython import const
@@ -26,7 +29,6 @@ except ImportError:  # CPython
 
 NA = "n/a"
 ERR = "error"
-NBUTTONS = const(11)
 LABELS = "123456RUDAB"  # hold 1-6, Roll, Up, Down, A (OK), B (Menu)
 SLOW_MS = const(1000)
 _MASK30 = const(0x3FFFFFFF)  # rp2 ticks_ms wraps at 2**30
@@ -50,6 +52,7 @@ class Facts:
         self.version = NA
         self.mpy = NA
         self.sampling = NA
+        self.build = NA  # PicoYacht's git describe, frozen into a `make uf2` firmware
         self.changed = True  # something shown differs from the last collect()
 
 
@@ -93,6 +96,17 @@ def versions():
     return ver, mpy
 
 
+def build():
+    """The PicoYacht version a `make uf2` firmware has frozen in, else NA (files copied by
+    `make flash`, the simulator: their .mpy version is what matters there)."""
+    try:
+        from picoyacht.version import VERSION
+
+        return VERSION
+    except ImportError:
+        return NA
+
+
 def collect(board, now_ms, seed=None, prev=None, buttons=None):
     """The facts now. Pass the last result as `prev` to update it in place (no new object,
     and the slow facts only once per SLOW_MS); its .changed says whether to redraw.
@@ -114,6 +128,7 @@ def collect(board, now_ms, seed=None, prev=None, buttons=None):
         f.heap = heap_free()
         f.version, f.mpy = versions()
         f.sampling = getattr(board, "sampling", NA)
+        f.build = build()
     f.changed = prev is None or old != (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
     return f
 
@@ -171,8 +186,12 @@ def draw(cv, f, hint="hold B"):
         cv.num(f.heap, x, 24)
     x = cv.text("MicroPython ", 1, 32)
     cv.text(f.version, x, 32, 1, 9)
-    x = cv.text(".mpy ", 1, 40)
-    cv.text(f.mpy, x, 40, 1, 16)
+    if f.build == NA:
+        x = cv.text(".mpy ", 1, 40)
+        cv.text(f.mpy, x, 40, 1, 16)
+    else:
+        x = cv.text("Build ", 1, 40)
+        cv.text(f.build, x, 40, 1, 15)
     x = cv.text("Seed ", 1, 48)
     if isinstance(f.seed, str):
         cv.text(f.seed, x, 48)
@@ -181,3 +200,28 @@ def draw(cv, f, hint="hold B"):
     x = cv.text("Battery ", 1, 56)
     mv = f.battery_mv
     cv.text(mv if isinstance(mv, str) else volts(mv), x, 56)
+
+
+class Diag(Screen):
+    """Every key press counts (and is shown); a long Menu press leaves."""
+
+    NAME = "diag"
+    facts = None
+    presses = 0
+
+    def event(self, btn, kind):
+        self.presses += 1
+        self.app.dirty = True
+        if kind == LONG and btn == B_MENU:
+            self.app.home()
+
+    def update(self, board, now, seed, buttons):
+        """The loop feeds the facts in (the app never sees the board)."""
+        self.facts = collect(board, now, seed, self.facts, buttons)
+        if self.facts.changed:
+            self.app.dirty = True
+
+    def draw(self, cv):
+        if self.facts is None:
+            self.facts = Facts()
+        draw(cv, self.facts)

@@ -6,7 +6,16 @@ Every illegal action raises RuleError before changing any state.
 """
 
 from picoyacht import rules
-from picoyacht.rules import CHANCE, JOKER_FORCED, JOKER_FREE, KIND, UPPER, evaluate
+from picoyacht.rules import (
+    CHANCE,
+    JOKER_FORCED,
+    JOKER_FREE,
+    KIND,
+    MAX_NAME,
+    MAX_SEATS,
+    UPPER,
+    evaluate,
+)
 
 try:
     from micropython import const
@@ -35,8 +44,6 @@ CPU_EASY = const(1)
 CPU_NORMAL = const(2)
 CPU_EXPERT = const(3)
 
-MAX_SEATS = const(6)
-MAX_NAME = const(8)
 ROLLS_PER_TURN = const(3)
 YAHTZEE_BONUS = const(100)
 
@@ -137,10 +144,6 @@ class Game:
     @property
     def over(self):
         return self.turn >= self.rs.nboxes * self.nseats
-
-    @property
-    def total_turns(self):
-        return self.rs.nboxes * self.nseats
 
     def _start_turn(self):
         self.held = 0
@@ -354,8 +357,16 @@ class Game:
 
     # ---- totals and the end --------------------------------------------------------
     def upper_total(self, seat):
+        return self._sum(seat, 6)
+
+    def _sum(self, seat, n):
+        """The first n boxes of a seat's card; by index, so screens redraw allocation-free."""
+        sc = self.scores
         base = seat * self.rs.nboxes
-        return sum(self.scores[base:base + 6])
+        t = 0
+        for b in range(base, base + n):
+            t += sc[b]
+        return t
 
     def upper_bonus(self, seat):
         """Credited the moment the upper total reaches the threshold."""
@@ -364,8 +375,7 @@ class Game:
         return 0
 
     def total(self, seat):
-        base = seat * self.rs.nboxes
-        boxes = sum(self.scores[base:base + self.rs.nboxes])
+        boxes = self._sum(seat, self.rs.nboxes)
         return boxes + self.upper_bonus(seat) + YAHTZEE_BONUS * self.ybonus[seat]
 
     def winners(self):
@@ -394,5 +404,5 @@ class Game:
     def restore(data, roller=None):
         from picoyacht import snapshot
 
-        return snapshot.load(data, roller)
+        return snapshot.load(data, roller, Game)
 

@@ -14,6 +14,9 @@ except ImportError:  # CPython
         return x
 
 
+MAX_SEATS = const(6)
+MAX_NAME = const(8)  # characters of a player's name: what the screens and the saves keep
+
 # Box tuple fields.
 NAME = const(0)
 ABBR = const(1)
@@ -319,10 +322,6 @@ def score(box, counts):
     """Score of `box` for these counts, 0 when unsatisfied (no joker, no Sharp Dice)."""
     s = evaluate(box, counts)
     return s if s > 0 else 0
-
-
-def satisfies(box, counts):
-    return evaluate(box, counts) >= 0
 
 
 def doubles_with_sharp(box):

@@ -30,7 +30,7 @@ at offsets 0..4 so that this reader can reject it cleanly ("newer format").
 
     0. (only if the current copy is a leftover .tmp, i.e. an earlier save was
        cut after writing it) finish that save: rename .tmp -> .dat, sync
-    1. write .tmp (seq = highest valid seq + 1), flush, close, sync,
+    1. write .tmp (seq = highest checksum-valid seq + 1), flush, close, sync,
        read it back and verify it
     2. if the current copy is .dat: rename .dat -> .bak, sync
        (otherwise .bak is the current copy or nothing is valid: keep .bak)
@@ -203,6 +203,7 @@ class Store:
         self.root = root  # "" means relative to the current directory
         self.last_error = ""
         self._checks = {}  # kind -> the caller's payload check, from load()
+        self._verdicts = {}  # kind -> {(seq, crc): accepted} for the copies on flash
 
     # ---------------------------------------------------------------- paths
     def _paths(self, kind):
@@ -212,8 +213,11 @@ class Store:
         return base + ".dat", base + ".bak", base + ".tmp"
 
     # ---------------------------------------------------------------- reading
-    def _read(self, path, kind_id, want, check=None):
-        """Return (status, seq, payload or None). Never raises OSError."""
+    def _read(self, path, kind_id, want, check=None, verdicts=None):
+        """Return (status, seq, payload or None). Never raises OSError.
+
+        ``verdicts`` maps (seq, crc) to what ``check`` said of that copy: the check runs
+        once per copy, not at every save (a game's check rebuilds the whole game)."""
         try:
             f = self.fs.open(path, "rb")
         except OSError as e:
@@ -234,8 +238,15 @@ class Store:
                 return _CORRUPT, 0, None
             if crc32(data, crc32(memoryview(head)[:_CRC_SPAN])) != c:
                 return _CORRUPT, 0, None
-            if check is not None and not _accepts(check, data):
-                return _INVALID, 0, None
+            if check is not None:
+                key = (seq, c)
+                ok = verdicts.get(key) if verdicts is not None else None
+                if ok is None:
+                    ok = _accepts(check, data)
+                    if verdicts is not None:
+                        verdicts[key] = ok
+                if not ok:
+                    return _INVALID, seq, None
             return _OK, seq, (bytes(data) if want else None)
         except (OSError, ValueError, MemoryError):
             return _UNREADABLE, 0, None
@@ -250,7 +261,13 @@ class Store:
         paths = self._paths(kind)
         kid = KINDS[kind]
         check = self._checks.get(kind)
-        res = [self._read(p, kid, want, check) for p in paths]
+        verdicts = self._verdicts.get(kind)
+        if verdicts is None:
+            verdicts = self._verdicts[kind] = {}
+        res = [self._read(p, kid, want, check, verdicts) for p in paths]
+        for key in list(verdicts):  # forget copies no longer on flash: at most three stay
+            if key[0] not in (res[0][1], res[1][1], res[2][1]):
+                del verdicts[key]
         best = -1
         for i in range(3):
             if res[i][0] == _OK and (best < 0 or res[i][1] > res[best][1]):
@@ -263,9 +280,11 @@ class Store:
         ``check(payload)`` (optional) is the game's own test of a payload: a copy whose
         checksum is right but that it refuses counts as corrupt, so the backup is used and
         a later save never rotates that copy into the backup slot. It is remembered for
-        the kind's saves."""
+        the kind's saves, where it runs only on copies it has not judged yet (its verdicts
+        are kept) and never on the copies this store wrote itself."""
         if check is not None:
             self._checks[kind] = check
+            self._verdicts.pop(kind, None)
         paths, res, best = self._scan(kind, True)
         status = res[0][0]
         if best == 0:
@@ -346,7 +365,7 @@ class Store:
         tmp = paths[2]
         seq = 1
         for r in res:
-            if r[0] == _OK and r[1] >= seq:
+            if (r[0] == _OK or r[0] == _INVALID) and r[1] >= seq:
                 seq = r[1] + 1
         # Saturate (after 4e9 saves): a tie still resolves to .dat, then .bak.
         seq = min(seq, 0xFFFFFFFF)
@@ -363,7 +382,8 @@ class Store:
                 cur = 0
             mine = True
             f = self.fs.open(tmp, "wb")
-            f.write(encode(kid, seq, payload))
+            head = encode(kid, seq, payload)
+            f.write(head)
             if n:
                 f.write(payload)
             f.flush()
@@ -374,6 +394,11 @@ class Store:
                 self.last_error = MSG_BAD_WRITE
                 self._discard(tmp)
                 return False
+            # The caller made this payload itself: its check need not rebuild it at the
+            # next save (a game's check would cost a whole Game per scored box).
+            verdicts = self._verdicts.get(kind)
+            if verdicts is not None:
+                verdicts[(seq, struct.unpack("<I", head[_CRC_SPAN:])[0])] = True
             self._commit(paths, res, cur)
         except OSError as e:
             if f is not None:

@@ -664,16 +664,6 @@ def cpu_step(game, level, table=None, rng=None):
     return kind, arg
 
 
-def apply(game, action):
-    kind, arg = action[0], action[1]
-    if kind == SCORE:
-        return game.score(arg)
-    if game.rolls_used:
-        game.set_held(arg)
-    game.roll()
-    return None
-
-
 def _easy(game, rng):
     """A casual player: keeps the most common face (or a straight draw), takes the box
     with the most points, and now and then misjudges (one in six decisions)."""

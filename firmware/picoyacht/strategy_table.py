@@ -113,9 +113,11 @@ class Table:
         return v
 
 
-def load(game, dirs=("/tables", "tables")):
+def load(game, dirs=("/rom/tables", "/tables", "tables")):
     """The table for this game's rule set from the first directory that has it, or None
-    (Expert then plays as Normal). Yahtzee prefers the table of its joker variant."""
+    (Expert then plays as Normal). Yahtzee prefers the table of its joker variant.
+    /rom/tables: the read-only ROMFS a `make uf2` firmware carries, read in place from
+    flash; /tables: copied by `make flash`."""
     rid = game.rs.id
     if rid == 0:
         names = ("yahtzee_%d.bin" % game.options.joker, "yahtzee.bin")

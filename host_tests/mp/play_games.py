@@ -7,6 +7,7 @@ import sys
 
 from picoyacht import rules
 from picoyacht.game import Game
+from picoyacht.policy import most_common_mask as hold_mask  # the firmware's fallback policy
 from picoyacht.rules import Options
 
 from scripted import LcgRoller
@@ -15,28 +16,6 @@ try:
     from ubinascii import hexlify
 except ImportError:
     from binascii import hexlify
-
-
-def most_common_face(dice):
-    best, best_n = 1, -1
-    for f in range(6, 0, -1):
-        n = 0
-        for d in dice:
-            if d == f:
-                n += 1
-        if n > best_n:
-            best, best_n = f, n
-    return best
-
-
-def hold_mask(dice):
-    """Keep every die showing the most common face."""
-    face = most_common_face(dice)
-    mask = 0
-    for i in range(len(dice)):
-        if dice[i] == face:
-            mask |= 1 << i
-    return mask
 
 
 def play(rid, players, seed, opts):

@@ -34,3 +34,4 @@ class LcgRoller:
 
     def setstate(self, s):
         self.state = s
+

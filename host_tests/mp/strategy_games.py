@@ -5,6 +5,8 @@ argv[2] (optional): a table directory, for Expert seats."""
 import gc
 import sys
 
+from cpu_moves import apply
+
 from picoyacht import rules, strategy, strategy_table
 from picoyacht.game import Game
 
@@ -18,7 +20,7 @@ for rid in range(rules.COUNT):
     table = strategy_table.load(g, (tdir,)) if tdir else None
     rng = LcgRoller(rid + 99)
     while not g.over:
-        strategy.apply(g, strategy.cpu_step(g, g.kinds[g.current], table, rng))
+        apply(g, strategy.cpu_step(g, g.kinds[g.current], table, rng))
     if table:
         table.close()
     gc.collect()

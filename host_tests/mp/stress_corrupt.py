@@ -1,26 +1,31 @@
 """Corrupted save files, through the app's whole boot path.
 
-A good set of files is made with the app's own payloads: settings and records saved twice
-(so each has a primary and a backup) and a 1-player game saved after its 12th and 13th
-box... of 13 (the next box ends it). Then, N times per kind (settings, records, game), one
-or two of that kind's files are mutated (bit flips, overwritten bytes, truncation at any
-length, appended bytes, erased or zeroed runs, header fields, random or empty files, a
-file of another kind, a deleted file; and payload edits with the store's CRC -- and for
-the game the snapshot's own checksum -- recomputed, so the app's parsers see them), and
-a new app boots on them. Checks:
+Good sets of files are made with the app's own payloads: settings and records saved twice
+(so each has a primary and a backup) and a game of any rule set with 1 to 6 seats saved
+after two consecutive boxes -- mid-game when the game file is mutated, one box from the end
+otherwise (so that finishing it writes the records). Then, N times per kind (settings,
+records, game), one or two of that kind's files are mutated (bit flips, overwritten bytes,
+truncation at any length, appended bytes, erased or zeroed runs, header fields, random or
+empty files, a file of another kind, a deleted file; and payload edits with the store's CRC
+-- and for the game the snapshot's own checksum -- recomputed, so the app's parsers see
+them: random bytes, a random snapshot field, or a targeted nonsense position such as 0
+seats or no roll left before the first), and a new app boots on them. Checks:
 
   * no exception at boot or after (the loop's fault handler is never reached);
   * a rejected file gives a note naming its kind; every value the app ends up with is
     the good one, the good backup, the defaults, or (checksums intact) what the file said;
-  * defaults work: resume (the game ends: records are written) or start a new game
-    (settings and game are written) and score a box, all through the buttons;
+  * a good copy left on flash is never dropped for the defaults, and a saved game the app
+    took is offered and resumed (a good backup not offered is a failure);
+  * play goes on: resume (and score a box; or finish the game: records are written), or
+    start a new game (settings and game are written) and score a box, through the buttons;
   * the store never turns a good backup into a bad file: after those saves, every backup
     on flash either checks out or is the very file the test planted.
 
 Usage: stress_corrupt.py [n=10000] [seed=1] [broken=0] [kind=-1]
 n mutations per kind; kind=0/1/2: only settings/records/game (to run the kinds in parallel).
-broken=1 is the negative control: a store that always rotates the primary into the backup
-(even a corrupt one); the backup check must then fail.
+Negative controls, whose checks must fail: broken=1, a store that always rotates the
+primary into the backup (even a corrupt one); broken=2, the app as it was before issue 10,
+which gave the store no check for the game file.
 """
 
 import gc
@@ -28,7 +33,8 @@ import sys
 
 from stress_rig import Rng, app_error, best_box, helpful, opts, out, rig, want_mask
 
-from picoyacht import app as A
+from picoyacht import buttons as K
+from picoyacht import rules, saves
 from picoyacht import store as S
 from picoyacht.game import Game
 from picoyacht.roller import Roller
@@ -41,49 +47,88 @@ KINDS = ("settings", "records", "game")
 SLOTS = (".dat", ".bak", ".tmp")
 NAMES = ("bitflip", "overwrite", "truncate", "append", "erase", "header", "random", "empty",
          "other_kind", "delete", "payload_crc", "payload_len_crc", "stale_seq_crc",
-         "snapshot_deep")
+         "snapshot_deep", "snapshot_field", "snapshot_targeted")
+CHECKSUM_VALID = (10, 11, 12, 13, 14, 15)
+GAME_ONLY = (13, 14, 15)
+SEAT_NAMES = ("Zoe", "Ann", "Bob", "Cy", "Di", "Ed")
 
 
 def frame(kind, seq, payload):
     return S.encode(S.KINDS[kind], seq, payload) + bytes(payload)
 
 
-def good_files():
-    """{path: bytes} of the good set, and {kind: (current payload, backup payload)}."""
+_GOOD = {}
+
+
+def good_files(rid, nseats, near_end):
+    """{path: bytes} of a good set, and {kind: (current payload, backup payload)}.
+
+    The game's two copies are the positions after two consecutive boxes: one box from the
+    end (near_end) or a quarter, half or three quarters into the game."""
+    key = (rid, nseats, near_end)
+    if key in _GOOD:
+        return _GOOD[key]
     fs = FakeFs()
     st = Store(fs, ROOT)
-    s1 = A.Settings()
+    s1 = saves.Settings()
     s1.nplayers = 1
     s1.kinds[0] = 0
-    s2 = A.Settings.unpack(s1.pack())
+    s2 = saves.Settings.unpack(s1.pack())
     s2.names[0] = "Zoe"
-    r1 = A.Records()
+    r1 = saves.Records()
     r1.games[0] = 3
     r1.best[0] = 201
     r1.names[0] = "Ann"
-    r2 = A.Records.unpack(r1.pack())
+    r2 = saves.Records.unpack(r1.pack())
     r2.games[0] = 4
     r2.best[1] = 188
     r2.names[1] = "Bob"
-    g = Game(0, ["Zoe"], bytearray(1), None, Roller(77), 77)
+    seed = 77 + 7 * rid + nseats
+    g = Game(rid, SEAT_NAMES[:nseats], bytearray(nseats), None, Roller(seed), seed)
+    total = g.rs.nboxes * g.nseats
+    last = total - 1 if near_end else max(2, total * (1 + (rid + nseats) % 3) // 4)
     snaps = []
-    while g.turn < 12:
+    while g.turn < last:
         g.roll()
         for _ in range(2):
             m = want_mask(g)
-            if m == (1 << len(g.dice)) - 1:
+            if m == (1 << len(g.dice)) - 1 or not g.rolls_left:
                 break
             g.set_held(m)
             g.roll()
         g.score(best_box(g))
-        if g.turn >= 11:
+        if g.turn >= last - 1:
             snaps.append(g.snapshot())
     for kind, a, b in (("settings", s1.pack(), s2.pack()), ("records", r1.pack(), r2.pack()),
                        ("game", snaps[0], snaps[1])):
         assert st.save(kind, a) and st.save(kind, b)
     pay = {"settings": (s2.pack(), s1.pack()), "records": (r2.pack(), r1.pack()),
            "game": (snaps[1], snaps[0])}
-    return {p: bytes(d) for p, d in fs.files.items()}, pay
+    _GOOD[key] = ({p: bytes(d) for p, d in fs.files.items()}, pay)
+    return _GOOD[key]
+
+
+def targeted(rng, p):
+    """A snapshot of a position legal play never reaches (its own checksum fixed later)."""
+    n = p[6]
+    ndice = rules.RULESETS[p[3]].ndice if p[3] < rules.COUNT else 5
+    what = rng.below(6)
+    if what == 0:
+        p[6] = 0  # no seats
+    elif what == 1:  # no roll made and none left: the soft-lock of issue 10
+        for i in (8, 9, 10, 11):
+            p[i] = 0
+        for i in range(20 + n, 20 + n + ndice):
+            p[i] = 0
+    elif what == 2:
+        p[9] = 28  # Maxi-like carried rolls nobody earned
+    elif what == 3:
+        p[9] = 255
+    elif what == 4:
+        p[7] += 1  # a turn the scorecards do not show
+    else:
+        p[20 + n + ndice + 1] = 1  # a control character in the first name
+    return p
 
 
 def fletcher_fix(p):
@@ -147,7 +192,7 @@ def mutate(rng, blob, kind, op, files):
         d = bytearray(src) if src is not None else bytearray()
     elif op == 9:
         return None
-    elif op in (10, 11, 12, 13):
+    elif op in CHECKSUM_VALID:
         if n < 16:
             return bytes(d)
         seq = d[8] | d[9] << 8 | d[10] << 16 | d[11] << 24
@@ -158,6 +203,11 @@ def mutate(rng, blob, kind, op, files):
                     p[rng.below(len(p))] = rng.below(256)
             if op == 13:
                 p = fletcher_fix(p)
+        elif op == 14:
+            p[3 + rng.below(min(len(p) - 5, 40))] = rng.below(256)
+            p = fletcher_fix(p)
+        elif op == 15:
+            p = fletcher_fix(targeted(rng, p))
         elif op == 11:
             if rng.below(2) and p:
                 p = p[:rng.below(len(p))]
@@ -186,6 +236,8 @@ class Run:
         self.resumed = 0
         self.new_games = 0
         self.bad_backup_rotations = 0  # checksum-valid payload the app rejected -> .bak
+        self.good_dropped = 0  # a good copy left on flash, but the app took the defaults
+        self.not_offered = 0  # a saved game the app took, but did not offer to resume
         self.messages = {}
 
     def fail(self, what):
@@ -194,34 +246,43 @@ class Run:
             print("FAIL", what)
 
 
-def play_after_boot(d, app, faults):
-    """Take the resume offer (and finish that game: its last box, records written), then
-    start a new game and score one box, all through the buttons. (resumed, ok)."""
-    for _ in range(6):
-        if app.state != A.S_MESSAGE:
-            break
-        d.press(A.B_OK, 15, 15)
-    resumed = app.state in (A.S_PLAY, A.S_HANDOVER)
-    if resumed:
-        for _ in range(200):
-            if app.state == A.S_TITLE or faults[0]:
-                break
-            d.press(helpful(app, True), 15, 15)
-    old = app.game
-    for _ in range(200):
-        g = app.game
-        if faults[0] or (g is not old and g is not None and g.turn >= 1):
-            return resumed, True
+def press_until(d, app, faults, done, limit=600):
+    for _ in range(limit):
+        if faults[0] or done():
+            return True
         d.press(helpful(app, True), 15, 15)
-    return resumed, False
+    return False
+
+
+def play_after_boot(d, app, faults, finish):
+    """Take the resume offer and score a box (finish: the whole game, so the records are
+    written); then, unless a resumed game goes on, start a new game and score one box, all
+    through the buttons. Returns (resumed, ok)."""
+    for _ in range(6):
+        if app.screen.NAME != "message":
+            break
+        d.press(K.B_OK, 15, 15)
+    resumed = app.screen.NAME in ("play", "handover")
+    if resumed:
+        g0 = app.game
+        turn = g0.turn
+        if not press_until(d, app, faults, lambda: app.game is not g0 or g0.turn > turn):
+            return resumed, False
+        if not finish:
+            return resumed, True
+        if not press_until(d, app, faults, lambda: app.screen.NAME == "title"):
+            return resumed, False
+    old = app.game
+    return resumed, press_until(d, app, faults, lambda: (
+        app.game is not old and app.game is not None and app.game.turn >= 1))
 
 
 def parses(kind, payload):
     try:
         if kind == "settings":
-            A.Settings.unpack(payload)
+            saves.Settings.unpack(payload)
         elif kind == "records":
-            A.Records.unpack(payload)
+            saves.Records.unpack(payload)
         else:
             Game.restore(payload, None)
     except Exception:
@@ -245,8 +306,9 @@ def one(run, good, pay, kind, rng, op, slots):
         planted[path] = m
     fs = FakeFs(files)
     faults = [0]
+    where = "%s %s %s" % (kind, NAMES[op], slots)
     try:
-        b, r, d, app = rig(A.FULL_BUTTONS, Store(fs, ROOT), b"\x2a\x00\x00\x00", 0, 5)
+        b, r, d, app = rig(K.FULL_BUTTONS, Store(fs, ROOT), b"\x2a\x00\x00\x00", 0, 5)
         f0 = app.fault
 
         def fault(e, f0=f0):
@@ -259,14 +321,14 @@ def one(run, good, pay, kind, rng, op, slots):
         d.run_ms(20)
     except Exception as e:
         run.crashes += 1
-        run.fail("%s %s %s: boot raised %r" % (kind, NAMES[op], slots, e))
+        run.fail("%s: boot raised %r" % (where, e))
         return
-    notes = [ln for ln in app.msg_lines] if app.state == A.S_MESSAGE else []
+    notes = [ln for ln in app.screen.lines] if app.screen.NAME == "message" else []
     text = " ".join(notes)
     named = (kind + ":") in text
     if named:
         run.notes += 1
-        key = app.msg_title + ": " + text
+        key = app.screen.title + ": " + text
         run.messages[key] = run.messages.get(key, 0) + 1
     # what the app took for this kind
     if kind == "game":
@@ -277,38 +339,46 @@ def one(run, good, pay, kind, rng, op, slots):
         got = obj.pack()
         default = type(obj)().pack()
     good_cur, good_bak = pay[kind]
+    # a good copy still on flash, untouched by the mutation
+    kept = [sl for sl in (".dat", ".bak") if planted.get(ROOT + kind + sl, good.get(
+        ROOT + kind + sl)) == good.get(ROOT + kind + sl)]
     if got == good_cur:
         run.silent_ok += 0 if named else 1
     elif got == good_bak:
         run.backup_used += 1
         if not named:
-            run.fail("%s %s %s: backup used silently" % (kind, NAMES[op], slots))
+            run.fail("%s: backup used silently" % where)
     elif got == default:
         run.defaults += 1
+        if kept:
+            run.good_dropped += 1
+            run.fail("%s: the good %s was not used" % (where, kept[0]))
         if not named and not (op == 9 and len(slots) == 2):  # no files at all: first boot
-            run.fail("%s %s %s: reset to defaults silently" % (kind, NAMES[op], slots))
+            run.fail("%s: reset to defaults silently" % where)
     else:
         # something else: only legitimate if a planted file had intact checksums
-        if op in (10, 11, 12, 13):
+        if op in CHECKSUM_VALID:
             run.accepted += 1
         else:
-            run.fail("%s %s %s: took a value from a corrupt file" % (kind, NAMES[op], slots))
+            run.fail("%s: took a value from a corrupt file" % where)
     err = app_error(app)
     if err:
-        run.fail("%s %s %s: after boot: %s" % (kind, NAMES[op], slots, err))
+        run.fail("%s: after boot: %s" % (where, err))
     try:
-        resumed, ok = play_after_boot(d, app, faults)
+        resumed, ok = play_after_boot(d, app, faults, kind != "game")
     except Exception as e:
         run.crashes += 1
-        run.fail("%s %s %s: play raised %r" % (kind, NAMES[op], slots, e))
+        run.fail("%s: play raised %r" % (where, e))
         return
+    if kind == "game" and got is not None and not resumed:
+        run.not_offered += 1
+        run.fail("%s: the saved game was not offered" % where)
     if faults[0]:
         run.crashes += 1
-        run.fail("%s %s %s: %d faults" % (kind, NAMES[op], slots, faults[0]))
+        run.fail("%s: %d faults" % (where, faults[0]))
         return
     if not ok:
-        run.fail("%s %s %s: could not play on (%s)" % (kind, NAMES[op], slots,
-                                                      A.STATE_NAMES[app.state]))
+        run.fail("%s: could not play on (%s)" % (where, app.screen.NAME))
     if resumed:
         run.resumed += 1
     else:
@@ -324,12 +394,11 @@ def one(run, good, pay, kind, rng, op, slots):
             continue  # the planted file itself, untouched
         status, _, payload = check_slot(st, k, path)
         if status != 0:
-            run.fail("%s %s %s: bad file rotated into %s" % (kind, NAMES[op], slots, path))
+            run.fail("%s: bad file rotated into %s" % (where, path))
         elif not parses(k, payload):
             # checksums intact, but the app rejected it at boot: must never be the backup
             run.bad_backup_rotations += 1
-            run.fail("%s %s: a copy the app refused was rotated into %s" % (
-                kind, NAMES[op], path))
+            run.fail("%s: a copy the app refused was rotated into %s" % (where, path))
 
 
 def break_store():
@@ -344,25 +413,43 @@ def break_store():
     S.Store._commit = commit
 
 
+def drop_game_check():
+    """The app before issue 10: the store got no check for the game file."""
+    load = S.Store.load
+
+    def load_unchecked(self, kind, check=None):
+        return load(self, kind, None if kind == "game" else check)
+
+    S.Store.load = load_unchecked
+
+
 def main(argv):
     o = opts(argv, n=10000, seed=1, broken=0, kind=-1)
-    if o["broken"]:
+    if o["broken"] == 1:
         break_store()
-    good, pay = good_files()
+    elif o["broken"] == 2:
+        drop_game_check()
     # a mutated settings file may seat CPUs: their strategy module (and its engine, a
     # cache) then stay loaded. Load it up front so the heap figure shows only growth.
     from picoyacht import strategy, strategy_table  # noqa: F401
+    kinds = KINDS if o["kind"] < 0 else (KINDS[o["kind"]],)
+    for rid in range(rules.COUNT):  # every good set up front: the heap figure shows growth
+        for nseats in range(1, 7):
+            for kind in kinds:
+                good_files(rid, nseats, kind != "game")
     rng = Rng(o["seed"])
     run = Run()
     gc.collect()
     heap0 = gc.mem_alloc()
     per_op = [0] * len(NAMES)
-    kinds = KINDS if o["kind"] < 0 else (KINDS[o["kind"]],)
     for kind in kinds:
         for i in range(o["n"]):
             op = rng.below(len(NAMES))
-            if op == 13 and kind != "game":
+            if op in GAME_ONLY and kind != "game":
                 op = 10
+            elif kind == "game" and rng.below(3) == 0:
+                op = GAME_ONLY[rng.below(len(GAME_ONLY))]  # the app's own check at work
+            good, pay = good_files(rng.below(rules.COUNT), 1 + rng.below(6), kind != "game")
             w = rng.below(20)
             if w < 10:
                 slots = (".dat",)
@@ -392,6 +479,9 @@ def main(argv):
     out("RESUMED_AND_FINISHED", run.resumed)
     out("NEW_GAMES_STARTED", run.new_games)
     out("APP_REJECTED_PAYLOAD_BECAME_BACKUP", run.bad_backup_rotations)
+    out("GOOD_COPY_NOT_USED", run.good_dropped)
+    out("SAVED_GAME_NOT_OFFERED", run.not_offered)
+    out("GOOD_SETS", len(_GOOD))
     for m in sorted(run.messages):
         out("MESSAGE", run.messages[m], m)
     out("LIVE_HEAP_GROWTH_AFTER_WARMUP", gc.mem_alloc() - heap0)

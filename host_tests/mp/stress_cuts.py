@@ -16,9 +16,16 @@ byte written, flush, close, rename, remove, sync):
         (EIO) once; the game must go on, show "not saved", and the next boot resumes the
         session's final state.
 
-Usage: stress_cuts.py [stride=1] [mode=cuts|errors|both] [broken=0]
-stride=k tries every k-th cut point (CI); broken=1 swaps in a store that writes the
-primary file in place (no temp file): the check must then find lost games.
+The filesystem is FakeFs in its littlefs model (lfs=1, as the Pico mounts its flash): data
+not yet committed by flush/close is lost at a cut, rename is atomic; every filesystem call
+is a cut point. lfs=0 is the byte model instead: every byte written lands at once, and a
+cut may fall between any two bytes.
+
+Usage: stress_cuts.py [stride=1] [mode=0|1|2] [broken=0] [lfs=1]
+mode: 0 cuts, 1 errors, 2 both. stride=k tries every k-th cut point (CI). Negative
+controls, whose checks must fail: broken=1 swaps in a store that writes the primary file
+in place (no temp file); broken=2 a store that never syncs (its flush, close and sync never
+reach the filesystem), which the byte model cannot tell from a good one.
 """
 
 import sys
@@ -26,7 +33,8 @@ from array import array
 
 from stress_rig import helpful, opts, out, rig
 
-from picoyacht import app as A
+from picoyacht import buttons as K
+from picoyacht import menus, newgame, saves
 from picoyacht.store import Store
 
 from fakefs import EIO, MUTATING, FakeFs, PowerCut
@@ -59,6 +67,34 @@ class InPlaceStore(Store):
         return data
 
 
+class NoSyncFs:
+    """For the negative control: the store's flush, close and sync do nothing."""
+
+    def __init__(self, fs):
+        self.fs = fs
+
+    def open(self, path, mode):
+        f = self.fs.open(path, mode)
+        return f if "r" in mode else _NoSyncFile(f)
+
+    def sync(self):
+        pass
+
+    def __getattr__(self, name):  # remove, rename, reboot, ops ... of the real FakeFs
+        return getattr(self.fs, name)
+
+
+class _NoSyncFile:
+    def __init__(self, f):
+        self.write = f.write
+
+    def flush(self):
+        pass
+
+    def close(self):
+        pass
+
+
 class Recorder:
     """Wraps a store: the app-level saves as (kind, payload|None, ops before, ops after)."""
 
@@ -85,6 +121,19 @@ class Recorder:
         store.delete = delete
 
 
+class Calls:
+    """A fixed buffer for the recorded calls: a growing array would need ever larger free
+    blocks of a heap the session fragments."""
+
+    def __init__(self, capacity):
+        self.buf = array("i", bytes(4 * capacity))
+        self.n = 0
+
+    def append(self, v):
+        self.buf[self.n] = v
+        self.n += 1
+
+
 def record_calls(app, calls):
     """Log every event/tick the loop hands the app: [ev or -1, now] pairs."""
     ev0 = app.event
@@ -105,12 +154,13 @@ def record_calls(app, calls):
 
 
 def replay(app, calls):
-    for i in range(0, len(calls), 2):
-        ev = calls[i]
+    buf = calls.buf
+    for i in range(0, calls.n, 2):
+        ev = buf[i]
         if ev < 0:
-            app.tick(calls[i + 1])
+            app.tick(buf[i + 1])
         else:
-            app.event(ev, calls[i + 1])
+            app.event(ev, buf[i + 1])
 
 
 def session(d, app):
@@ -121,47 +171,41 @@ def session(d, app):
             if cond():
                 return
             btn = helpful(app, True)
-            d.press(btn, 40, 300 if btn == A.B_ROLL else 40)
-        raise AssertionError("session stuck on " + A.STATE_NAMES[app.state])
+            d.press(btn, 40, 300 if btn == K.B_ROLL else 40)
+        raise AssertionError("session stuck on " + app.screen.NAME)
 
-    until(lambda: app.state == A.S_SETUP)
+    until(lambda: app.screen.NAME == "setup")
     s = app.settings
     while s.nplayers != 2:
-        pick(d, app, A.R_PLAYERS)
+        d.pick(newgame.R_PLAYERS)
     for seat in range(2):
         while s.kinds[seat]:
-            pick(d, app, A.R_KIND + seat)
-    pick(d, app, A.R_START)
+            d.pick(newgame.R_KIND + seat)
+    d.pick(newgame.R_START)
     until(lambda: app.game is not None and app.game.turn == 3)
     # undo the third box (a human scored it), then go on
-    until(lambda: app.state == A.S_HANDOVER)
-    d.press(A.B_MENU)
-    while app.items[app.sel] != A.M_UNDO:
-        d.press(A.B_DOWN)
-    d.press(A.B_OK)
+    until(lambda: app.screen.NAME == "handover")
+    d.press(K.B_MENU)
+    while app.screen.items[app.screen.sel] != menus.M_UNDO:
+        d.press(K.B_DOWN)
+    d.press(K.B_OK)
     assert app.game.turn == 2, app.game.turn
-    until(lambda: app.state == A.S_OVER)
-    until(lambda: app.state == A.S_TITLE)
-    d.press(A.B_OK)  # New game
-    assert app.state == A.S_SETUP
+    until(lambda: app.screen.NAME == "over")
+    until(lambda: app.screen.NAME == "title")
+    d.press(K.B_OK)  # New game
+    assert app.screen.NAME == "setup"
     while s.rid != 4:  # Maxi Yatzy: 6 dice, 20 boxes, saved rolls
-        pick(d, app, A.R_RULES)
+        d.pick(newgame.R_RULES)
     while s.nplayers != 1:
-        pick(d, app, A.R_PLAYERS)
-    pick(d, app, A.R_START)
+        d.pick(newgame.R_PLAYERS)
+    d.pick(newgame.R_START)
     until(lambda: app.game.turn == 4)
 
 
-def pick(d, app, code):
-    for _ in range(40):
-        if app.items[app.sel] == code:
-            break
-        d.press(A.B_DOWN)
-    d.press(A.B_OK)
-
-
 def make_store(fs, broken):
-    return InPlaceStore(fs, ROOT) if broken else Store(fs, ROOT)
+    if broken == 1:
+        return InPlaceStore(fs, ROOT)
+    return Store(NoSyncFs(fs) if broken == 2 else fs, ROOT)
 
 
 def allowed(log, n):
@@ -201,7 +245,7 @@ class Tally:
             print("FAIL", what)
 
     def note(self, app):
-        text = app.msg_title + ": " + " ".join(app.msg_lines)
+        text = app.screen.title + ": " + " ".join(app.screen.lines)
         self.messages[text] = self.messages.get(text, 0) + 1
         if "lost" in text or "corrupt" in text or "unreadable" in text:
             self.alarms += 1
@@ -211,26 +255,26 @@ def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", co
     """Boot on fs, walk through messages, resume if offered; check against `ok`.
     Returns (board, driver, app) or None."""
     try:
-        b, r, d, app = rig(A.FULL_BUTTONS, make_store(fs, broken), entropy)
+        b, r, d, app = rig(K.FULL_BUTTONS, make_store(fs, broken), entropy)
         d.run_ms(30)
     except Exception as e:
         tally.fail("%s: boot raised %r" % (where, e))
         return None
-    for k, cls, got in (("settings", A.Settings, app.settings),
-                        ("records", A.Records, app.records)):
+    for k, cls, got in (("settings", saves.Settings, app.settings),
+                        ("records", saves.Records, app.records)):
         want = [(cls() if p is None else cls.unpack(p)).pack() for p in ok[k]]
         if got.pack() not in want:
             tally.fail("%s: %s not one of the last two" % (where, k))
     offered = False
     for _ in range(3):
-        if app.state != A.S_MESSAGE:
+        if app.screen.NAME != "message":
             break
-        if app.msg_title == "Saved game":
+        if app.screen.title == "Saved game":
             offered = True
-            d.press(A.B_OK)
+            d.press(K.B_OK)
             break
         tally.note(app)
-        d.press(A.B_OK)
+        d.press(K.B_OK)
     want = [p for p in ok["game"] if resumable(p)]
     if not offered:
         if want and None not in ok["game"] and not any(
@@ -239,8 +283,8 @@ def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", co
         else:
             tally.no_game += 1
         return b, d, app
-    if app.state != A.S_PLAY and app.state != A.S_HANDOVER:
-        tally.fail("%s: resume went to %s" % (where, A.STATE_NAMES[app.state]))
+    if app.screen.NAME != "play" and app.screen.NAME != "handover":
+        tally.fail("%s: resume went to %s" % (where, app.screen.NAME))
         return None
     snap = app.game.snapshot()
     if snap not in want:
@@ -262,29 +306,29 @@ def score_one_more(d, app):
         if g.turn != turn or g.over:
             return True
         btn = helpful(app, True)
-        d.press(btn, 40, 300 if btn == A.B_ROLL else 40)
+        d.press(btn, 40, 300 if btn == K.B_ROLL else 40)
     return False
 
 
-def reference(broken):
-    fs = FakeFs()
+def reference(broken, lfs):
+    fs = FakeFs(lfs=lfs)
     store = make_store(fs, broken)
     rec = Recorder(store, fs)
-    calls = array("i")
-    b, r, d, app = rig(A.FULL_BUTTONS, store)
+    calls = Calls(32768)
+    b, r, d, app = rig(K.FULL_BUTTONS, store)
     record_calls(app, calls)
     d.run_ms(30)
     session(d, app)
     return rec.log, calls, fs
 
 
-def run_cuts(log, calls, total, stride, broken, tally):
+def run_cuts(log, calls, total, stride, broken, lfs, tally):
     tried = 0
     n = 1
     while n <= total:
-        fs = FakeFs(cut_at=n)
+        fs = FakeFs(cut_at=n, lfs=lfs)
         store = make_store(fs, broken)
-        b, r, d, app = rig(A.FULL_BUTTONS, store)
+        b, r, d, app = rig(K.FULL_BUTTONS, store)
         try:
             replay(app, calls)
             raise AssertionError("no cut at %d of %d" % (n, total))
@@ -296,7 +340,7 @@ def run_cuts(log, calls, total, stride, broken, tally):
         got = boot_and_check(fs.reboot(), ok, tally, where, broken)
         if got is not None:
             b2, d2, app2 = got
-            if app2.game is not None and app2.state in (A.S_PLAY, A.S_HANDOVER) and not (
+            if app2.game is not None and app2.screen.NAME in ("play", "handover") and not (
                     app2.game.over):
                 fs2 = b2.store.fs
                 if not score_one_more(d2, app2):
@@ -314,7 +358,7 @@ def run_cuts(log, calls, total, stride, broken, tally):
     return tried
 
 
-def run_errors(log, calls, counts, tally):
+def run_errors(log, calls, counts, lfs, tally):
     """OSError once at the k-th call of each operation; the session goes on."""
     tried = 0
     visible = 0
@@ -323,18 +367,18 @@ def run_errors(log, calls, counts, tally):
         final[k] = ([None] + [p for kind, p, _, _ in log if kind == k])[-2:]
     for op in MUTATING:
         for k in range(counts.get(op, 0)):
-            fs = FakeFs()
+            fs = FakeFs(lfs=lfs)
             fs.fail(op, OSError(EIO, "injected"), times=1, skip=k)
-            b, r, d, app = rig(A.FULL_BUTTONS, Store(fs, ROOT))
+            b, r, d, app = rig(K.FULL_BUTTONS, Store(fs, ROOT))
             seen = []
 
-            def watch(kind, payload, save0=app._save, seen=seen, app=app):
+            def watch(kind, payload, save0=app.save, seen=seen, app=app):
                 ok = save0(kind, payload)
                 if not ok:
                     seen.append(app.save_msg)
                 return ok
 
-            app._save = watch
+            app.save = watch
             try:
                 replay(app, calls)
             except Exception as e:
@@ -354,26 +398,28 @@ def run_errors(log, calls, counts, tally):
 
 
 def main(argv):
-    o = opts(argv, stride=1, mode=2, broken=0)  # mode: 0 cuts, 1 errors, 2 both
+    o = opts(argv, stride=1, mode=2, broken=0, lfs=1)  # mode: 0 cuts, 1 errors, 2 both
     broken = o["broken"]
-    log, calls, fs = reference(broken)
+    lfs = bool(o["lfs"])
+    log, calls, fs = reference(broken, lfs)
     total = fs.ops
     counts = {}
     for entry in fs.log:
         counts[entry[0]] = counts.get(entry[0], 0) + 1
+    out("FS_MODEL", "littlefs" if lfs else "bytes")
     out("SESSION_SAVES", len(log))
     out("SESSION_UNITS", total)
-    out("SESSION_CALLS", len(calls) // 2)
+    out("SESSION_CALLS", calls.n // 2)
     tally = Tally()
     if o["mode"] in (0, 2):
-        tried = run_cuts(log, calls, total, o["stride"], broken, tally)
+        tried = run_cuts(log, calls, total, o["stride"], broken, lfs, tally)
         out("CUT_POINTS", tried)
         out("CUT_RESUMED_LAST", tally.resumed_last)
         out("CUT_RESUMED_PREVIOUS", tally.resumed_prev)
         out("CUT_NO_GAME_EXPECTED", tally.no_game)
         out("CUT_PLAYED_ON_AND_RESUMED", tally.followups)
     if o["mode"] in (1, 2) and not broken:
-        tried, visible = run_errors(log, calls, counts, tally)
+        tried, visible = run_errors(log, calls, counts, lfs, tally)
         out("ERROR_POINTS", tried)
         out("ERROR_VISIBLE", visible)
     out("ALARM_MESSAGES", tally.alarms)

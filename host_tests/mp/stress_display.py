@@ -17,7 +17,7 @@ import sys
 
 from stress_rig import Hands, Rng, app_error, helpful, opts, out, rig
 
-from picoyacht import app as A
+from picoyacht import buttons as K
 from picoyacht.store import Store
 
 from fakefs import FakeFs
@@ -76,11 +76,17 @@ class Stats:
             print("FAIL", what)
 
 
+def view(screen):
+    """The screen and its own state: list selection, cursor, card row, page, animation."""
+    return (screen.NAME, getattr(screen, "sel", 0), getattr(screen, "cursor", 0),
+            getattr(screen, "row", 0), getattr(screen, "page", 0), getattr(screen, "anim", 0))
+
+
 def same_view(a, b):
-    if a.state != b.state or a.sel != b.sel or a.cursor != b.cursor or a.row != b.row:
-        return "screen %s/%s" % (A.STATE_NAMES[a.state], A.STATE_NAMES[b.state])
-    if a.page != b.page or a.power != b.power or a.anim != b.anim:
-        return "page/power/anim"
+    if view(a.screen) != view(b.screen):
+        return "screen %s/%s" % (a.screen.NAME, b.screen.NAME)
+    if a.power != b.power:
+        return "power"
     ga, gb = a.game, b.game
     if (ga is None) != (gb is None):
         return "game presence"
@@ -96,7 +102,7 @@ def panel_matches(pa, pb):
 
 def main(argv):
     o = opts(argv, seconds=600, seed=1, buttons=11)
-    present = A.FULL_BUTTONS if o["buttons"] == 11 else A.MIN_BUTTONS
+    present = K.FULL_BUTTONS if o["buttons"] == 11 else K.MIN_BUTTONS
     full = o["buttons"] == 11
     ba, ra, da, appa = rig(present, Store(FakeFs(), "/s"))
     bb, rb, db, appb = rig(present, Store(FakeFs(), "/s"))
@@ -140,7 +146,7 @@ def main(argv):
                 hands.tap(hands.random_button(), 10 + rng.below(120), rng.below(80))
             else:
                 btn = helpful(appa, full, rng)
-                if appa.state == A.S_DIAG:
+                if appa.screen.NAME == "diag":
                     hands.tap(btn, 900, 40)
                 else:
                     hands.tap(btn, 20 + rng.below(60), 20 + rng.below(60))
@@ -160,7 +166,7 @@ def main(argv):
                 return
             twin.step()
         st.fail("t=%d: panel not recovered %d ms after the fault (%s)" % (
-            ba.t, RECOVER_MS, A.STATE_NAMES[appb.state]))
+            ba.t, RECOVER_MS, appb.screen.NAME))
 
     while ba.t < end:
         glitch[0] = True

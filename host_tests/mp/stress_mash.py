@@ -28,6 +28,7 @@ from array import array
 from stress_rig import Hands, Rng, app_error, helpful, opts, out, rig
 
 from picoyacht import app as A
+from picoyacht import buttons as K
 from picoyacht.store import Store
 
 from fakefs import FakeFs
@@ -55,10 +56,10 @@ class Mash:
         self.heap_x = array("i", bytes(4 * HEAP_SAMPLES))  # without the strategy engine
         self.counted = None
         self.rulesets = bytearray(8)
-        self.screens = bytearray(len(A.STATE_NAMES))
+        self.screens = set()
         self.max_seats = 0
         self.cpu_games = 0
-        self.present = A.FULL_BUTTONS if o["buttons"] != 4 else A.MIN_BUTTONS
+        self.present = K.FULL_BUTTONS if o["buttons"] != 4 else K.MIN_BUTTONS
         self.boot(0)
 
     def fail(self, what):
@@ -88,7 +89,7 @@ class Mash:
         def fault(e):
             self.faults += 1
             if self.faults <= MAX_FAULTS_SHOWN:
-                print("FAULT on", A.STATE_NAMES[app.state])
+                print("FAULT on", app.screen.NAME)
                 sys.print_exception(e)
             f0(e)
 
@@ -99,10 +100,10 @@ class Mash:
     def power_cycle(self):
         self.power_cycles += 1
         if self.o["buttons"] == 0:
-            self.present = A.MIN_BUTTONS if self.present == A.FULL_BUTTONS else A.FULL_BUTTONS
+            self.present = K.MIN_BUTTONS if self.present == K.FULL_BUTTONS else K.FULL_BUTTONS
         boot = 0
         if self.rng.below(4) == 0:
-            boot = 1 << A.B_MENU
+            boot = 1 << K.B_MENU
             self.diag_boots += 1
         self.boot(boot)
 
@@ -115,12 +116,12 @@ class Mash:
             w = 450 + rng.below(550)
         elif w >= 450 and rng.below(1000) < self.o["purpose"]:
             w = 0
-        full = self.present == A.FULL_BUTTONS
-        if self.o["steady"] and app.state in (A.S_SETUP, A.S_NAME):
+        full = self.present == K.FULL_BUTTONS
+        if self.o["steady"] and app.screen.NAME in ("setup", "name"):
             w = 0  # the heap-trend run keeps one configuration: setup is not mashed
         if w < 450:
             btn = helpful(app, full, rng)
-            hold = 900 if app.state == A.S_DIAG else 15 + rng.below(100)
+            hold = 900 if app.screen.NAME == "diag" else 15 + rng.below(100)
             h.tap(btn, hold, rng.below(120))
         elif w < 700:
             h.tap(h.random_button(), 5 + rng.below(150), rng.below(100))
@@ -146,10 +147,10 @@ class Mash:
 
     def check(self):
         app = self.app
-        self.screens[app.state] = 1
+        self.screens.add(app.screen.NAME)
         err = app_error(app)
         if err:
-            self.fail("%s on %s: %s" % (self.o["seed"], A.STATE_NAMES[app.state], err))
+            self.fail("%s on %s: %s" % (self.o["seed"], app.screen.NAME, err))
         g = app.game
         if g is None:
             return
@@ -246,9 +247,8 @@ def main(argv):
     out("GAMES_COMPLETED", m.games)
     out("CPU_GAMES", m.cpu_games)
     out("RULESETS_SEEN", sum(m.rulesets))
-    out("SCREENS_SEEN", sum(m.screens), len(m.screens))
-    out("SCREENS_MISSED", " ".join(A.STATE_NAMES[i] for i in range(len(m.screens))
-                                   if not m.screens[i]) or "-")
+    out("SCREENS_SEEN", len(m.screens), len(A.SCREENS))
+    out("SCREENS_MISSED", " ".join(sorted(n for n in A.SCREENS if n not in m.screens)) or "-")
     out("MAX_SEATS", m.max_seats)
     ng = min(m.games, HEAP_SAMPLES)
     if ng:

@@ -13,6 +13,8 @@ from board_sim import FULL, Driver, HeadlessBoard
 from ui_play import best_box, want_mask  # noqa: F401  (the stress scripts use them)
 
 from picoyacht import app as A
+from picoyacht import buttons as K
+from picoyacht import menus, newgame
 from picoyacht.game import HUMAN, Game
 
 
@@ -96,19 +98,19 @@ def game_error(g):
 
 
 def app_error(app):
-    st = app.state
-    if not 0 <= st < len(A.STATE_NAMES):
-        return "state %d" % st
+    st = app.screen.NAME
+    if st not in A.SCREENS:
+        return "screen " + st
     g = app.game
-    if st in (A.S_PLAY, A.S_CARD, A.S_HANDOVER, A.S_MENU, A.S_SCORES, A.S_OVER, A.S_RATINGS):
+    if st in ("play", "card", "handover", "menu", "scores", "over", "ratings"):
         if g is None:
-            return "no game on " + A.STATE_NAMES[st]
-    if st in (A.S_TITLE, A.S_MENU, A.S_SETUP) and not 0 <= app.sel < len(app.items):
-        return "sel %d of %d" % (app.sel, len(app.items))
-    if st == A.S_PLAY and not 0 <= app.cursor < app._nitems():
-        return "cursor %d" % app.cursor
-    if st == A.S_CARD and not 0 <= app.row < len(app.rows):
-        return "row %d" % app.row
+            return "no game on " + st
+    if st in ("title", "menu", "setup") and not 0 <= app.screen.sel < len(app.screen.items):
+        return "sel %d of %d" % (app.screen.sel, len(app.screen.items))
+    if st == "play" and not 0 <= app.screen.cursor < app.screen.items():
+        return "cursor %d" % app.screen.cursor
+    if st == "card" and not 0 <= app.screen.row < len(app.screen.rows):
+        return "row %d" % app.screen.row
     if g is not None:
         e = game_error(g)
         if e:
@@ -137,46 +139,47 @@ def index(seq, code):
 
 def toward(cur, target, n):
     fwd = (target - cur) % n
-    return A.B_DOWN if fwd <= n - fwd else A.B_UP
+    return K.B_DOWN if fwd <= n - fwd else K.B_UP
 
 
 def helpful(app, full, rng=None):
     """The one button a purposeful player presses next on this screen."""
-    st = app.state
+    st = app.screen.NAME
     g = app.game
-    if st == A.S_TITLE:
-        i = index(app.items, A.T_RESUME)
+    if st == "title":
+        i = index(app.screen.items, menus.T_RESUME)
         if i < 0:
-            i = index(app.items, A.T_NEW)
-        return A.B_OK if app.sel == i else toward(app.sel, i, len(app.items))
-    if st == A.S_SETUP:
-        i = index(app.items, A.R_START)
-        return A.B_OK if app.sel == i else toward(app.sel, i, len(app.items))
-    if st == A.S_NAME:
-        return A.B_MENU
-    if st == A.S_HANDOVER or st == A.S_MESSAGE or st == A.S_OVER:
-        return A.B_OK
-    if st == A.S_RATINGS:
-        return A.B_OK
-    if st in (A.S_SCORES, A.S_RECORDS):
-        return A.B_MENU
-    if st == A.S_MENU:
-        return A.B_OK if app.sel == 0 else A.B_UP
-    if st == A.S_DIAG:
-        return A.B_MENU  # held long by the caller
-    if st == A.S_CARD:
+            i = index(app.screen.items, menus.T_NEW)
+        return K.B_OK if app.screen.sel == i else toward(app.screen.sel, i, len(app.screen.items))
+    if st == "setup":
+        i = index(app.screen.items, newgame.R_START)
+        return K.B_OK if app.screen.sel == i else toward(app.screen.sel, i, len(app.screen.items))
+    if st == "name":
+        return K.B_MENU
+    if st == "handover" or st == "message" or st == "over":
+        return K.B_OK
+    if st == "ratings":
+        return K.B_OK
+    if st in ("scores", "records"):
+        return K.B_MENU
+    if st == "menu":
+        return K.B_OK if app.screen.sel == 0 else K.B_UP
+    if st == "diag":
+        return K.B_MENU  # held long by the caller
+    if st == "card":
         box = best_box(g)
         if box < 0:
-            return A.B_MENU
-        idx = index(app.rows, box)
-        return A.B_OK if app.row == idx else toward(app.row, idx, len(app.rows))
-    if st != A.S_PLAY or g is None:
-        return A.B_OK
+            return K.B_MENU
+        card = app.screen
+        idx = index(card.rows, box)
+        return K.B_OK if card.row == idx else toward(card.row, idx, len(card.rows))
+    if st != "play" or g is None:
+        return K.B_OK
     if g.kinds[g.current] != HUMAN or g.over:
-        return A.B_OK  # skips the CPU's turn
+        return K.B_OK  # skips the CPU's turn
     n = len(g.dice)
     if not g.rolls_used:
-        target, btn = n, A.B_ROLL
+        target, btn = n, K.B_ROLL
     else:
         want = want_mask(g)
         if g.rolls_left and want != (1 << n) - 1 and (rng is None or rng.below(8)):
@@ -185,16 +188,16 @@ def helpful(app, full, rng=None):
                 i = 0
                 while not diff >> i & 1:
                     i += 1
-                target, btn = i, A.B_HOLD1 + i
+                target, btn = i, K.B_HOLD1 + i
             else:
-                target, btn = n, A.B_ROLL
+                target, btn = n, K.B_ROLL
         else:
             target, btn = n + 1, -1
     if full and btn >= 0:
         return btn
-    if app.cursor != target:
-        return toward(app.cursor, target, app._nitems())
-    return A.B_OK
+    if app.screen.cursor != target:
+        return toward(app.screen.cursor, target, app.screen.items())
+    return K.B_OK
 
 
 # ---------------------------------------------------------------- gestures
@@ -205,7 +208,7 @@ class Hands:
         self.b = board
         self.r = runner
         self.rng = rng
-        self.buttons = bytearray(i for i in range(A.NBUTTONS) if present >> i & 1)
+        self.buttons = bytearray(i for i in range(K.NBUTTONS) if present >> i & 1)
         self.edges = 0
         self.check = None  # called after every loop pass when set
 

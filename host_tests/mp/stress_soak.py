@@ -23,8 +23,8 @@ from array import array
 
 from stress_rig import app_error, opts, out, rig
 
-from picoyacht import app as A
-from picoyacht import rules
+from picoyacht import buttons as K
+from picoyacht import menus, newgame, rules
 from picoyacht.store import Store
 
 from fakefs import FakeFs
@@ -49,7 +49,7 @@ def main(argv):
     o = opts(argv, games=1000, seed=1)
     fs = FakeFs()
     fs.log = _NoLog()
-    b, r, d, app = rig(A.FULL_BUTTONS, Store(fs, "/saves"),
+    b, r, d, app = rig(K.FULL_BUTTONS, Store(fs, "/saves"),
                        bytes((o["seed"] & 255, 7, 0, 0)))
     events = {"cpu_error": 0, "fault": 0, "save_error": 0}
     console0 = b.console
@@ -91,24 +91,24 @@ def main(argv):
         for seat in range(6):
             s.kinds[seat] = 1 + (i // 24 + seat) % 3
         # through the buttons: title -> New game -> Start
-        while app.state != A.S_TITLE:
-            d.press(A.B_MENU if app.state != A.S_MESSAGE else A.B_OK)
-        while app.items[app.sel] != A.T_NEW:
-            d.press(A.B_DOWN)
-        d.press(A.B_OK)
-        app._setup_items()
-        while app.items[app.sel] != A.R_START:
-            d.press(A.B_DOWN)
+        while app.screen.NAME != "title":
+            d.press(K.B_MENU if app.screen.NAME != "message" else K.B_OK)
+        while app.screen.items[app.screen.sel] != menus.T_NEW:
+            d.press(K.B_DOWN)
+        d.press(K.B_OK)
+        app.screen.refresh()
+        while app.screen.items[app.screen.sel] != newgame.R_START:
+            d.press(K.B_DOWN)
         boxes0 = b.boxes
         played0 = app.records.games[rid]
-        d.press(A.B_OK)
+        d.press(K.B_OK)
         g = app.game
         if g is None or g.over or g.rs.id != rid or g.nseats != n:
             print("FAIL game %d did not start" % i)
             failures += 1
             break
         stop = passes + 2000000  # a game that never ends is a failure, not a hang
-        while app.state != A.S_OVER and passes < stop:
+        while app.screen.NAME != "over" and passes < stop:
             r.step()
             passes += 1
             if not passes & 2047:  # the live heap during play (engine, tables, frames)
@@ -118,13 +118,13 @@ def main(argv):
                     peak = m
         err = app_error(app)
         full = (1 << g.rs.nboxes) - 1
-        if (app.state != A.S_OVER or err or not g.over
+        if (app.screen.NAME != "over" or err or not g.over
                 or any(g.filled[x] != full for x in range(n))
                 or b.boxes - boxes0 != g.rs.nboxes * n
                 or app.records.games[rid] != played0 + 1
                 or any("game" in p for p in fs.files)):
             print("FAIL game %d (rules %d, %d seats): %s %s" % (
-                i, rid, n, A.STATE_NAMES[app.state], err))
+                i, rid, n, app.screen.NAME, err))
             failures += 1
             break
         per_rules[rid] += 1 if per_rules[rid] < 255 else 0

@@ -23,6 +23,7 @@ Usage: stress_wdt.py [scenario ...]   (default: all)
 
 import sys
 
+from board_sim import Driver
 from stress_rig import helpful, out
 
 from fakefs import FakeFs
@@ -151,7 +152,8 @@ sys.modules["machine"] = MACHINE
 sys.modules["time"] = CLOCK
 
 from picoyacht import app as A  # noqa: E402
-from picoyacht import board_pico  # noqa: E402
+from picoyacht import board_pico, newgame  # noqa: E402
+from picoyacht import buttons as K  # noqa: E402
 from picoyacht.store import Store  # noqa: E402
 
 
@@ -203,8 +205,8 @@ class Pico:
         self.wdt_after_boot = self.board.wdt
         self.app = self.runner.app
         self.gpio = {}
-        for i in range(A.NBUTTONS):
-            g = cfg.BUTTONS.get(A.BUTTON_NAMES[i])
+        for i in range(K.NBUTTONS):
+            g = cfg.BUTTONS.get(K.BUTTON_NAMES[i])
             if g is not None:
                 self.gpio[i] = g
 
@@ -224,26 +226,21 @@ class Pico:
             if cond():
                 return
             btn = helpful(self.app, True)
-            self.press(btn, 40, 300 if btn == A.B_ROLL else 40)
-        raise AssertionError("stuck on " + A.STATE_NAMES[self.app.state])
+            self.press(btn, 40, 300 if btn == K.B_ROLL else 40)
+        raise AssertionError("stuck on " + self.app.screen.NAME)
 
     def new_game(self):
         app = self.app
-        self.play_until(lambda: app.state == A.S_SETUP)
+        self.play_until(lambda: app.screen.NAME == "setup")
         s = app.settings
         while s.nplayers != 1:
-            self.pick(A.R_PLAYERS)
+            self.pick(newgame.R_PLAYERS)
         while s.kinds[0]:
-            self.pick(A.R_KIND)
-        self.pick(A.R_START)
+            self.pick(newgame.R_KIND)
+        self.pick(newgame.R_START)
 
-    def pick(self, code):
-        app = self.app
-        for _ in range(40):
-            if app.items[app.sel] == code:
-                break
-            self.press(A.B_DOWN)
-        self.press(A.B_OK)
+    select = Driver.select  # the same list walk as the headless driver's
+    pick = Driver.pick
 
 
 def resume(fs):
@@ -251,10 +248,10 @@ def resume(fs):
     p = Pico(fs.reboot())
     p.run_ms(20)
     for _ in range(3):
-        if p.app.state != A.S_MESSAGE:
+        if p.app.screen.NAME != "message":
             break
-        p.press(A.B_OK)
-    return p, p.app.game if p.app.state in (A.S_PLAY, A.S_HANDOVER) else None
+        p.press(K.B_OK)
+    return p, p.app.game if p.app.screen.NAME in ("play", "handover") else None
 
 
 def check(cond, what):

@@ -3,14 +3,16 @@
 Usage: micropython ui_checks.py <check>   -> prints "PASS <check> ..." or raises.
 """
 
-import gc
 import sys
 
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
 
 from picoyacht import app as A
+from picoyacht import buttons as K
+from picoyacht import menus, policy
 from picoyacht.store import Store
 
+from allocs import allocated
 from fakefs import FakeFs
 
 
@@ -23,57 +25,39 @@ def rig(present=FULL, store=None, boot=0, entropy=b"\x2a\x00\x00\x00"):
 
 
 def new_game(d, app, nplayers=2, human_all=True):
-    d.press(A.B_OK) if app.items[app.sel] == A.T_NEW else None
-    if app.state == A.S_TITLE:
-        while app.items[app.sel] != A.T_NEW:
-            d.press(A.B_DOWN)
-        d.press(A.B_OK)
+    from picoyacht import newgame  # not held: the app drops it when the game starts
+
+    d.press(K.B_OK) if app.screen.items[app.screen.sel] == menus.T_NEW else None
+    if app.screen.NAME == "title":
+        while app.screen.items[app.screen.sel] != menus.T_NEW:
+            d.press(K.B_DOWN)
+        d.press(K.B_OK)
     s = app.settings
     while s.nplayers != nplayers:
-        pick(d, app, A.R_PLAYERS)
+        d.pick(newgame.R_PLAYERS)
     if human_all:
         for seat in range(nplayers):
             while s.kinds[seat]:
-                pick(d, app, A.R_KIND + seat)
-    pick(d, app, A.R_START)
-    if app.state == A.S_HANDOVER:
-        d.press(A.B_OK)
-    assert app.state == A.S_PLAY
-
-
-def pick(d, app, code):
-    for _ in range(40):
-        if app.items[app.sel] == code:
-            break
-        d.press(A.B_DOWN)
-    d.press(A.B_OK)
-
-
-def alloc(fn, n):
-    """Bytes allocated by n calls of fn with the collector off."""
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    for _ in range(n):
-        fn()
-    used = gc.mem_alloc() - before
-    gc.enable()
-    return used
+                d.pick(newgame.R_KIND + seat)
+    d.pick(newgame.R_START)
+    if app.screen.NAME == "handover":
+        d.press(K.B_OK)
+    assert app.screen.NAME == "play"
 
 
 def check_alloc():
     """The steady state allocates nothing: idle loop passes, cursor moves, page flips."""
     b, r, d, app = rig()
     new_game(d, app, 1)
-    d.press(A.B_ROLL)
+    d.press(K.B_ROLL)
     d.run_ms(400)
     # warm up every path once (first calls may intern or grow things)
-    for btn in (A.B_UP, A.B_DOWN, A.B_OK, A.B_UP, A.B_DOWN, A.B_MENU):
+    for btn in (K.B_UP, K.B_DOWN, K.B_OK, K.B_UP, K.B_DOWN, K.B_MENU):
         d.press(btn)
-    assert app.state == A.S_PLAY, A.STATE_NAMES[app.state]
-    idle = alloc(r.step, 200)
-    ev_down = (1 << 4) | A.B_DOWN
-    ev_up = (1 << 4) | A.B_UP
+    assert app.screen.NAME == "play", app.screen.NAME
+    idle = allocated(r.step, 200)
+    ev_down = (1 << 4) | K.B_DOWN
+    ev_up = (1 << 4) | K.B_UP
 
     def move():
         app.event(ev_down, b.t)
@@ -82,12 +66,12 @@ def check_alloc():
         app.render()
 
     move()
-    play_moves = alloc(move, 50)
-    d.press(A.B_OK)  # the card
-    assert app.state == A.S_CARD
-    d.press(A.B_DOWN)
-    d.press(A.B_UP)
-    card_moves = alloc(move, 50)
+    play_moves = allocated(move, 50)
+    d.press(K.B_OK)  # the card
+    assert app.screen.NAME == "card"
+    d.press(K.B_DOWN)
+    d.press(K.B_UP)
+    card_moves = allocated(move, 50)
 
     def flip():  # cross page boundaries: 8 rows down and back
         for _ in range(8):
@@ -98,16 +82,16 @@ def check_alloc():
             app.render()
 
     flip()
-    flips = alloc(flip, 5)
+    flips = allocated(flip, 5)
     # a whole button press through the debouncer, in the loop
     def press_cycle():
-        b.raw = 1 << A.B_DOWN
+        b.raw = 1 << K.B_DOWN
         for _ in range(8):
             r.step()
         b.raw = 0
         for _ in range(8):
             r.step()
-        b.raw = 1 << A.B_UP
+        b.raw = 1 << K.B_UP
         for _ in range(8):
             r.step()
         b.raw = 0
@@ -115,7 +99,7 @@ def check_alloc():
             r.step()
 
     press_cycle()
-    presses = alloc(press_cycle, 10)
+    presses = allocated(press_cycle, 10)
     print("PASS alloc idle=%d play_moves=%d card_moves=%d flips=%d presses=%d" % (
         idle, play_moves, card_moves, flips, presses))
     assert idle == 0 and play_moves == 0 and card_moves == 0 and flips == 0 and presses == 0
@@ -123,13 +107,13 @@ def check_alloc():
 
 def score_one(d, app):
     """Roll and score the cursor's default (best) box."""
-    d.press(A.B_ROLL)
+    d.press(K.B_ROLL)
     d.run_ms(300)
-    d.press(A.B_OK)
-    assert app.state == A.S_CARD
-    d.press(A.B_OK)
-    if app.confirm:
-        d.press(A.B_OK)
+    d.press(K.B_OK)
+    assert app.screen.NAME == "card"
+    d.press(K.B_OK)
+    if app.screen.NAME == "card" and app.screen.confirm:
+        d.press(K.B_OK)
 
 
 def check_resume():
@@ -144,9 +128,9 @@ def check_resume():
     assert app.save_msg == "", app.save_msg
     # power cut: a new boot on what survived
     b2, r2, d2, app2 = rig(FULL, Store(fs.reboot(), "/saves"), entropy=b"\x07\x00\x00\x00")
-    assert app2.state == A.S_MESSAGE and app2.msg_title == "Saved game", app2.msg_title
-    d2.press(A.B_OK)
-    assert app2.state == A.S_PLAY, A.STATE_NAMES[app2.state]
+    assert app2.screen.NAME == "message" and app2.screen.title == "Saved game", app2.screen.title
+    d2.press(K.B_OK)
+    assert app2.screen.NAME == "play", app2.screen.NAME
     assert app2.game.snapshot() == snap
     print("PASS resume turn=%d" % app2.game.turn)
 
@@ -162,10 +146,10 @@ def check_corrupt():
         for i in range(16, len(data)):
             data[i] ^= 0x5A
     b2, r2, d2, app2 = rig(FULL, Store(fs.reboot(), "/saves"))
-    assert app2.state == A.S_MESSAGE and app2.msg_title == "Fresh start", app2.msg_title
-    d2.press(A.B_OK)
-    assert app2.state == A.S_TITLE
-    assert app2.items[0] == A.T_NEW  # nothing to resume
+    assert app2.screen.NAME == "message" and app2.screen.title == "Fresh start", app2.screen.title
+    d2.press(K.B_OK)
+    assert app2.screen.NAME == "title"
+    assert app2.screen.items[0] == menus.T_NEW  # nothing to resume
     # garbage that passes the store's checksum but not the game's own checks
     fs3 = FakeFs()
     st = Store(fs3, "/saves")
@@ -173,10 +157,10 @@ def check_corrupt():
     st.save("settings", b"S\x01\xff")
     st.save("records", b"nonsense")
     b3, r3, d3, app3 = rig(FULL, Store(fs3.reboot(), "/saves"))
-    assert app3.state == A.S_MESSAGE, A.STATE_NAMES[app3.state]
-    d3.press(A.B_OK)
-    assert app3.state == A.S_TITLE
-    print("PASS corrupt notes=%d" % len(app3.msg_lines))
+    assert app3.screen.NAME == "message", app3.screen.NAME
+    d3.press(K.B_OK)
+    assert app3.screen.NAME == "title"
+    print("PASS corrupt notes=%d" % len(app3.find("message").lines))
 
 
 def check_full_flash():
@@ -186,9 +170,9 @@ def check_full_flash():
     new_game(d, app, 2)
     score_one(d, app)
     assert app.save_msg.startswith("not saved"), app.save_msg
-    assert app.state == A.S_HANDOVER
-    d.press(A.B_OK)
-    assert app.state == A.S_PLAY
+    assert app.screen.NAME == "handover"
+    d.press(K.B_OK)
+    assert app.screen.NAME == "play"
     frame = d.frame()
     # the "!" mark sits left of the total in the header: some column there is dark
     assert app.save_msg and frame[0:128] != bytes(128)
@@ -208,15 +192,15 @@ def check_idle():
     d.run_ms(90000)
     assert app.power == A.BLANK and not b.i2c.on
     g = app.game
-    d.press(A.B_ROLL)  # wakes only
+    d.press(K.B_ROLL)  # wakes only
     assert app.power == A.AWAKE and b.i2c.on and g.rolls_used == 0
-    d.press(A.B_ROLL)
+    d.press(K.B_ROLL)
     d.run_ms(300)
     assert g.rolls_used == 1
     # dim, then a long press of Roll: wakes, and neither its press nor its LONG acts
     d.run_ms(31000)
     assert app.power == A.DIM
-    d.press(A.B_ROLL, hold=1500)
+    d.press(K.B_ROLL, hold=1500)
     assert app.power == A.AWAKE and g.rolls_used == 1
     print("PASS idle")
 
@@ -225,14 +209,14 @@ def check_anim():
     """The roll animation never swallows input: a press during it acts at once."""
     b, r, d, app = rig()
     new_game(d, app, 1)
-    d.press(A.B_ROLL, hold=20, gap=5)
-    assert app.anim, "animation should be running"
+    d.press(K.B_ROLL, hold=20, gap=5)
+    assert app.screen.anim, "animation should be running"
     g = app.game
-    d.press(A.B_HOLD1, hold=20, gap=5)
-    assert not app.anim and g.held == 1
+    d.press(K.B_HOLD1, hold=20, gap=5)
+    assert not app.screen.anim and g.held == 1
     d.run_ms(300)
     t0 = b.t
-    d.press(A.B_ROLL, hold=15, gap=0)
+    d.press(K.B_ROLL, hold=15, gap=0)
     assert g.rolls_used == 2 and b.t - t0 <= 20
     print("PASS anim")
 
@@ -245,17 +229,17 @@ def check_mash(seed):
     faults = 0
     for _ in range(1500):
         x = (x * 75 + 74) % 65537
-        btn = (A.B_OK, A.B_OK, A.B_OK, A.B_ROLL, A.B_DOWN)[x % 5] if x & 8 else x % A.NBUTTONS
+        btn = (K.B_OK, K.B_OK, K.B_OK, K.B_ROLL, K.B_DOWN)[x % 5] if x & 8 else x % K.NBUTTONS
         hold = 10 + (x >> 4) % 90
         gap = (x >> 2) % 50
         d.press(btn, hold, gap)
         g = app.game
         if g is not None:
-            assert 0 <= g.turn <= g.total_turns
+            assert 0 <= g.turn <= g.rs.nboxes * g.nseats
     faults = b.faults
     assert faults == 0
     print("PASS mash seed=%d state=%s turn=%s" % (
-        seed, A.STATE_NAMES[app.state], app.game.turn if app.game else "-"))
+        seed, app.screen.NAME, app.game.turn if app.game else "-"))
 
 
 def check_display_dead():
@@ -266,36 +250,36 @@ def check_display_dead():
     score_one(d, app)
     assert app.game.turn == 1
     b.i2c.fail = False
-    d.press(A.B_UP)
+    d.press(K.B_UP)
     print("PASS display_dead")
 
 
 def check_diag():
-    b, r, d, app = rig(FULL, None, 1 << A.B_MENU)
-    assert app.state == A.S_DIAG
-    d.press(A.B_HOLD1 + 2)
-    assert app.diag_count >= 1
-    d.press(A.B_MENU, hold=800)
-    assert app.state == A.S_TITLE
+    b, r, d, app = rig(FULL, None, 1 << K.B_MENU)
+    assert app.screen.NAME == "diag"
+    d.press(K.B_HOLD1 + 2)
+    assert app.screen.presses >= 1
+    d.press(K.B_MENU, hold=800)
+    assert app.screen.NAME == "title"
     print("PASS diag")
 
 
 def check_demo():
     """All-CPU demo runs to the end on its own; a key skips a CPU turn."""
     b, r, d, app = rig()
-    while app.items[app.sel] != A.T_DEMO:
-        d.press(A.B_DOWN)
-    d.press(A.B_OK)
+    while app.screen.items[app.screen.sel] != menus.T_DEMO:
+        d.press(K.B_DOWN)
+    d.press(K.B_OK)
     g = app.game
     d.run_ms(9000)
     t = g.turn
     assert t >= 1
-    d.press(A.B_OK)  # skip
+    d.press(K.B_OK)  # skip
     for _ in range(400):
-        if app.state == A.S_OVER:
+        if app.screen.NAME == "over":
             break
         d.run_ms(2000)
-    assert app.state == A.S_OVER, A.STATE_NAMES[app.state]
+    assert app.screen.NAME == "over", app.screen.NAME
     print("PASS demo turns=%d" % g.turn)
 
 
@@ -310,19 +294,23 @@ def check_coach():
     g.roll()
     chance = [bx[1] for bx in g.rs.boxes].index("CH")
     g.dice[:] = bytes((6, 6, 6, 6, 6))  # a Yahtzee wasted in Chance: a costly move
-    app._score(chance)
-    assert app.given[0] > 0 and app.worst is not None and app.worst[1] == 0, app.worst
-    assert app.worst[3] == chance and app.worst[2] == 1
+    app.score(chance)
+    ch = app.coach
+    worst = ch.worst()
+    assert ch.given(0) > 0 and worst is not None and worst[1] == 0, worst
+    assert worst[3] == chance and worst[2] == 1
     while not g.over:  # the rest of the game through the app's own scoring path
         if not g.rolls_used:
             g.roll()
-        app._score(A._best_box(g))
-    assert app.state == A.S_OVER
-    assert app.proficiency[0] == app.given[0] and app.proficiency[1] == app.given[1] > 0
-    assert app.worst[0] >= max(1, app.given[0] // 13)
+        app.score(policy.best_box(g))
+    assert app.screen.NAME == "over"
+    over = app.screen
+    assert over.judged and ch.given(1) > 0
+    worst = ch.worst()
+    assert worst[0] >= max(1, ch.given(0) // 13)
     app.render()
     assert d.frame()[7 * 128:8 * 128] != bytes(128)  # the "Worst ..." line is drawn
-    print("PASS coach worst=%r given=%r" % (app.worst, app.given))
+    print("PASS coach worst=%r given=%r" % (worst, ch.prof.totals))
 
 
 def main(argv):

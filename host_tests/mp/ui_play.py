@@ -10,11 +10,18 @@ import gc
 import sys
 
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
-from ui_policy import best_box, want_mask  # noqa: F401  (stress_rig takes them from here)
 
 from picoyacht import app as A
+from picoyacht import buttons as K
+from picoyacht import menus
 from picoyacht.game import Game
+from picoyacht.policy import best_box, most_common_mask
 from picoyacht.roller import Roller
+
+
+def want_mask(g):
+    """The player's plan is the firmware's fallback policy: keep the most common face."""
+    return most_common_mask(g.dice)
 
 
 class Player:
@@ -31,46 +38,41 @@ class Player:
         self.d.press(b)
 
     def pick(self, code):
-        """Move a list cursor to the item `code`, then press OK."""
-        app = self.app
-        for _ in range(40):
-            if app.items[app.sel] == code:
-                break
-            self.press(A.B_DOWN)
-        assert app.items[app.sel] == code, "item not found"
-        self.press(A.B_OK)
+        assert self.d.pick(code), "item not found"
 
     def cursor_to(self, target):
         app = self.app
-        n = app._nitems()
-        while app.cursor != target:
-            fwd = (target - app.cursor) % n
-            self.press(A.B_DOWN if fwd <= n - fwd else A.B_UP)
+        n = app.screen.items()
+        while app.screen.cursor != target:
+            fwd = (target - app.screen.cursor) % n
+            self.press(K.B_DOWN if fwd <= n - fwd else K.B_UP)
 
     def setup(self, nplayers, rid, cpus):
+        from picoyacht import newgame  # not held: the app drops it when the game starts
+
         app = self.app
-        self.pick(A.T_NEW)
-        assert app.state == A.S_SETUP
+        self.pick(menus.T_NEW)
+        assert app.screen.NAME == "setup"
         s = app.settings
         while s.rid != rid:
-            self.pick(A.R_RULES)
+            self.pick(newgame.R_RULES)
         while s.nplayers != nplayers:
-            self.pick(A.R_PLAYERS)
+            self.pick(newgame.R_PLAYERS)
         for seat in range(nplayers):
             want = 2 if seat >= nplayers - cpus else 0
             while s.kinds[seat] != want:
-                self.pick(A.R_KIND + seat)
-        self.pick(A.R_START)
-        assert app.state in (A.S_PLAY, A.S_HANDOVER), A.STATE_NAMES[app.state]
+                self.pick(newgame.R_KIND + seat)
+        self.pick(newgame.R_START)
+        assert app.screen.NAME in ("play", "handover"), app.screen.NAME
 
     def roll(self):
         g = self.app.game
         self.log.append(g.held if g.rolls_used else 0)
         if self.full:
-            self.press(A.B_ROLL)
+            self.press(K.B_ROLL)
         else:
             self.cursor_to(len(g.dice))
-            self.press(A.B_OK)
+            self.press(K.B_OK)
         self.d.run_ms(300)  # let the animation finish (a press would also end it)
 
     def hold(self, mask):
@@ -78,48 +80,48 @@ class Player:
         for i in range(len(g.dice)):
             if (g.held ^ mask) >> i & 1:
                 if self.full:
-                    self.press(A.B_HOLD1 + i)
+                    self.press(K.B_HOLD1 + i)
                 else:
                     self.cursor_to(i)
-                    self.press(A.B_OK)
+                    self.press(K.B_OK)
         assert g.held == mask
 
     def score(self):
         app = self.app
         g = app.game
         box = best_box(g)
-        if app.state == A.S_PLAY:
+        if app.screen.NAME == "play":
             self.cursor_to(len(g.dice) + 1)
-            self.press(A.B_OK)
-        assert app.state == A.S_CARD
-        idx = app.rows.find(bytes((box,)))
-        n = len(app.rows)
-        while app.row != idx:
-            fwd = (idx - app.row) % n
-            self.press(A.B_DOWN if fwd <= n - fwd else A.B_UP)
+            self.press(K.B_OK)
+        assert app.screen.NAME == "card"
+        idx = app.screen.rows.find(bytes((box,)))
+        n = len(app.screen.rows)
+        while app.screen.row != idx:
+            fwd = (idx - app.screen.row) % n
+            self.press(K.B_DOWN if fwd <= n - fwd else K.B_UP)
         self.log.append(128 | box)
         turn = g.turn
-        self.press(A.B_OK)
-        if app.confirm:
-            self.press(A.B_OK)
+        self.press(K.B_OK)
+        if app.screen.NAME == "card" and app.screen.confirm:
+            self.press(K.B_OK)
         assert g.turn == turn + 1 or g.over
 
     def play(self):
         app = self.app
         peak = 0
         for _ in range(5000):
-            st = app.state
+            st = app.screen.NAME
             g = app.game
-            if st == A.S_OVER:
+            if st == "over":
                 break
-            if st == A.S_HANDOVER:
+            if st == "handover":
                 if g.kinds[g.current]:
                     self.d.run_ms(100)
                 else:
-                    self.press(A.B_OK)
-            elif st == A.S_PLAY and g.kinds[g.current]:
+                    self.press(K.B_OK)
+            elif st == "play" and g.kinds[g.current]:
                 self.d.run_ms(100)  # a CPU turn at its own pace
-            elif st == A.S_PLAY:
+            elif st == "play":
                 if not g.rolls_used:
                     self.roll()
                     continue
@@ -130,15 +132,15 @@ class Player:
                     self.roll()
                 else:
                     self.score()
-            elif st == A.S_CARD:
+            elif st == "card":
                 self.score()
             else:
-                raise AssertionError("unexpected screen " + A.STATE_NAMES[st])
+                raise AssertionError("unexpected screen " + st)
             if hasattr(gc, "mem_alloc"):
                 m = gc.mem_alloc()
                 if m > peak:
                     peak = m
-        assert app.state == A.S_OVER
+        assert app.screen.NAME == "over"
         return peak
 
 

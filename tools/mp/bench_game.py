@@ -10,18 +10,13 @@ from play_games import hold_mask
 from picoyacht.game import Game
 from picoyacht.rules import Options
 
+from allocs import allocated
 from scripted import LcgRoller
 
 
 def garbage_of(fn):
-    """Bytes allocated by fn() with the GC off: the garbage one action leaves behind."""
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    fn()
-    used = gc.mem_alloc() - before
-    gc.enable()
-    return used
+    """The garbage one action leaves behind."""
+    return allocated(fn, 1)
 
 
 def main():

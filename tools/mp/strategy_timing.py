@@ -7,6 +7,8 @@ import gc
 import sys
 import time
 
+from cpu_moves import apply
+
 from picoyacht import strategy, strategy_table
 from picoyacht.game import Game
 
@@ -58,7 +60,7 @@ for rid, level in cases:
             tot += dt
             if dt > worst:
                 worst = dt
-            strategy.apply(g, act)
+            apply(g, act)
         total += g.total(0)
     if table:
         table.close()

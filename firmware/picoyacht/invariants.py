@@ -1,0 +1,107 @@
+"""The game's invariants: one check that a position is one legal play can reach.
+
+snapshot.load runs it on every saved game before the app may resume it, and the tests run
+it on every position they play through. A module of its own so that the snapshot taken at
+every scored box (for undo) does not load it.
+"""
+
+from picoyacht import rules
+from picoyacht.game import CPU_EXPERT, MAX_NAME, MAX_SEATS, ROLLS_PER_TURN
+from picoyacht.rules import ALL_PLUS, ARG_A, FIXED, KIND, MODE, UPPER, VALUE
+from picoyacht.snapshot import _check
+
+
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+def _score_fits(rs, box, points, sharp):
+    """Whether ``points`` is a score the box can hold: a cheap bound, no dice search."""
+    spec = rs.boxes[box]
+    if spec[KIND] == UPPER:
+        face = spec[ARG_A]
+        return points % face == 0 and points <= face * rs.ndice
+    mode = spec[MODE]
+    cap = spec[VALUE] if mode == FIXED else 6 * rs.ndice + (spec[VALUE] if mode == ALL_PLUS else 0)
+    if sharp and rules.doubles_with_sharp(spec):
+        cap *= 2
+    return points <= cap
+
+
+def validate(game):
+    """Raise snapshot.SnapshotError unless ``game`` is a position legal play can reach.
+
+    Every field in range (rolls bounded per rule set, Maxi's carried rolls included), the
+    scorecards consistent with the turn, and the player to move has a legal action (a roll
+    or a box to score)."""
+    rs = game.rs
+    opts = game.options
+    n = game.nseats
+    nb = rs.nboxes
+    _check(1 <= n <= MAX_SEATS and len(game.names) == n, "seat count")
+    order = game.order
+    _check(sorted(order) == list(range(n)), "seat order")
+    if not rs.random_seating:
+        first = order[0] if rs.rolloff else 0
+        for i in range(n):
+            _check(order[i] == (first + i) % n, "seat order")
+    turn = game.turn
+    _check(0 <= turn <= nb * n, "turn")
+    over = turn == nb * n
+    maxi = rs.saved_rolls and opts.saved_rolls
+    sharp = rs.sharp and opts.sharp
+    bet = opts.bet
+    for pos in range(n):
+        seat = order[pos]
+        name = game.names[seat]
+        _check(1 <= len(name) <= MAX_NAME and all(" " <= ch <= "~" for ch in name), "name")
+        _check(game.kinds[seat] <= CPU_EXPERT, "seat kind")
+        filled = game.filled[seat]
+        done = turn // n + (1 if pos < turn % n else 0)
+        _check(filled >> nb == 0 and _popcount(filled) == done, "boxes filled vs turn")
+        base = seat * nb
+        for b in range(nb):
+            points = game.scores[base + b]
+            if filled >> b & 1:
+                _check(_score_fits(rs, b, points, sharp), "box score")
+            else:
+                _check(points == 0, "score in an open box")
+        bonuses = game.ybonus[seat]
+        if bonuses:
+            ybox = rs.yahtzee_box
+            _check(rs.joker and filled >> ybox & 1 and game.scores[base + ybox]
+                   and bonuses < done, "Yahtzee bonus count")
+        # Maxi: a seat carries at most 2 unused rolls per turn it played; the seat to move
+        # has already taken its carried rolls into rolls_left.
+        saved = game.saved[seat]
+        _check(not saved or maxi and saved <= 2 * done and (over or seat != game.current),
+               "saved rolls")
+        credits = game.credits[seat]
+        if rs.casino:
+            won = 2 * bet * done + (bet * n if over else 0)
+            _check(-bet <= credits <= won - bet, "credits")
+        else:
+            _check(credits == 0, "credits")
+    used = game.rolls_used
+    left = game.rolls_left
+    _check(used >= 0 and left >= 0, "rolls")
+    if over:
+        _check(used == 0 and left == 0, "rolls after the end")
+    else:
+        extra = used + left - ROLLS_PER_TURN
+        carried = 2 * _popcount(game.filled[game.current]) if maxi else 0
+        _check(0 <= extra <= carried, "rolls")
+    dice = game.dice
+    all_held = (1 << rs.ndice) - 1
+    _check(len(dice) == rs.ndice and game.held & all_held == game.held, "dice flags")
+    if used == 0:
+        _check(game.held == 0 and not game.single_roll and not any(dice), "dice before a roll")
+    else:
+        _check(all(1 <= d <= 6 for d in dice) and (used > 1 or game.single_roll), "dice faces")
+    if not over:
+        can_roll = left > 0 and not (used and game.held == all_held)
+        _check(can_roll or game._allowed(), "no legal action")

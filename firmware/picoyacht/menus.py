@@ -1,0 +1,158 @@
+"""The title, the in-game menu and the message box: the small screens always at hand."""
+
+from picoyacht.buttons import B_MENU, B_OK, B_ROLL
+from picoyacht.game import HUMAN
+from picoyacht.screens import Choice, Screen, header, menu_list
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# Title item codes.
+T_RESUME = const(0)
+T_NEW = const(1)
+T_RECORDS = const(2)
+T_DEMO = const(3)
+# Menu item codes.
+M_BACK = const(0)
+M_SCORES = const(1)
+M_UNDO = const(2)
+M_HINT = const(3)
+M_QUIT = const(4)
+M_STOP = const(5)
+_COLS = const(21)
+
+
+class Title(Choice):
+    NAME = "title"
+    LABELS = ("Resume game", "New game", "Records", "Demo (all CPU)")
+
+    def enter(self):
+        app = self.app
+        g = app.game
+        items = bytearray()
+        if g is not None and not g.over and not app.demo:
+            items.append(T_RESUME)
+        items.append(T_NEW)
+        items.append(T_RECORDS)
+        items.append(T_DEMO)
+        self.items = items
+        self.sel = 0
+        app.note = ""
+
+    def pick(self, code):
+        app = self.app
+        if code == T_RESUME:
+            app.resume()
+        elif code == T_NEW:
+            app.go("setup")
+        elif code == T_RECORDS:
+            app.go("records")
+        elif code == T_DEMO:
+            app.start_demo()
+
+    def draw(self, cv):
+        cv.clear()
+        cv.die(2, 1, 5, False)
+        cv.die(109, 1, 6, True)
+        cv.big("PicoYacht", 22, 2, 1)
+        cv.text("dice games", 34, 11)
+        menu_list(cv, self.sel, self.LABELS, self.items, 3)
+
+
+class Menu(Choice):
+    """Opened over the play or hand-over screen; Back returns there."""
+
+    NAME = "menu"
+    LABELS = ("Back to game", "All scores", "Undo last box", "Hint", "Quit to title",
+              "Stop demo")
+
+    def enter(self):
+        app = self.app
+        g = app.game
+        items = bytearray((M_BACK, M_SCORES))
+        if (g.can_undo and not app.demo and app.last_scorer >= 0
+                and g.kinds[app.last_scorer] == HUMAN):
+            items.append(M_UNDO)
+        if app.coach.level and g.kinds[g.current] == HUMAN and g.rolls_used:
+            items.append(M_HINT)
+        items.append(M_STOP if app.demo else M_QUIT)
+        self.items = items
+        self.sel = 0
+
+    def pick(self, code):
+        app = self.app
+        if code == M_BACK or code < 0:
+            app.coach.wait(app.now)
+            app.back()
+        elif code == M_SCORES:
+            app.go("scores")
+        elif code == M_UNDO:
+            app.play.undo()
+        elif code == M_HINT:
+            app.show("play")
+            app.play.hint()
+        elif code == M_QUIT or code == M_STOP:
+            if app.demo:
+                app.game = None
+                app.demo = False
+            app.home()
+
+    def draw(self, cv):
+        cv.clear()
+        header(cv, "Menu")
+        menu_list(cv, self.sel, self.LABELS, self.items)
+
+
+class Message(Screen):
+    """A titled note; OK, Menu or Roll calls then(btn), or goes to the title."""
+
+    NAME = "message"
+    title = ""
+    lines = ()
+    hint = ""
+    then = None
+
+    def set(self, title, lines, hint, then):
+        self.title = title
+        self.lines = wrap(lines, _COLS)
+        self.hint = hint
+        self.then = then
+
+    def key(self, btn):
+        if btn != B_OK and btn != B_MENU and btn != B_ROLL:
+            return
+        then = self.then
+        self.then = None
+        if then is None:
+            self.app.home()
+        else:
+            then(btn)
+
+    def draw(self, cv):
+        cv.clear()
+        header(cv, self.title)
+        lines = self.lines
+        for i in range(len(lines)):
+            if i > 5:
+                break
+            cv.text(lines[i], 1, 10 + i * 8, 1, _COLS)
+        cv.text(self.hint, 1, 56, 1, _COLS)
+
+
+def wrap(lines, width):
+    """Break lines at spaces so a note fits the 21-column screen."""
+    out = []
+    for line in lines:
+        while len(line) > width:
+            cut = line.rfind(" ", 0, width + 1)
+            if cut <= 0:
+                cut = width
+            out.append(line[:cut])
+            line = line[cut:].lstrip()
+        out.append(line)
+    return out

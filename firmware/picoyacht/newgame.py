@@ -1,0 +1,235 @@
+"""Setting up a new game: the rule set and options, the players, and a player's name.
+Loaded when the title opens it; not needed during play."""
+
+from picoyacht import font, rules
+from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
+from picoyacht.game import MAX_NAME
+from picoyacht.rules import JOKER_NAMES, RULESETS
+from picoyacht.saves import BETS, DEFAULT_NAMES
+from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# Setup row codes.
+R_RULES = const(0)
+R_JOKER = const(1)
+R_SHARP = const(2)
+R_BET = const(3)
+R_SAVED = const(4)
+R_BONUS = const(5)
+R_PLAYERS = const(6)
+R_COACH = const(7)
+R_START = const(8)
+R_KIND = const(16)  # + seat
+R_NAME = const(32)  # + seat
+_PER_PAGE = const(7)
+
+LABELS = ("Game", "Joker", "Sharp dice", "Bet", "Saved rolls", "Upper bonus", "Players",
+          "Coach", "Start game")
+ON_OFF = ("Off", "On")
+COACH_NAMES = ("Off", "Hints", "Hints+tips")
+NAME_CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
+
+
+class Setup(Choice):
+    """One row per setting; OK steps a value forward, Roll back; Menu leaves."""
+
+    NAME = "setup"
+
+    def enter(self):
+        self.sel = 0
+        self.refresh()
+
+    def refresh(self):
+        """The rows the chosen rule set and player count call for."""
+        s = self.app.settings
+        rs = RULESETS[s.rid]
+        items = bytearray((R_RULES,))
+        if rs.joker:
+            items.append(R_JOKER)
+        if rs.sharp:
+            items.append(R_SHARP)
+        if rs.casino:
+            items.append(R_BET)
+        if rs.saved_rolls:
+            items.append(R_SAVED)
+        if rs.bonus_option:
+            items.append(R_BONUS)
+        items.append(R_PLAYERS)
+        for i in range(s.nplayers):
+            items.append(R_KIND + i)
+            items.append(R_NAME + i)
+        items.append(R_COACH)
+        items.append(R_START)
+        self.items = items
+        if self.sel >= len(items):
+            self.sel = len(items) - 1
+
+    def key(self, btn):
+        if btn == B_ROLL:
+            self.change(self.items[self.sel], -1)
+        else:
+            Choice.key(self, btn)
+
+    def pick(self, code):
+        if code < 0:  # Menu
+            self.app.home()
+        else:
+            self.change(code, 1)
+
+    def change(self, code, d):
+        app = self.app
+        s = app.settings
+        o = s.options
+        if code == R_RULES:
+            s.rid = (s.rid + d) % rules.COUNT
+        elif code == R_JOKER:
+            o.joker = (o.joker + d) % 3
+        elif code == R_SHARP:
+            o.sharp = not o.sharp
+        elif code == R_BET:
+            i = BETS.index(o.bet) if o.bet in BETS else 1
+            o.bet = BETS[(i + d) % len(BETS)]
+        elif code == R_SAVED:
+            o.saved_rolls = not o.saved_rolls
+        elif code == R_BONUS:
+            o.bonus100 = not o.bonus100
+        elif code == R_PLAYERS:
+            s.nplayers = (s.nplayers - 1 + d) % 6 + 1
+        elif code == R_COACH:
+            s.coach = (s.coach + d) % 3
+        elif code == R_START:
+            app.start_game()
+            return
+        elif code >= R_NAME:
+            app.find("name").seat = code - R_NAME
+            app.go("name")
+            return
+        elif code >= R_KIND:
+            k = code - R_KIND
+            s.kinds[k] = (s.kinds[k] + d) % 4
+        self.refresh()
+
+    def draw(self, cv):
+        cv.clear()
+        items = self.items
+        header(cv, "New game", -1, self.sel // _PER_PAGE, (len(items) + 6) // _PER_PAGE)
+        top = (self.sel // _PER_PAGE) * _PER_PAGE
+        for r in range(_PER_PAGE):
+            i = top + r
+            if i >= len(items):
+                break
+            y = (r + 1) * 8
+            c = 1
+            if i == self.sel:
+                cv.tab(r + 1, label_w(items[i]))
+                c = 0
+            self.draw_row(cv, items[i], y, c)
+
+    def draw_row(self, cv, code, y, c):
+        """One row: the label in colour c (0 inside the selection box), the value."""
+        s = self.app.settings
+        o = s.options
+        if code >= R_KIND:
+            seat = code & 15
+            x = cv.text("P", 1, y, c)
+            x = cv.num(seat + 1, x, y, c)
+            if code >= R_NAME:
+                cv.text(" name", x, y, c)
+                cv.rtext(s.names[seat], W, y)
+            else:
+                cv.text(" plays", x, y, c)
+                cv.rtext(KIND_NAMES[s.kinds[seat]], W, y)
+            return
+        if code == R_START:
+            cv.glyph(font.RIGHT, 1, y, c)
+            cv.text(LABELS[code], 9, y, c)
+            return
+        cv.text(LABELS[code], 1, y, c)
+        if code == R_RULES:
+            cv.rtext(RULESETS[s.rid].name, W, y)
+        elif code == R_JOKER:
+            cv.rtext(JOKER_NAMES[o.joker], W, y)
+        elif code == R_SHARP:
+            cv.rtext(ON_OFF[o.sharp], W, y)
+        elif code == R_BET:
+            cv.rnum(o.bet, W, y)
+        elif code == R_SAVED:
+            cv.rtext(ON_OFF[o.saved_rolls], W, y)
+        elif code == R_BONUS:
+            cv.rnum(100 if o.bonus100 else 50, W, y)
+        elif code == R_PLAYERS:
+            cv.rnum(s.nplayers, W, y)
+        elif code == R_COACH:
+            cv.rtext(COACH_NAMES[s.coach], W, y)
+
+
+def label_w(code):
+    """Width of the selection box over a setup row's label, as Setup.draw_row draws it."""
+    if code >= R_KIND:
+        return (7 if code >= R_NAME else 8) * CELL + 1  # "P1 name" / "P1 plays"
+    return len(LABELS[code]) * CELL + (9 if code == R_START else 1)
+
+
+class Name(Screen):
+    """A player's name, letter by letter: Up/Down change it, OK moves on, Menu (or a long
+    OK) is done."""
+
+    NAME = "name"
+    seat = 0
+    edit = ""
+    pos = 0
+
+    def enter(self):
+        self.edit = self.app.settings.names[self.seat]
+        self.pos = 0
+
+    def key(self, btn):
+        e = self.edit
+        p = self.pos
+        if btn == B_UP or btn == B_DOWN:
+            ch = e[p] if p < len(e) else " "
+            i = NAME_CHARS.find(ch)
+            i = (i + (1 if btn == B_UP else -1)) % len(NAME_CHARS)
+            self.edit = e[:p] + NAME_CHARS[i] + e[p + 1:]
+        elif btn == B_OK:
+            if p < MAX_NAME - 1:
+                self.pos = p + 1
+                if self.pos >= len(e):
+                    self.edit = e + " " if len(e) < MAX_NAME else e
+            else:
+                self.done()
+        elif btn == B_MENU:
+            self.done()
+
+    def long(self, btn):
+        if btn == B_OK:
+            self.done()
+
+    def done(self):
+        name = self.edit.strip()
+        self.app.settings.names[self.seat] = name or DEFAULT_NAMES[self.seat]
+        self.app.back()
+
+    def draw(self, cv):
+        cv.clear()
+        header(cv, "Player name")
+        cv.text("Player", 1, 12)
+        cv.num(self.seat + 1, 44, 12)
+        name = self.edit
+        x = 10
+        for i in range(len(name)):
+            if i == self.pos:
+                cv.fb.fill_rect(x - 1, 24, 14, 18, 1)
+                cv.big(name[i], x, 26, 2, 0)
+            else:
+                cv.big(name[i], x, 26, 2, 1)
+            x += 14
+        cv.text("Up/Dn letter OK next", 1, 48)
+        cv.text("Menu: done", 1, 56)

@@ -1,0 +1,486 @@
+"""Playing a turn: the dice, the scorecard to pick a box from, and the hand-over between
+seats. Play also runs the turn's actions (roll, hold, hint, undo, the CPU's steps) for
+the other screens that reach them."""
+
+from picoyacht import font
+from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
+from picoyacht.coach import CPU_HANDOVER_MS, centi
+from picoyacht.debounce import ticks_diff
+from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO, RuleError
+from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
+from picoyacht.rules import ABBR, NAME
+from picoyacht.screens import (
+    CELL,
+    KIND_NAMES,
+    ROW_BONUS,
+    ROW_UPPER,
+    Screen,
+    W,
+    card_rows,
+    header,
+    row_sum,
+)
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+_DIE = const(17)  # screens.Canvas.die's size
+_ANIM_FRAMES = const(4)
+_ANIM_FRAME_MS = const(70)  # 4 frames: 280 ms, and any press ends it at once
+_KEEP_NOTE = const(0x100000)  # a hint stays until the next action
+_CARD_ROWS = const(7)  # card rows under the header
+STATE_MARK = (font.LOCK, font.CHECK, ord("+"), font.CROSS)  # LOCKED FILLED POINTS ZERO
+ROW_NAMES = ("Upper", "Bonus", "Yahtzee bonus", "Credits", "Total")
+
+
+def dice_x(n, i):
+    gap = 4 if n == 6 else 8
+    x0 = (W - n * _DIE - (n - 1) * gap) >> 1
+    return x0 + i * (_DIE + gap)
+
+
+class Play(Screen):
+    """The dice and an action row. The cursor runs over the dice, then Roll, Score and
+    (coach on) Hint; a build with hold and Roll buttons reaches them directly."""
+
+    NAME = "play"
+    ACTIONS = ("Roll", "Score", "Hint")
+    cursor = 0
+    hint_mask = 0
+    anim = 0  # roll animation frame, 0 when still
+    anim_at = 0
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.anim_dice = bytearray(6)
+        self._rng = (app.boot_ms & 0xFFFF) | 1  # for roll animations only, never the dice
+        self.legend = "1-6 hold  Roll  OK" if app.full else "Up/Dn move  A select"
+
+    def reset(self):
+        """A game (new or resumed) starts on Roll."""
+        self.cursor = len(self.app.game.dice)
+        self.hint_mask = 0
+        self.anim = 0
+
+    def enter(self):
+        self.anim = 0
+        self.app.coach.wait(self.app.now)
+
+    def items(self):
+        return len(self.app.game.dice) + (3 if self.app.coach.level else 2)
+
+    # ---------------------------------------------------------------- keys
+    def event(self, btn, kind):
+        if self.anim:  # any press ends the animation
+            self.anim = 0
+            self.app.dirty = True
+        Screen.event(self, btn, kind)
+
+    def key(self, btn):
+        app = self.app
+        g = app.game
+        if g.kinds[g.current] != HUMAN:
+            if btn == B_MENU:
+                app.go("menu")
+            else:
+                self._cpu_finish()
+            return
+        n = len(g.dice)
+        if btn < 6:
+            if btn < n:
+                self.toggle(btn)
+        elif btn == B_ROLL:
+            self.roll()
+        elif btn == B_UP:
+            self.cursor = (self.cursor - 1) % self.items()
+        elif btn == B_DOWN:
+            self.cursor = (self.cursor + 1) % self.items()
+        elif btn == B_OK:
+            c = self.cursor
+            if c < n:
+                self.toggle(c)
+            elif c == n:
+                self.roll()
+            elif c == n + 1:
+                app.go("card")
+            else:
+                self.hint()
+        elif btn == B_MENU:
+            app.go("menu")
+
+    # ---------------------------------------------------------------- actions
+    def toggle(self, i):
+        app = self.app
+        g = app.game
+        if not g.rolls_used:
+            app.show_note("Roll first")
+            return
+        g.held ^= 1 << i
+        app.note = ""
+        self.hint_mask = 0
+
+    def roll(self):
+        app = self.app
+        g = app.game
+        if not can_roll(g):
+            app.show_note("No rolls left" if g.rolls_left <= 0 else "All dice held")
+            return
+        tip = app.coach.hold_tip(g)
+        try:
+            g.roll()
+        except RuleError:
+            app.show_note("Can't roll")
+            return
+        app.note = ""
+        self.hint_mask = 0
+        app.last_scorer = -1
+        self._animate()
+        if tip:
+            app.show_note(tip)
+        n = len(g.dice)
+        if g.rolls_left <= 0 or app.full:
+            self.cursor = n + 1
+        else:
+            self.cursor = 0
+
+    def hint(self):
+        """Show the recommended hold (dots under dice) or box, with its value."""
+        app = self.app
+        g = app.game
+        if not g.rolls_used:
+            app.show_note("Hint: roll first")
+            return
+        kind, arg, value = app.coach.advise(g)
+        if kind == A_SCORE:
+            text = "Take " + g.rs.boxes[arg][ABBR] + " " + str(g.preview(arg))
+            self.hint_mask = 0
+        else:
+            self.hint_mask = arg if kind == A_HOLD else g.held
+            text = "Hold dots"
+            if not arg:
+                text = "Roll all"
+        if value >= 0:
+            text += ", exp " + centi(value)
+        app.show_note(text)
+        app.note_at = app.now + _KEEP_NOTE
+
+    def scored(self):
+        """After a box: the next turn starts on Roll, with no hint showing."""
+        self.hint_mask = 0
+        self.cursor = len(self.app.game.dice)
+
+    def undo(self):
+        app = self.app
+        g = app.game
+        try:
+            g.undo()
+        except RuleError:
+            app.show_note("Nothing to undo")
+            app.show("play")
+            return
+        app.log('{"ev":"undo","seed":' + str(g.seed) + ',"turn":' + str(g.turn) + "}")
+        app.save_game()
+        app.last_scorer = -1
+        app.show("play")
+        self.cursor = len(g.dice) + 1
+        app.show_note("Undone")
+
+    def _animate(self):
+        self.anim = 1
+        self.anim_at = self.app.now
+        self._shake()
+
+    def _shake(self):
+        g = self.app.game
+        r = self._rng
+        for i in range(len(g.dice)):
+            if g.held >> i & 1:
+                self.anim_dice[i] = g.dice[i]
+            else:
+                r = (r * 75 + 74) % 65537
+                self.anim_dice[i] = r % 6 + 1
+        self._rng = r
+
+    # ---------------------------------------------------------------- time and CPU seats
+    def tick(self, now):
+        app = self.app
+        if self.anim and ticks_diff(now, self.anim_at) >= _ANIM_FRAME_MS:
+            self.anim += 1
+            self.anim_at = now
+            if self.anim > _ANIM_FRAMES:
+                self.anim = 0
+            else:
+                self._shake()
+            app.dirty = True
+        g = app.game
+        if (not self.anim and not g.over and g.kinds[g.current] != HUMAN
+                and app.coach.due(now)):
+            app.last_input = now
+            self._cpu_step()
+            app.dirty = True
+
+    def _cpu_step(self):
+        """One visible CPU action: a roll, a change of holds, or a box."""
+        app = self.app
+        g = app.game
+        kind, arg = app.coach.step(g)
+        if kind == A_ROLL:
+            g.roll()
+            self._animate()
+        elif kind == A_SCORE:
+            app.score(arg)
+
+    def _cpu_finish(self):
+        """Skip: play the rest of the CPU's turn at once."""
+        app = self.app
+        g = app.game
+        turn = g.turn
+        for _ in range(60):
+            if g.turn != turn or g.over or app.screen is not self:
+                break
+            self._cpu_step()
+        self.anim = 0
+
+    # ---------------------------------------------------------------- drawing
+    def draw(self, cv):
+        app = self.app
+        g = app.game
+        seat = g.current
+        cv.clear()
+        cv.bar(0)
+        x = cv.text(g.names[seat], 1, 0, 0)
+        if g.kinds[seat]:
+            cv.text("CPU", x + 4, 0, 0)
+        xr = cv.rnum(g.total(seat), W, 0, 0)
+        if app.save_msg:
+            cv.glyph(font.BANG, xr - 8, 0, 0)
+        # status line: a note, or the rolls left and the round
+        if app.note:
+            cv.text(app.note, 1, 8, 1, 21)
+        else:
+            x = cv.text("Rolls ", 1, 8)
+            for i in range(g.rolls_left + g.rolls_used):
+                if i < g.rolls_used:
+                    cv.fb.rect(x, 9, 5, 5, 1)
+                else:
+                    cv.fb.fill_rect(x, 9, 5, 5, 1)
+                x += 7
+            xr = cv.rnum(g.rs.nboxes, W, 8)
+            cv.glyph(47, xr - CELL, 8)
+            cv.rnum(g.turn // g.nseats + 1, xr - CELL, 8)
+        n = len(g.dice)
+        anim = self.anim
+        dice = self.anim_dice if anim else g.dice
+        rolled = g.rolls_used > 0
+        for i in range(n):
+            x = dice_x(n, i)
+            held = rolled and not anim and g.held >> i & 1
+            yo = 1 if anim and (i + anim) & 1 else 0
+            cv.die(x, 17 + yo, dice[i] if rolled or anim else 0, held)
+            if held:
+                cv.fb.fill_rect(x, 36, _DIE, 2, 1)
+            if self.hint_mask >> i & 1:
+                cv.glyph(font.DOT, x + 6, 39)
+            if self.cursor == i and not g.kinds[seat]:
+                cv.glyph(font.UP, x + 6, 40)
+        # action row
+        if g.kinds[seat]:
+            cv.text("CPU playing...", 1, 48)
+            cv.text("any key: skip", 1, 56)
+            return
+        labels = self.ACTIONS
+        x = 1
+        for k in range(len(labels)):
+            if k == 2 and not app.coach.level:
+                break
+            w = len(labels[k]) * CELL + 3
+            c = 1
+            if self.cursor == n + k:
+                cv.fb.fill_rect(x - 1, 48, w, 8, 1)
+                c = 0
+            if k == 0 and not can_roll(g):
+                cv.fb.hline(x, 52, w - 3, c)
+            cv.text(labels[k], x + 1, 48, c)
+            x += w + 4
+        cv.text(self.legend, 1, 56, 1, 21)
+
+
+class Card(Screen):
+    """The current seat's scorecard, opened from Play to pick a box (the cursor starts on
+    the best one). A box that scores 0 asks for a second OK."""
+
+    NAME = "card"
+    rows = b""
+    row = 0
+    confirm = False
+
+    def enter(self):
+        app = self.app
+        g = app.game
+        self.rows = card_rows(g.rs)
+        self.confirm = False
+        app.note = ""
+        best = -1
+        best_pts = -1
+        rows = self.rows
+        for i in range(len(rows)):
+            b = rows[i]
+            if b >= ROW_UPPER:
+                continue
+            st = g.box_state(b)
+            if st == POINTS or st == ZERO:
+                p = g.preview(b)
+                if p > best_pts:
+                    best, best_pts = i, p
+        self.row = best if best >= 0 else 0
+
+    def key(self, btn):
+        app = self.app
+        g = app.game
+        n = len(self.rows)
+        if btn == B_UP or btn == B_DOWN:
+            self.row = (self.row + (1 if btn == B_DOWN else -1)) % n
+            self.confirm = False
+            app.note = ""
+        elif btn == B_OK:
+            code = self.rows[self.row]
+            if code >= ROW_UPPER:
+                app.show_note("Pick a box")
+                return
+            st = g.box_state(code)
+            if st == FILLED:
+                app.show_note("Already filled")
+            elif st == LOCKED:
+                app.show_note("Roll first" if not g.rolls_used else "Joker: not here")
+            elif st == ZERO and not self.confirm:
+                self.confirm = True
+                app.show_note("Score 0? OK again")
+            else:
+                self.confirm = False
+                app.score(code)
+        else:  # back to the dice; Roll and the hold buttons act there at once
+            app.note = ""
+            app.back()
+            if btn == B_ROLL:
+                app.play.roll()
+            elif btn < 6 and btn < len(g.dice):
+                app.play.toggle(btn)
+
+    def tick(self, now):
+        if self.confirm and not self.app.note:  # the question timed out
+            self.confirm = False
+
+    def draw(self, cv):
+        """One seat's card: header with page indicator, 7 rows, the four box states."""
+        app = self.app
+        g = app.game
+        seat = g.current
+        rows = self.rows
+        npages = (len(rows) + _CARD_ROWS - 1) // _CARD_ROWS
+        page = self.row // _CARD_ROWS
+        cv.clear()
+        if app.note:
+            cv.bar(0)
+            cv.text(app.note, 1, 0, 0, 21)
+        else:
+            header(cv, g.names[seat], g.total(seat), page, npages)
+        for r in range(_CARD_ROWS):
+            i = page * _CARD_ROWS + r
+            if i >= len(rows):
+                break
+            code = rows[i]
+            y = (r + 1) * 8
+            label = g.rs.boxes[code][NAME] if code < ROW_UPPER else ROW_NAMES[code - ROW_UPPER]
+            c = 1
+            if i == self.row:
+                n = len(label)
+                cv.tab(r + 1, (n if n < 14 else 14) * CELL + 8)
+                c = 0
+            if code < ROW_UPPER:
+                st = g.box_state(code)
+                cv.glyph(STATE_MARK[st], 0, y, c)
+                cv.text(label, 8, y, c, 14)
+                card_value(cv, g, seat, code, y, st)
+            else:
+                cv.text(label, 8, y, c, 14)
+                card_value(cv, g, seat, code, y, POINTS)
+
+
+def card_value(cv, g, seat, code, y, state):
+    """The right-hand value of one card row."""
+    if code < ROW_UPPER:
+        if state == LOCKED:
+            cv.glyph(45, W - CELL, y)
+        elif state == FILLED:
+            cv.rnum(g.box_score(seat, code), W, y)
+        else:
+            cv.rnum(g.preview(code), W, y)
+        return
+    if code == ROW_UPPER:
+        up = g.upper_total(seat)
+        at = g.rs.bonus_at
+        x = cv.rnum(at, W, y)
+        cv.glyph(47, x - CELL, y)
+        x = cv.rnum(up, x - CELL, y)
+        # progress bar toward the bonus
+        fill = up if up < at else at
+        cv.fb.rect(40, y + 1, 40, 6, 1)
+        cv.fb.fill_rect(40, y + 1, fill * 40 // at, 6, 1)
+    elif code == ROW_BONUS and not g.upper_bonus(seat):
+        x = cv.rnum(g.rs.bonus_at - g.upper_total(seat), W, y)
+        cv.text("need", x - 30, y)
+    else:
+        cv.rnum(row_sum(g, seat, code), W, y)
+
+
+class Handover(Screen):
+    """Between turns: who plays next and what the last box gave. A CPU seat goes on by
+    itself after CPU_HANDOVER_MS."""
+
+    NAME = "handover"
+    at = 0
+
+    def enter(self):
+        self.at = self.app.now
+
+    def key(self, btn):
+        app = self.app
+        g = app.game
+        if btn == B_MENU:
+            app.go("menu")
+            return
+        app.show("play")
+        app.coach_line = ""
+        if btn == B_ROLL and g.kinds[g.current] == HUMAN:
+            app.play.roll()
+
+    def tick(self, now):
+        app = self.app
+        g = app.game
+        if g.kinds[g.current] != HUMAN and ticks_diff(now, self.at) >= CPU_HANDOVER_MS:
+            app.show("play")
+            app.last_input = now
+            app.dirty = True
+
+    def draw(self, cv):
+        app = self.app
+        g = app.game
+        cv.clear()
+        header(cv, "Next turn")
+        seat = g.current
+        name = g.names[seat]
+        cv.big(name, (W - len(name) * 12) >> 1, 10, 2)
+        cv.ctext(KIND_NAMES[g.kinds[seat]], 28)
+        if app.last_line:
+            cv.text(app.last_line, 1, 40, 1, 21)
+        if app.coach_line:
+            cv.text(app.coach_line, 1, 48, 1, 21)
+        if g.kinds[seat]:
+            cv.text("any key: go", 1, 56)
+        else:
+            cv.text("OK: start turn", 1, 56)

@@ -1,0 +1,167 @@
+"""Sound: short tone sequences on a passive piezo, played without ever blocking the loop.
+
+Each sound is a bytes table of (note, length) pairs built once at import: note is a MIDI
+number (0 = a rest), length counts UNIT_MS. A Player walks one table, advanced by
+tick(now_ms) from the main loop, and drives an injected tone output
+    tone(freq_hz, duty_u16)    freq_hz 0 (and duty 0) = silence
+(board_pico: machine.PWM; the simulator records the calls). Nothing here touches machine,
+and play()/tick() allocate nothing, so the same code runs on CPython and MicroPython.
+
+A sound that starts while another plays replaces it if it matters at least as much
+(PRIORITY); otherwise it waits for the current one to end (one waiting slot), except a
+click, which is simply dropped. So a Yatzy on the last box plays its fanfare, then the
+game-over tune. Volume is a duty cycle: a passive piezo is loudest at 50 %.
+"""
+
+from array import array
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+UNIT_MS = const(5)  # a length of 1 in a table
+LOW_NOTE = const(48)  # C3: the lowest note in FREQ
+_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on rp2
+
+# The sounds (indexes into SOUNDS and PRIORITY).
+HOLD = const(0)  # a die held or released: a click
+ROLL = const(1)  # the dice rattle for as long as the roll animation (about 300 ms)
+SCORE = const(2)  # a box scored with points
+SCRATCH = const(3)  # a box scored with 0
+YAHTZEE = const(4)  # a Yahtzee / Yatzy (5 or 6 of a kind) scored: the fanfare
+GAME_OVER = const(5)
+COUNT = const(6)
+
+# Volume levels: the settings screen shows VOLUME_NAMES, the Player takes the index.
+VOLUME_NAMES = ("Off", "Low", "Mid", "High")
+VOLUME_DUTY = (0, 1311, 6554, 32768)  # duty_u16: 0, 2 %, 10 %, 50 %
+VOLUME_DEFAULT = const(2)
+
+# C7..B7 in Hz (equal temperament, A4 = 440); other octaves halve or double these.
+_TOP_OCTAVE = (2093, 2217, 2349, 2489, 2637, 2794, 2960, 3136, 3322, 3520, 3729, 3951)
+
+
+def _freqs():
+    """Hz for MIDI LOW_NOTE..108 (C3..C8), rounded, built once."""
+    out = array("H", bytes(2 * (109 - LOW_NOTE)))
+    for m in range(LOW_NOTE, 109):
+        f = _TOP_OCTAVE[m % 12]
+        shift = m // 12 - 8  # MIDI 96..107 is the top octave's row
+        if shift >= 0:
+            f <<= shift
+        else:
+            f = (f + (1 << (-shift - 1))) >> -shift
+        out[m - LOW_NOTE] = f
+    return out
+
+
+FREQ = _freqs()
+
+
+def _table(*pairs):
+    out = bytearray()
+    for note, units in pairs:
+        out.append(note)
+        out.append(units)
+    return bytes(out)
+
+
+# A rattle: 10 ms clacks at scattered pitches with uneven gaps, like dice in a cup.
+_RATTLE = _table((86, 2), (0, 4), (79, 2), (0, 6), (91, 2), (0, 3), (82, 2), (0, 7),
+                 (89, 2), (0, 4), (77, 2), (0, 8), (87, 2), (0, 5), (80, 2), (0, 9), (84, 2))
+SOUNDS = (
+    _table((96, 2)),  # HOLD: 10 ms at C7
+    _RATTLE,  # ROLL
+    _table((84, 16), (88, 24)),  # SCORE: C6, E6 (a rising third)
+    _table((67, 16), (60, 32)),  # SCRATCH: G4 down to C4
+    _table((79, 20), (84, 20), (88, 20), (91, 40), (0, 8), (88, 20), (91, 80)),  # YAHTZEE
+    _table((91, 30), (88, 30), (84, 30), (79, 30), (84, 90)),  # GAME_OVER
+)
+PRIORITY = bytes((0, 1, 2, 2, 4, 3))
+
+
+def duration_ms(sound):
+    """How long a sound lasts when nothing delays the loop."""
+    t = SOUNDS[sound]
+    ms = 0
+    for i in range(1, len(t), 2):
+        ms += t[i] * UNIT_MS
+    return ms
+
+
+class Player:
+    """Plays SOUNDS through tone(freq_hz, duty_u16); tick(now_ms) on every loop pass."""
+
+    def __init__(self, tone, volume=VOLUME_DEFAULT):
+        self._tone = tone
+        self.volume = volume
+        self._cur = -1  # sound playing, -1 for none
+        self._next = -1  # sound waiting for the current one to end
+        self._pos = 0  # byte index of the note sounding (or to start)
+        self._until = 0  # when the note sounding ends
+        self._started = False  # the first note has been sent
+
+    @property
+    def playing(self):
+        return self._cur >= 0
+
+    def set_volume(self, level):
+        """0 (mute) .. len(VOLUME_DUTY) - 1; muting stops what plays."""
+        if not 0 <= level < len(VOLUME_DUTY):
+            level = VOLUME_DEFAULT
+        self.volume = level
+        if level == 0:
+            self.stop()
+
+    def play(self, sound):
+        """Start a sound on the next tick(); never blocks, never allocates."""
+        if self.volume == 0 or not 0 <= sound < COUNT:
+            return
+        cur = self._cur
+        if cur < 0 or PRIORITY[sound] >= PRIORITY[cur]:
+            self._cur = sound
+            self._pos = 0
+            self._started = False
+        elif PRIORITY[sound] > 0:
+            self._next = sound
+
+    def stop(self):
+        if self._cur >= 0:
+            self._tone(0, 0)
+        self._cur = -1
+        self._next = -1
+
+    def tick(self, now_ms):
+        """Send the next note when the one sounding is over."""
+        if self._cur < 0:
+            return
+        if self._started:
+            if ((now_ms - self._until) & _MASK) >= 0x20000000:  # ticks_diff < 0: not yet
+                return
+            self._pos += 2
+        self._started = True
+        table = SOUNDS[self._cur]
+        pos = self._pos
+        if pos >= len(table):
+            nxt = self._next
+            self._next = -1
+            if nxt >= 0:
+                self._cur = nxt
+                self._pos = pos = 0
+                table = SOUNDS[nxt]
+            else:
+                self._cur = -1
+                self._tone(0, 0)
+                return
+        note = table[pos]
+        if note:
+            self._tone(FREQ[note - LOW_NOTE], VOLUME_DUTY[self.volume])
+        else:
+            self._tone(0, 0)
+        ms = table[pos + 1] * UNIT_MS
+        room = _MASK - now_ms  # ms left before the clock wraps; no sum may reach 2**30,
+        self._until = now_ms + ms if ms <= room else ms - room - 1  # a long int on a Pico

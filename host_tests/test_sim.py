@@ -1,0 +1,157 @@
+"""The desktop simulator around the firmware: the terminal renderings and their sizes, the
+game log file tools/gamelog.py reads, and booting into diagnostics."""
+
+import random
+
+import board_term
+import gamelog
+import pytest
+import sim
+import ui_play
+from board_sim import FULL
+
+from picoyacht import app as A
+
+BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
+                (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))  # (dx, dy, bit): the Unicode order
+
+
+def pixel(ram, x, y):
+    return ram[(y >> 3) * 128 + x] >> (y & 7) & 1
+
+
+def rows_of(out, n):
+    text = out.decode("utf-8")
+    lines = text.split("\r\n")
+    assert lines[n] == "" and len(lines) == n + 1
+    return lines[:n]
+
+
+def random_frame(seed):
+    r = random.Random(seed)
+    return bytearray(r.getrandbits(8) for _ in range(1024))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_braille_cells_show_every_pixel(seed):
+    ram = random_frame(seed)
+    out = bytearray(16 * (64 * 3 + 2))
+    rows = rows_of(out[:board_term.draw_braille(ram, True, out, 0)], 16)
+    for cy, line in enumerate(rows):
+        assert len(line) == 64
+        for cx, ch in enumerate(line):
+            v = 0 if ch == " " else ord(ch) - 0x2800
+            assert 0 <= v < 256
+            for dx, dy, bit in BRAILLE_DOTS:
+                assert bool(v & bit) == bool(pixel(ram, cx * 2 + dx, cy * 4 + dy))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_half_blocks_show_every_pixel(seed):
+    ram = random_frame(seed)
+    out = bytearray(32 * (128 * 3 + 2))
+    rows = rows_of(out[:board_term.draw_half(ram, True, out, 0)], 32)
+    glyph = {" ": (0, 0), "\u2580": (1, 0), "\u2584": (0, 1), "\u2588": (1, 1)}
+    for row, line in enumerate(rows):
+        assert len(line) == 128
+        for x, ch in enumerate(line):
+            assert glyph[ch] == (pixel(ram, x, 2 * row), pixel(ram, x, 2 * row + 1))
+
+
+def test_a_dark_panel_draws_blank():
+    out = bytearray(16 * (64 * 3 + 2))
+    assert set(out[:board_term.draw_braille(random_frame(1), False, out, 0)]) == {32, 13, 10}
+
+
+def test_terminal_sizes():
+    assert board_term.layout(128, 36) == (0, 3)  # half-blocks with 3 log lines
+    assert board_term.layout(200, 33) == (0, 0)
+    assert board_term.layout(127, 60) == (1, 3)  # too narrow: Braille
+    assert board_term.layout(80, 24) == (1, 3)
+    assert board_term.layout(64, 17) == (1, 0)
+    for cols, rows in ((63, 40), (200, 16), (40, 10)):
+        assert board_term.layout(cols, rows) is None
+        msg = board_term.too_small(cols, rows)
+        assert "at least 64x17" in msg and "%dx%d" % (cols, rows) in msg and "128x36" in msg
+
+
+def test_sim_refuses_a_terminal_too_small(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "50")
+    monkeypatch.setenv("LINES", "20")
+    with pytest.raises(SystemExit, match="at least 64x17"):
+        sim.terminal_fit()
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    assert sim.terminal_fit() == "80x24"
+
+
+@pytest.fixture
+def term(monkeypatch, tmp_path):
+    """make_board() as main.py calls it, without a tty."""
+    no_tty = lambda self: setattr(self, "saved", None)  # noqa: E731
+    monkeypatch.setattr(board_term.TermBoard, "_tty_setup", no_tty)
+    monkeypatch.setattr(board_term.TermBoard, "_read_keys", lambda self: None)
+    monkeypatch.setenv("PICOYACHT_BUTTONS", "11")
+    monkeypatch.delenv("PICOYACHT_SAVES", raising=False)
+    monkeypatch.delenv("PICOYACHT_TONES", raising=False)
+
+
+def test_diag_boots_into_diagnostics_with_this_boards_facts(term, monkeypatch, capsysbinary):
+    monkeypatch.setenv("PICOYACHT_DIAG", "1")
+    monkeypatch.setenv("PICOYACHT_TERM", "80x24")
+    board = board_term.make_board()
+    runner = A.Runner(board)
+    assert runner.app.screen.NAME == "diag"
+    for _ in range(3):
+        board.t += 5
+        runner.step()
+    facts = runner.app.screen.facts
+    assert facts.i2c == [0x3C]  # the emulated panel answers the scan
+    assert board.draw_panel is board_term.draw_braille
+    text = capsysbinary.readouterr().out.decode("utf-8")
+    assert any(0x2800 < ord(c) < 0x2900 for c in text)
+    monkeypatch.delenv("PICOYACHT_DIAG")
+    assert A.Runner(board_term.make_board()).app.screen.NAME != "diag"
+
+
+def test_game_log_file_is_whole_lines_gamelog_reads(tmp_path):
+    """Every console line, uncut, into a file; gamelog.py finds every scored box in it."""
+    path = tmp_path / "game.log"
+    log = bytearray()
+    p = ui_play.Player(FULL, log)
+    with open(path, "a") as f:
+        p.board.log_file = f
+        p.setup(2, 0, 0)
+        p.play()
+    text = path.read_text()
+    assert max(len(line) for line in text.splitlines()) > 128  # the terminal cut these
+    (game,) = gamelog.games(text.splitlines())
+    assert len(game.rows) == 2 * 13 and game.ended
+    g = p.app.game
+    assert list(game.totals) == [g.total(s) for s in (0, 1)]
+    assert [r["box"] for r in game.rows if r["seat"] == 0] != []
+    assert gamelog.main([str(path), "--csv", str(tmp_path / "g.csv"),
+                         "--png", str(tmp_path / "g.png")]) in (0, None)
+    assert (tmp_path / "g.csv").read_text().count("\n") == 1 + 2 * 13
+
+
+def test_make_board_records_tones_and_the_log_where_sim_asks(term, monkeypatch, tmp_path):
+    """PICOYACHT_TONES and PICOYACHT_LOG (set by sim.py --wav / --log) reach the files."""
+    from picoyacht import sound
+
+    tones, log = tmp_path / "tones.txt", tmp_path / "game.log"
+    monkeypatch.setenv("PICOYACHT_TONES", str(tones))
+    monkeypatch.setenv("PICOYACHT_LOG", str(log))
+    board = board_term.make_board()
+    board.tones.ms = board.tones.ms[:2]  # a tiny log: the first spill comes mid-sound
+    p = sound.Player(board.tone)
+    p.play(sound.SCORE)
+    for _ in range(300):
+        board.t += 1
+        p.tick(board.t)
+    board.console('{"ev":"score","x":"%s"}' % ("y" * 200))
+    board.restore()
+    got = sim.parse_tones(tones.read_text())
+    assert [hz for _, hz, _ in got] == [1047, 1319, 0]
+    assert [t - got[0][0] for t, _, _ in got] == [0, 80, 200]
+    assert log.read_text() == '{"ev":"score","x":"%s"}\n' % ("y" * 200)

@@ -1,0 +1,202 @@
+"""The one-file firmware (make uf2): what it freezes, where it puts things, and that it boots.
+
+Without the Arm toolchain (CI) the manifest, the flash layout and the UF2 writer are still
+checked here; the emulator tests build the RP2040 .uf2 (incremental, so cheap once built)
+and run it on ../shared/rp2emu, or skip and say why.
+"""
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UF2DIR = ROOT / "tools" / "uf2"
+sys.path.insert(0, str(UF2DIR))
+import build  # noqa: E402
+
+PACKAGE = sorted(p.name for p in (ROOT / "firmware" / "picoyacht").glob("*.py"))
+GENERATED = {"picoyacht/version.py", "picoyacht_main.py"}
+
+
+def frozen_targets():
+    """(target path on the device -> source file) for everything tools/uf2/manifest.py
+    freezes, read with the manifest's own vocabulary; the port's stock manifest is left out."""
+    out = {}
+
+    def run(path):
+        here = path.parent
+
+        def include(p):
+            if not p.startswith("$(PORT_DIR)"):
+                run((here / p).resolve())
+
+        def package(name, base_path="."):
+            base = (here / base_path).resolve()
+            for f in sorted((base / name).rglob("*.py")):
+                out[f.relative_to(base).as_posix()] = f
+
+        def module(name, base_path="."):
+            out[name] = (here / base_path).resolve() / name
+
+        exec(path.read_text(), {"include": include, "package": package, "module": module})
+
+    run(UF2DIR / "manifest.py")
+    return out
+
+
+def test_manifest_freezes_every_module_and_the_entry_points():
+    targets = frozen_targets()
+    want = {"picoyacht/" + n for n in PACKAGE} | {"config.py", "main.py"} | GENERATED
+    assert set(targets) == want
+    for name, src in targets.items():
+        if name not in GENERATED:
+            assert src.is_file(), name
+    # The generated ones are what build.generate writes, where the manifest reads them.
+    assert {targets[g].parent for g in GENERATED} <= {build.GEN, build.GEN / "picoyacht"}
+    assert targets["config.py"] == ROOT / "firmware" / "config.py"
+
+
+def test_generate_writes_version_and_entry(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "GEN", tmp_path)
+    v = build.generate()
+    ns = {}
+    exec((tmp_path / "picoyacht" / "version.py").read_text(), ns)
+    assert ns["VERSION"] == v and v
+    entry = (ROOT / "firmware" / "main.py").read_text()
+    assert (tmp_path / "picoyacht_main.py").read_text() == entry
+    stamp = (tmp_path / "picoyacht_main.py").stat().st_mtime_ns
+    build.generate()  # unchanged input: untouched file, no firmware rebuild
+    assert (tmp_path / "picoyacht_main.py").stat().st_mtime_ns == stamp
+
+
+# The player's filesystem must stay exactly here in every release: moving or resizing it
+# loses saves and records when a newer .uf2 is flashed. Change only with a migration.
+FS_PLACE = {"PICOYACHT_RP2040": (0x1C0000, 256 * 1024), "PICOYACHT_RP2350": (0x240000, 1792 * 1024)}
+
+
+@pytest.mark.parametrize("board", sorted(build.BOARDS))
+def test_layout_keeps_the_filesystem_in_place(board):
+    rom_bytes, fs_bytes = build.board_layout(board)
+    flash = build.BOARDS[board][2]
+    assert (flash - fs_bytes, fs_bytes) == FS_PLACE[board]
+    assert fs_bytes >= 256 * 1024
+    rom_base, _, fs_base, _ = build.layout(board, 300 * 1024, rom_bytes)
+    assert rom_base + rom_bytes == fs_base
+    # The largest firmware and ROMFS that pass layout(): no UF2 block reaches the saves.
+    full = build.uf2([(build.XIP_BASE, bytes(rom_base)),
+                      (build.XIP_BASE + rom_base, bytes(rom_bytes))], build.BOARDS[board][1])
+    last = max(struct.unpack_from("<I", full, i + 12)[0] for i in range(0, len(full), 512))
+    assert last + 256 == build.XIP_BASE + fs_base
+
+
+def test_layout_refuses_what_does_not_fit():
+    board = "PICOYACHT_RP2040"
+    rom_bytes, fs_bytes = build.board_layout(board)
+    rom_base = build.BOARDS[board][2] - fs_bytes - rom_bytes
+    build.layout(board, rom_base, rom_bytes)  # exactly full is fine
+    with pytest.raises(build.BuildError, match="firmware"):
+        build.layout(board, rom_base + 1, 0)
+    with pytest.raises(build.BuildError, match="ROMFS"):
+        build.layout(board, 0, rom_bytes + 1)
+
+
+def test_uf2_blocks_cover_both_regions_and_nothing_else():
+    fw, rom = bytes(range(256)) * 3 + b"\x01", b"\x02" * 300
+    data = build.uf2([(0x10000000, fw), (0x10100000, rom)], 0xE48BFF56)
+    assert len(data) % 512 == 0
+    n = len(data) // 512
+    assert n == 4 + 2
+    image = {}
+    for i in range(n):
+        blk = data[512 * i:512 * (i + 1)]
+        m0, m1, flags, addr, size, no, total, fam = struct.unpack("<8I", blk[:32])
+        assert (m0, m1, flags, size, no, total, fam) == (
+            0x0A324655, 0x9E5D5157, 0x2000, 256, i, n, 0xE48BFF56)
+        assert struct.unpack("<I", blk[508:])[0] == 0x0AB16F30 and addr % 256 == 0
+        image[addr] = blk[32:32 + 256]
+    assert b"".join(image[0x10000000 + 256 * k] for k in range(4))[:len(fw)] == fw
+    assert image[0x10100000] + image[0x10100100][:44] == rom
+    assert image[0x10100100][44:] == b"\xff" * 212  # padding stays erased
+
+
+# ---------------------------------------------------------------- on the emulated Pico
+def _emulator():
+    """build/rp2emu with its npm dependency, or a reason to skip."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        return "node/npm not installed"
+    emu = ROOT / "build" / "rp2emu"
+    if not (emu / "node_modules" / "rp2040js").exists():
+        src = ROOT.parent / "shared" / "rp2emu"
+        if not src.exists():
+            return "no emulator at %s" % src
+        if not emu.exists():
+            shutil.copytree(src, emu, ignore=shutil.ignore_patterns("node_modules"))
+            for p in [emu, *emu.rglob("*")]:
+                p.chmod(p.stat().st_mode | 0o200)
+        subprocess.run(["npm", "install", "--prefix", str(emu), "--no-audit", "--no-fund"],
+                       check=True, capture_output=True, timeout=300)
+    return None
+
+
+def _firmware():
+    """build/picoyacht-pico.uf2 rebuilt from the current tree, or a reason to skip."""
+    if not (shutil.which("arm-none-eabi-gcc") and shutil.which("cmake") and build.NEWLIB.exists()):
+        return None, "no Arm toolchain (make uf2 installs gcc-arm-none-eabi, libnewlib, cmake)"
+    if not build.TARBALL.exists():
+        return None, "no MicroPython sources at %s" % build.TARBALL
+    if any(not (build.TABLES / n).exists() for n in build.DEVICE_TABLES):
+        return None, "Expert's tables not built (make tables)"
+    r = subprocess.run([sys.executable, str(UF2DIR / "build.py"), "--board", "PICOYACHT_RP2040"],
+                       capture_output=True, text=True, timeout=3000)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    return build.BUILD / build.BOARDS["PICOYACHT_RP2040"][0], None
+
+
+@pytest.fixture(scope="module")
+def pico_uf2():
+    why = _emulator()
+    if why:
+        pytest.skip(why)
+    uf2, why = _firmware()
+    if why:
+        pytest.skip(why)
+    return uf2
+
+
+def emu(*args, timeout=3000):
+    r = subprocess.run(["node", str(UF2DIR / "emu.mjs"), *map(str, args)], capture_output=True,
+                       text=True, timeout=timeout, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def golden(name):
+    return (ROOT / "host_tests" / "golden" / (name + ".hex")).read_text().strip()
+
+
+def test_uf2_boots_to_the_title_screen(pico_uf2):
+    r = emu("boot", pico_uf2)
+    assert "Traceback" not in r["console"], r["console"]
+    assert r["on"]
+    assert r["title"] == golden("title")
+    assert r["next"] == golden("setup")  # OK on "New game", pressed on GP15
+
+
+def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2):
+    modules = [n[:-3] for n in PACKAGE if n != "__init__.py"] + ["version"]
+    r = emu("game", pico_uf2, "--seats", 1, "--rules", 1, "--modules", json.dumps(modules),
+            "--config", "WDT_MS = 0\nSAMPLE_MS = 20\n")
+    assert r["completed"], r["failure"] or r["tail"]
+    assert "FROZEN_BAD [] None" in r["check"], r["check"]
+    assert "VERSION " + build.version() in r["check"]
+    for name in build.DEVICE_TABLES:
+        size = os.path.getsize(build.TABLES / name)
+        assert "ROM %s %d" % (name, size) in r["check"]
+    # /config.py's two lines over the built-in defaults (SDA, OLED_ADDR)
+    assert r["config"].split() == ["0", "20", "4", "60"]

@@ -1,0 +1,211 @@
+"""make uf2: one file to flash, MicroPython v1.28.0 with PicoYacht frozen in and Expert's tables.
+
+    python tools/uf2/build.py [--board PICOYACHT_RP2040] [--sizes]
+
+Builds build/picoyacht-pico.uf2 (RP2040: Pico, Pico W) and build/picoyacht-pico2.uf2 (RP2350:
+Pico 2) from the MicroPython sources in ../shared/micropython (PICOYACHT_MICROPYTHON names
+another tarball), with the board definitions in tools/uf2/boards. Each .uf2 holds two
+regions of flash and leaves the third alone:
+
+    0               the firmware: MicroPython, the frozen picoyacht package, config.py
+                    defaults, the entry point and picoyacht/version.py (git describe)
+    ROMFS base      a read-only ROMFS image mounted at /rom: /rom/tables/yahtzee.bin and
+                    yatzy.bin, read in place from flash (no heap, not in the player's files)
+    storage base    the player's littlefs (/): never written by the .uf2, so saves and
+                    records survive flashing a newer one
+
+The toolchain (Debian's gcc-arm-none-eabi, libnewlib-arm-none-eabi, cmake) is installed
+with apt-get when missing and we are root; otherwise the one command to run is printed.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+BUILD = ROOT / "build"
+GEN = BUILD / "uf2-gen"
+TARBALL = Path(os.environ.get(
+    "PICOYACHT_MICROPYTHON",
+    ROOT.parent / "shared" / "micropython" / "micropython-1.28.0-rp2.tar.xz"))
+MP = BUILD / "micropython-1.28.0"
+PORT = MP / "ports" / "rp2"
+TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
+DEVICE_TABLES = ("yahtzee.bin", "yatzy.bin")  # what strategy_table.load opens
+PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "cmake")
+NEWLIB = Path("/usr/lib/arm-none-eabi/include/stdio.h")
+
+# board -> (output file, UF2 family id, flash size in bytes)
+BOARDS = {
+    "PICOYACHT_RP2040": ("picoyacht-pico.uf2", 0xE48BFF56, 2 * 1024 * 1024),
+    "PICOYACHT_RP2350": ("picoyacht-pico2.uf2", 0xE48BFF59, 4 * 1024 * 1024),
+}
+XIP_BASE = 0x10000000
+
+
+class BuildError(Exception):
+    """Something the builder can fix, said in one line."""
+
+
+def sh(cmd, **kw):
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, **kw)
+
+
+def toolchain():
+    if shutil.which("arm-none-eabi-gcc") and shutil.which("cmake") and NEWLIB.exists():
+        return
+    if not shutil.which("apt-get"):
+        raise BuildError("install an Arm GCC with newlib and cmake (Debian: %s)"
+                         % " ".join(PACKAGES))
+    if os.geteuid() != 0:
+        raise BuildError("the toolchain is missing: run `sudo apt-get install -y %s`, then "
+                         "`make uf2` again" % " ".join(PACKAGES))
+    sh(["apt-get", "update", "-q"])
+    sh(["apt-get", "install", "-y", "-q", *PACKAGES],
+       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+
+
+def sources():
+    if (PORT / "CMakeLists.txt").exists():
+        return
+    if not TARBALL.exists():
+        raise BuildError("MicroPython sources not found at %s (set PICOYACHT_MICROPYTHON)"
+                         % TARBALL)
+    BUILD.mkdir(exist_ok=True)
+    sh(["tar", "-xJf", TARBALL, "-C", BUILD])
+
+
+def write_if_changed(path, data):
+    """Keeps timestamps, so an unchanged input does not rebuild the firmware."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
+
+
+def version():
+    try:
+        out = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
+                             capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def generate():
+    """The generated frozen modules the board manifest names."""
+    v = version()
+    write_if_changed(GEN / "picoyacht" / "version.py", (
+        '"""Written by make uf2: the PicoYacht build this firmware is (git describe)."""\n\n'
+        "VERSION = %r\n" % v).encode())
+    write_if_changed(GEN / "picoyacht_main.py", (ROOT / "firmware" / "main.py").read_bytes())
+    return v
+
+
+def romfs_image():
+    """ROMFS holding tables/<name>.bin for every table the device opens."""
+    from mpremote.romfs import VfsRomWriter
+
+    missing = [n for n in DEVICE_TABLES if not (TABLES / n).exists()]
+    if missing:
+        raise BuildError("tables missing in %s: %s (run `make tables`)"
+                         % (TABLES, ", ".join(missing)))
+    rom = VfsRomWriter()
+    rom.opendir("tables")
+    for name in DEVICE_TABLES:
+        rom.mkfile(name, (TABLES / name).read_bytes())
+    rom.closedir()
+    return rom.finalise()
+
+
+def board_layout(board):
+    """(ROMFS bytes, storage bytes) from the board's mpconfigboard.h."""
+    text = (HERE / "boards" / board / "mpconfigboard.h").read_text()
+
+    def kb(name):
+        m = re.search(r"#define\s+%s\s+\((\d+) \* 1024\)" % name, text)
+        if m is None:
+            raise BuildError("%s: %s must be written as (N * 1024)" % (board, name))
+        return int(m.group(1)) * 1024
+
+    return kb("MICROPY_HW_ROMFS_BYTES"), kb("MICROPY_HW_FLASH_STORAGE_BYTES")
+
+
+def firmware(board):
+    out = PORT / ("build-" + board)
+    if not (out / "Makefile").exists():
+        sh(["cmake", "-S", PORT, "-B", out, "-DPICO_BUILD_DOCS=0", "-DMICROPY_BOARD=" + board,
+            "-DMICROPY_BOARD_DIR=" + str(HERE / "boards" / board), "-DPICO_NO_PICOTOOL=1"])
+    sh(["make", "-C", out, "-j%d" % (os.cpu_count() or 2)])
+    return (out / "firmware.bin").read_bytes()
+
+
+def uf2(regions, family):
+    """UF2 blocks of 256 bytes for each (flash address, data); one numbered sequence."""
+    pages = []
+    for addr, data in regions:
+        for off in range(0, len(data), 256):
+            pages.append((addr + off, data[off:off + 256].ljust(256, b"\xff")))
+    out = bytearray()
+    for i, (addr, page) in enumerate(pages):
+        out += struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x2000, addr, 256, i, len(pages), family)
+        out += page + bytes(476 - 256) + struct.pack("<I", 0x0AB16F30)
+    return bytes(out)
+
+
+def layout(board, fw_size, rom_size):
+    """Where each region goes, checked: nothing overlaps, the filesystem keeps 256 KB."""
+    _, _, flash = BOARDS[board]
+    rom_bytes, fs_bytes = board_layout(board)
+    fs_base = flash - fs_bytes
+    rom_base = fs_base - rom_bytes
+    if fs_bytes < 256 * 1024:
+        raise BuildError("%s: the filesystem must keep at least 256 KB" % board)
+    if fw_size > rom_base:
+        raise BuildError("%s: firmware is %d KB, only %d KB fit below the tables"
+                         % (board, fw_size // 1024, rom_base // 1024))
+    if rom_size > rom_bytes:
+        raise BuildError("%s: tables need %d KB of ROMFS, the board has %d KB"
+                         % (board, -(-rom_size // 1024), rom_bytes // 1024))
+    return rom_base, rom_bytes, fs_base, fs_bytes
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--board", choices=sorted(BOARDS), action="append",
+                    help="build only this board (repeatable)")
+    args = ap.parse_args(argv)
+    try:
+        toolchain()
+        sources()
+        sh(["make", "-C", MP / "mpy-cross", "-j%d" % (os.cpu_count() or 2)],
+           stdout=subprocess.DEVNULL)
+        v = generate()
+        rom = romfs_image()
+        rows = []
+        for board in args.board or BOARDS:
+            name, family, flash = BOARDS[board]
+            fw = firmware(board)
+            rom_base, rom_bytes, fs_base, fs_bytes = layout(board, len(fw), len(rom))
+            data = uf2([(XIP_BASE, fw), (XIP_BASE + rom_base, rom)], family)
+            (BUILD / name).write_bytes(data)
+            rows.append("%-22s firmware %4d KB of %4d KB | tables (ROMFS /rom) %4d KB of %4d KB "
+                        "at 0x%06X | filesystem %4d KB at 0x%06X | %s %d KB"
+                        % (board, -(-len(fw) // 1024), rom_base // 1024, -(-len(rom) // 1024),
+                           rom_bytes // 1024, rom_base, fs_bytes // 1024, fs_base, name,
+                           len(data) // 1024))
+    except BuildError as e:
+        sys.exit("make uf2: " + str(e))
+    print("PicoYacht %s" % v)
+    for r in rows:
+        print(r)
+
+
+if __name__ == "__main__":
+    main()
