@@ -45,7 +45,7 @@ def replay(presses, seed):
     scored = []
     for btn in presses:
         d.press(btn, 40, 60)
-        frames.append((d.frame(), bool(app.anim)))
+        frames.append((d.frame(), app.play is not None and app.play.anim > 0))
         scored += [ln for ln in b.lines[-1:] if '"ev":"score"' in ln and ln not in scored]
     return frames, scored
 

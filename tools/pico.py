@@ -12,7 +12,7 @@ API (every function takes `fw`, a firmware version in FIRMWARES, default DEFAULT
   layout(out, probe=False, tables=True, extra=()) -> [(local, remote)]
                                        the make-flash files under `out`; probe=True leaves
                                        out main.py (it would run at boot) and adds the
-                                       device-side player (pico_probe, ui_policy); extra:
+                                       device-side player (pico_probe); extra:
                                        more .py files, compiled, beside main.py
   image(probe=False, tables=True, extra=()) -> (Path, files)
                                        that layout's littlefs image (built on first run)
@@ -44,7 +44,7 @@ RP2040JS = "1.4.1"
 FIRMWARES = {"1.28.0": "RPI_PICO-v1.28.0.uf2", "1.24.1": "RPI_PICO-v1.24.1.uf2"}
 DEFAULT_FW = "1.28.0"
 DRIVER = ROOT / "tools" / "pico_driver.mjs"
-PROBE_SRC = (ROOT / "tools" / "pico_probe.py", ROOT / "host_tests" / "mp" / "ui_policy.py")
+PROBE_SRC = (ROOT / "tools" / "pico_probe.py",)
 sys.path.insert(0, str(ROOT / "tools"))
 
 from flash import stage  # noqa: E402
@@ -181,15 +181,14 @@ class Probe:
         self.summary = {}
         self.console = []
         out = res.get("out", "")
-        states = _state_names()
         for line in out.splitlines():
             p = line.split()
             if p[:1] == ["R"] and len(p) == 7:
-                st, us, al, by, wr = map(int, p[2:])
-                self.records.append((p[1], states[st], us, None if al == NA else al, by, wr))
+                us, al, by, wr = map(int, p[3:])
+                self.records.append((p[1], p[2], us, None if al == NA else al, by, wr))
             elif p[:1] == ["I"] and len(p) == 5:
-                st, n, al, mx = map(int, p[1:])
-                self.idle[states[st]] = (n, al, mx)
+                n, al, mx = map(int, p[2:])
+                self.idle[p[1]] = (n, al, mx)
             elif p[:1] == ["S"] and len(p) > 1:
                 self.summary[p[1]] = p[2:]
             else:
@@ -202,13 +201,6 @@ class Probe:
         bad = ('"ev":"fault"', '"ev":"cpu_error"', "Traceback", "Error", "exception")
         return [ln for ln in self.console + self.error.splitlines()
                 if any(b in ln for b in bad)]
-
-
-def _state_names():
-    sys.path.insert(0, str(ROOT / "firmware"))
-    from picoyacht.app import STATE_NAMES  # noqa: PLC0415
-
-    return STATE_NAMES
 
 
 def probe(opts, fw=DEFAULT_FW, free=None, tables=True, ctrlc_delays=(), timeout=900):

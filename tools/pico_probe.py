@@ -23,12 +23,14 @@ from array import array
 
 import config
 from machine import Pin
-from ui_policy import best_box, want_mask
 
 from picoyacht import app as A
 from picoyacht import board_pico
+from picoyacht import buttons as K
 from picoyacht.debounce import LONG, PRESS, REPEAT
 from picoyacht.game import HUMAN
+from picoyacht.menus import T_NEW
+from picoyacht.policy import best_box, most_common_mask
 
 DATA = (17, 18, 19, 20, 21)
 REQ = 22
@@ -47,10 +49,32 @@ KIND_NAMES = ("nav", "hold", "cursor", "roll", "score", "menu", "page", "card_cu
               "cpu", "draw")
 WAIT = -1
 DONE = -2
+# Screens by index (the records keep a byte); an unknown screen is "other".
+SCREENS = ("other", "title", "setup", "name", "play", "card", "handover", "menu", "scores",
+           "over", "ratings", "message", "records", "diag")
+
+
+def screen_index(app):
+    name = app.screen.NAME
+    for i in range(1, len(SCREENS)):
+        if SCREENS[i] == name:
+            return i
+    return 0
+
+
+def cpu_plays(app):
+    """A CPU seat is to play: the game runs itself."""
+    g = app.game
+    return g is not None and not g.over and g.kinds[g.current] != HUMAN
+
+
+def animating(app):
+    return app.play is not None and app.play.anim > 0
 
 
 class Player:
-    """Decides the next press from what the screen shows (ui_policy: ui_play's choices)."""
+    """Decides the next press from what the screen shows: the firmware's fallback policy
+    (picoyacht.policy), as host_tests/mp/ui_play.py plays."""
 
     def __init__(self, opts):
         self.rid = opts.get("rules", 0)
@@ -64,28 +88,32 @@ class Player:
         self.started = False
 
     def pick(self, app, code, kind):
-        if app.items[app.sel] == code:
-            return A.B_OK, kind
-        return A.B_DOWN, kind
+        sc = app.screen
+        if sc.items[sc.sel] == code:
+            return K.B_OK, kind
+        return K.B_DOWN, kind
 
     def setup(self, app):
+        """The setup row to change next; Start when it is all as asked (and whether so)."""
+        from picoyacht import newgame  # not held: the app drops it when the game starts
+
         s = app.settings
         if s.rid != self.rid:
-            return A.R_RULES
+            return newgame.R_RULES, False
         if s.nplayers != self.np:
-            return A.R_PLAYERS
+            return newgame.R_PLAYERS, False
         for seat in range(self.np):
             want = self.level if seat >= self.np - self.cpus else HUMAN
             if s.kinds[seat] != want:
-                return A.R_KIND + seat
-        return A.R_START
+                return newgame.R_KIND + seat, False
+        return newgame.R_START, True
 
     def tour_press(self, app):
         """Menu, its cursor, the scores pages, back; then play-screen cursor moves."""
-        steps = ((A.B_MENU, K_MENU), (A.B_DOWN, K_MENU), (A.B_UP, K_MENU), (A.B_DOWN, K_MENU),
-                 (A.B_OK, K_MENU), (A.B_DOWN, K_PAGE), (A.B_DOWN, K_PAGE), (A.B_UP, K_PAGE),
-                 (A.B_MENU, K_MENU), (A.B_MENU, K_MENU), (A.B_DOWN, K_CURSOR),
-                 (A.B_DOWN, K_CURSOR), (A.B_UP, K_CURSOR), (A.B_UP, K_CURSOR))
+        steps = ((K.B_MENU, K_MENU), (K.B_DOWN, K_MENU), (K.B_UP, K_MENU), (K.B_DOWN, K_MENU),
+                 (K.B_OK, K_MENU), (K.B_DOWN, K_PAGE), (K.B_DOWN, K_PAGE), (K.B_UP, K_PAGE),
+                 (K.B_MENU, K_MENU), (K.B_MENU, K_MENU), (K.B_DOWN, K_CURSOR),
+                 (K.B_DOWN, K_CURSOR), (K.B_UP, K_CURSOR), (K.B_UP, K_CURSOR))
         if self.tour_step < len(steps):
             self.tour_step += 1
             return steps[self.tour_step - 1]
@@ -93,56 +121,58 @@ class Player:
         return WAIT, 0
 
     def next(self, app):
-        st = app.state
+        sc = app.screen
+        st = sc.NAME
         g = app.game
-        if st == A.S_TITLE:
+        if st == "title":
             if self.started:
                 return DONE, 0
-            return self.pick(app, A.T_NEW, K_NAV)
-        if st == A.S_SETUP:
-            code = self.setup(app)
-            if code == A.R_START:
+            return self.pick(app, T_NEW, K_NAV)
+        if st == "setup":
+            code, start = self.setup(app)
+            if start:
                 self.started = True
             return self.pick(app, code, K_NAV)
-        if st == A.S_MESSAGE:
-            return A.B_OK, K_NAV
-        if g is None or st == A.S_OVER:
+        if st == "message":
+            return K.B_OK, K_NAV
+        if g is None or st == "over":
             return DONE, 0
         if self.turns and g.turn >= self.turns:
             return DONE, 0
-        if st == A.S_HANDOVER:
-            return (A.B_OK, K_NAV) if g.kinds[g.current] == HUMAN else (WAIT, 0)
-        if g.kinds[g.current] != HUMAN or app.anim:
+        if st == "handover":
+            return (K.B_OK, K_NAV) if g.kinds[g.current] == HUMAN else (WAIT, 0)
+        if g.kinds[g.current] != HUMAN or animating(app):
             return WAIT, 0
-        if st in (A.S_MENU, A.S_SCORES) or (
-                self.tour and not self.toured and g.turn >= 1 and g.rolls_used and st == A.S_PLAY):
+        if st == "menu" or st == "scores" or (
+                self.tour and not self.toured and g.turn >= 1 and g.rolls_used and st == "play"):
             return self.tour_press(app)
-        if st == A.S_PLAY:
+        if st == "play":
             if not g.rolls_used:
-                return A.B_ROLL, K_ROLL
-            want = want_mask(g)
+                return K.B_ROLL, K_ROLL
+            want = most_common_mask(g.dice)
             if g.rolls_left and want != (1 << len(g.dice)) - 1:
                 diff = g.held ^ want
                 if diff:
                     i = 0
                     while not diff >> i & 1:
                         i += 1
-                    return A.B_HOLD1 + i, K_HOLD
-                return A.B_ROLL, K_ROLL
+                    return K.B_HOLD1 + i, K_HOLD
+                return K.B_ROLL, K_ROLL
             target = len(g.dice) + 1  # the play screen's "Score" item opens the card
-            if app.cursor == target:
-                return A.B_OK, K_NAV
-            fwd = (target - app.cursor) % app._nitems()
-            return (A.B_DOWN if fwd <= app._nitems() - fwd else A.B_UP), K_CURSOR
-        if st == A.S_CARD:
+            if sc.cursor == target:
+                return K.B_OK, K_NAV
+            n = sc.items()
+            fwd = (target - sc.cursor) % n
+            return (K.B_DOWN if fwd <= n - fwd else K.B_UP), K_CURSOR
+        if st == "card":
             box = best_box(g)
-            idx = app.rows.find(bytes((box,)))
-            n = len(app.rows)
-            if app.confirm or app.row == idx:
-                return A.B_OK, K_SCORE
-            fwd = (idx - app.row) % n
-            return (A.B_DOWN if fwd <= n - fwd else A.B_UP), K_CARD
-        return A.B_MENU, K_NAV
+            idx = sc.rows.find(bytes((box,)))
+            n = len(sc.rows)
+            if sc.confirm or sc.row == idx:
+                return K.B_OK, K_SCORE
+            fwd = (idx - sc.row) % n
+            return (K.B_DOWN if fwd <= n - fwd else K.B_UP), K_CARD
+        return K.B_MENU, K_NAV
 
 
 class ProbeBoard(board_pico.PicoBoard):
@@ -218,7 +248,7 @@ class ProbeBoard(board_pico.PicoBoard):
         self.passes += 1
         d = self.display
         drew = app.frames != self.f0
-        cpu = app.auto_cpu()
+        cpu = cpu_plays(app)
         if self.press_seen:
             self.waiting = False
             kind = self.kind
@@ -230,9 +260,9 @@ class ProbeBoard(board_pico.PicoBoard):
             if not drew:
                 return
         elif drew:
-            kind = K_ANIM if app.anim else K_DRAW
+            kind = K_ANIM if animating(app) else K_DRAW
         else:
-            st = app.state
+            st = screen_index(app)
             if alloc != NA:
                 self.idle_n[st] += 1
                 self.idle_alloc[st] += alloc
@@ -246,7 +276,7 @@ class ProbeBoard(board_pico.PicoBoard):
             return
         i = self.n
         self.r_kind[i] = kind
-        self.r_state[i] = app.state
+        self.r_state[i] = screen_index(app)
         self.r_us[i] = us
         self.r_alloc[i] = alloc
         self.r_bytes[i] = d.bytes_sent - self.b0
@@ -257,7 +287,8 @@ class ProbeBoard(board_pico.PicoBoard):
 
     def dump(self):
         for i in range(self.n):
-            print("R", KIND_NAMES[self.r_kind[i]], self.r_state[i], self.r_us[i], self.r_alloc[i],
+            print("R", KIND_NAMES[self.r_kind[i]], SCREENS[self.r_state[i]], self.r_us[i],
+                  self.r_alloc[i],
                   self.r_bytes[i], self.r_writes[i])
         self.n = 0
 
@@ -265,7 +296,7 @@ class ProbeBoard(board_pico.PicoBoard):
         """Between passes: the collector, the Ctrl-C arm, and the next press."""
         self.watch = False
         gc.enable()
-        if self.record and not app.auto_cpu():
+        if self.record and not cpu_plays(app):
             self.idle_count += 1
             if self.idle_count >= IDLE_EVERY or self.waiting:
                 self.idle_count = 0
@@ -286,7 +317,7 @@ class ProbeBoard(board_pico.PicoBoard):
         if btn == WAIT:
             self.next_at = time.ticks_add(now, 20)
             return
-        gpio = self.cfg.BUTTONS.get(A.BUTTON_NAMES[btn])
+        gpio = self.cfg.BUTTONS.get(K.BUTTON_NAMES[btn])
         v = gpio + 1
         for k in range(5):
             self.data[k].value(v >> k & 1)
@@ -309,10 +340,10 @@ class ProbeBoard(board_pico.PicoBoard):
     def on_arm_screen(self, app):
         name = self.arm
         if name == "cpu":
-            return app.auto_cpu() and app.state == A.S_PLAY
+            return cpu_plays(app) and app.screen.NAME == "play"
         if name == "anim":
-            return app.anim > 0
-        return A.STATE_NAMES[app.state] == name and not app.auto_cpu()
+            return animating(app)
+        return app.screen.NAME == name and not cpu_plays(app)
 
 
 def main(opts):
@@ -329,13 +360,13 @@ def main(opts):
         gc.enable()
         b.dump()
         app = r.app
-        for st in range(len(A.STATE_NAMES)):
+        for st in range(len(SCREENS)):
             if b.idle_n[st]:
-                print("I", st, b.idle_n[st], b.idle_alloc[st], b.idle_max[st])
+                print("I", SCREENS[st], b.idle_n[st], b.idle_alloc[st], b.idle_max[st])
         g = app.game
         print("S passes", b.passes, "max_cpu_us", b.max_cpu_us, "free0", free0)
         print("S presses", "".join("%x" % x for x in b.pressed))
         if g is not None:
             print("S game seed", g.seed, "turn", g.turn, "over", int(g.over), "state",
-                  A.STATE_NAMES[app.state])
+                  app.screen.NAME)
         print("S end")
