@@ -217,6 +217,13 @@ def table(rep):
     def each(fn):
         return [fn(fw) for fw in fws]
 
+    def action_rows(label, budget, cell, ok):
+        """One row per user action the runs saw: cell(figures) per firmware, ok(all)."""
+        for kind in ACTIONS:
+            a = each(lambda fw, kind=kind: get(fw, "play", "actions", kind))
+            if any(a):
+                row(label + kind, budget, ["-" if not x else cell(x) for x in a], ok(a))
+
     for what, key in (("1-player game", "heap 1p"), ("4 CPUs, Expert, tables", "heap 4cpu tables"),
                       ("4 CPUs, Expert, no tables", "heap 4cpu notables")):
         vals = each(lambda fw, key=key: get(fw, key))
@@ -227,13 +234,8 @@ def table(rep):
         row("heap: " + what, "<= 80 KB", ["-" if v is None else (
             "%s KB" % v if isinstance(v, (int, float)) else "error") for v in vals],
             all(v <= BUDGET["heap_kb"] for v in nums) if nums else None)
-    for kind in ACTIONS:
-        a = each(lambda fw, kind=kind: get(fw, "play", "actions", kind))
-        if not any(a):
-            continue
-        row("alloc: " + kind, "0 B", ["-" if not x else "%s B (max %s)" % (
-            x["alloc_median"], x["alloc_max"]) for x in a],
-            all(x["alloc_max"] == 0 for x in a if x and x["alloc_max"] is not None))
+    action_rows("alloc: ", "0 B", lambda x: "%s B (max %s)" % (x["alloc_median"], x["alloc_max"]),
+                lambda a: all(x["alloc_max"] == 0 for x in a if x and x["alloc_max"] is not None))
     idle = each(lambda fw: get(fw, "play", "idle") or {})
     for st in sorted(set().union(*[set(i) for i in idle])):
         vals = [i.get(st) for i in idle]
@@ -242,22 +244,15 @@ def table(rep):
                                                    v["alloc_per_pass"], v["sampled"])
                                                for v in vals],
             all(v["alloc_per_pass"] == 0 for v in vals if v and v["alloc_per_pass"] is not None))
-    for kind in ACTIONS:
-        a = each(lambda fw, kind=kind: get(fw, "play", "actions", kind))
-        if not any(a):
-            continue
-        row("pass + I2C: " + kind, "<= 20 ms + I2C", ["-" if not x else "%s ms (max %s)" % (
-            x["ms_median"], x["ms_max"]) for x in a],
-            all(x["emulated_ms_max"] <= BUDGET["action_ms"] for x in a
-                if x and "emulated_ms_max" in x) if any("emulated_ms_max" in (x or {}) for x in a)
-            else None)
-    for kind in ACTIONS:
-        a = each(lambda fw, kind=kind: get(fw, "play", "actions", kind))
-        if not any(a):
-            continue
-        row("I2C bytes: " + kind, "median <= 150", ["-" if not x else "%s B (max %s, %d full)"
-                                                    % (x["i2c_median"], x["i2c_max"],
-                                                       x["full_frames"]) for x in a], None)
+    action_rows("pass + I2C: ", "<= 20 ms + I2C",
+                lambda x: "%s ms (max %s)" % (x["ms_median"], x["ms_max"]),
+                lambda a: all(x["emulated_ms_max"] <= BUDGET["action_ms"] for x in a
+                              if x and "emulated_ms_max" in x)
+                if any("emulated_ms_max" in (x or {}) for x in a) else None)
+    action_rows("I2C bytes: ", "median <= 150",
+                lambda x: "%s B (max %s, %d full)" % (x["i2c_median"], x["i2c_max"],
+                                                      x["full_frames"]),
+                lambda a: None)
     med = each(lambda fw: get(fw, "play", "i2c_median_all"))
     row("I2C bytes: every action, median", "<= 150", ["-" if m is None else "%s B" % m
                                                       for m in med],
