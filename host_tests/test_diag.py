@@ -290,3 +290,24 @@ def test_interpreter_facts_can_be_pinned(monkeypatch):
 @pytest.mark.parametrize("mv, text", [(0, "0.00 V"), (5000, "5.00 V"), (3694, "3.69 V")])
 def test_volts_integer_only(mv, text):
     assert diag.volts(mv) == text
+
+
+def test_diagnostics_out_of_ram_at_boot_is_a_note_not_a_crash(monkeypatch):
+    """Menu held at power-on with too little heap for the diagnostics module: the app
+    boots anyway and says why, instead of dying in its constructor."""
+    import board_sim
+
+    from picoyacht import app as A
+    from picoyacht.buttons import B_MENU
+
+    find = A.App.find
+
+    def starved(self, name):
+        if name == "diag":
+            raise MemoryError("memory allocation failed")
+        return find(self, name)
+
+    monkeypatch.setattr(A.App, "find", starved)
+    runner = A.Runner(board_sim.HeadlessBoard(boot_buttons=1 << B_MENU))
+    assert runner.app.screen.NAME == "message"
+    assert "MemoryError" in " ".join(runner.app.screen.lines)

@@ -211,7 +211,10 @@ class App:
         elif resumable:
             self.offer_resume()
         if boot_buttons & (1 << B_MENU):
-            self.show("diag")
+            try:
+                self.show("diag")
+            except MemoryError as e:  # a builder's screen must never stop the game booting
+                self.fault(e)
 
     def offer_resume(self, btn=0):
         g = self.game
