@@ -5,7 +5,8 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
-.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui uf2
+.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui uf2 \
+        bench-pico
 
 $(STAMP): requirements-dev.txt
 	$(PY) -m venv $(VENV)
@@ -21,9 +22,16 @@ test: $(STAMP)
 # Every budget in one table, written to build/bench.json so runs can be compared (never
 # asserted in tests): runs bench-core, bench-ui and (tables built) bench-strategy quietly,
 # plus heap per rule set through the UI, idle allocation, input latency, decision time,
-# boot time and .mpy size. Each piece keeps its own target.
+# boot time and .mpy size, and bench-pico (the emulated Pico). Each piece keeps its own target.
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
+
+# The budgets judged on the emulated Pico (real rp2 firmware v1.28.0 and v1.24.1, the make
+# flash layout, played through the buttons): heap by bisection, allocation per pass and
+# action, response, I2C bytes, CPU passes, reset, Ctrl-C, sampling -> build/bench_pico.json.
+# Needs node; installs the pinned emulator into build/rp2emu. PICOARGS="--fw 1.28.0".
+bench-pico: $(STAMP)
+	$(BIN)/python tools/bench_pico.py $(PICOARGS)
 
 bench-core: $(STAMP)
 	$(BIN)/python tools/bench_core.py

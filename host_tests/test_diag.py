@@ -109,6 +109,10 @@ def test_missing_methods_are_na_and_raising_ones_error():
     assert f.buttons == diag.ERR and f.battery_mv == diag.ERR and f.i2c == [0x3C, 0x68]
     assert diag.collect(NoBattery(), 0).battery_mv == diag.NA
     assert diag.collect(object(), 0, buttons=0b101).buttons == 0b101  # e.g. the debouncer's
+    assert diag.collect(object(), 0).sampling == diag.NA
+    soft = FullBoard()
+    soft.sampling = "soft Timer"  # board_pico says which sampling really runs
+    assert diag.collect(soft, 0).sampling == "soft Timer"
 
 
 def test_slow_facts_once_a_second_and_in_place():

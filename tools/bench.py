@@ -18,7 +18,8 @@ measurements under the MicroPython unix port (tools/bench_mp.py), and prints one
   size      the package's total .mpy size
 
 Timing figures are ratios or counts where they can be (host time varies). Nothing here is
-asserted. Options: --skip core,ui,strategy,heap (for a quicker partial run).
+asserted. The emulated Pico's own table (bench_pico.py: the budgets judged on the device)
+comes after it. Options: --skip core,ui,strategy,heap,pico (for a quicker partial run).
 """
 
 import argparse
@@ -209,7 +210,7 @@ def print_table(rep):
 
     heap = rep.get("heap")
     if heap:
-        sec("Heap, complete game through the UI (unix port, 64-bit): "
+        sec("Heap, complete game through the UI (unix port, 64-bit; the Pico's is below): "
             "code / live peak / in use / smallest")
         for name, per in heap.items():
             for np_, f in per.items():
@@ -307,7 +308,7 @@ def print_table(rep):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--skip", default="", help="core,ui,strategy,heap")
+    ap.add_argument("--skip", default="", help="core,ui,strategy,heap,pico")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     a = ap.parse_args(argv)
     skip = set(filter(None, a.skip.split(",")))
@@ -342,10 +343,19 @@ def main(argv=None):
     if "heap" not in skip:
         log("heap of complete UI games per rule set (1 and 4 players, bisection) ...")
         rep["heap"] = heap_section(out, a.jobs)
+    if "pico" not in skip:
+        log("bench_pico.py (the emulated Pico) ...")
+        run_piece("bench_pico.py")
+        rep["bench_pico"] = load_json("bench_pico.json")
     rep["seconds"] = round(time.time() - t0, 1)
     BUILD.mkdir(exist_ok=True)
     (BUILD / "bench.json").write_text(json.dumps(rep, indent=1, default=str))
     print_table(rep)
+    if rep.get("bench_pico"):
+        import bench_pico
+
+        print()
+        bench_pico.table(rep["bench_pico"])
     print("\nwritten build/bench.json (%.0f s)" % rep["seconds"])
 
 

@@ -7,6 +7,11 @@ missed) or once per main-loop pass. Both paths
 allocate nothing per sample. Works on rp2 MicroPython v1.23+: newer keywords (Timer's
 hard=) are tried first with a fallback.
 
+`sampling` says which runs ("hard Timer", "soft Timer" or "loop"); it is printed on the
+serial console at boot and shown by diagnostics. A Ctrl-C that lands inside the sampling
+callback is caught there and re-raised by the main loop's next poll(), so mpremote and
+Thonny break in on the first try whatever the IRQ kind.
+
 Watchdog: machine.WDT (WDT_MS, default 8000; the RP2040's limit is 8388) starts on the
 main loop's first idle(), i.e. once the app has booted (loaded its saves), and idle() feeds
 it on every loop pass. A hung loop resets the Pico and the app boots into the resume offer
@@ -82,9 +87,16 @@ class PicoBoard:
         self.wdt_ms = min(getattr(cfg, "WDT_MS", 8000), WDT_MAX_MS)
         self.grace_ms = getattr(cfg, "WDT_GRACE_MS", 8000)
         self._fed = time.ticks_ms()  # the main loop's last feed
+        self.interrupted = False
+        self.irq_errors = 0
+        self.sampling = "loop"
+        self._last = time.ticks_ms()
+        # Every attribute exists before the Timer starts: adding one later grows the
+        # instance's dict, and an IRQ landing mid-resize fails its lookups.
         if getattr(cfg, "SAMPLING", "timer") == "timer":
             self._start_timer()
-        self._last = time.ticks_ms()
+        print("PicoYacht: buttons sampled every %d ms by %s" % (
+            self.sample_ms, "the main loop" if self.timer is None else "a " + self.sampling))
 
     def _display(self):
         from picoyacht import ssd1306
@@ -159,18 +171,25 @@ class PicoBoard:
         return raw
 
     def _sample(self, _t):
-        now = time.ticks_ms()
-        w = self.wdt
-        if w is not None and time.ticks_diff(now, self._fed) < self.grace_ms:
-            w.feed()  # the loop is alive, maybe in a long step: see the module docstring
-        h = self._head
-        nxt = (h + 1) & (RING - 1)
-        if nxt == self._tail:
-            self.lost += 1
-            return
-        self._raw[h] = self.read()
-        self._when[h] = now
-        self._head = nxt
+        try:
+            now = time.ticks_ms()
+            w = self.wdt
+            if w is not None and time.ticks_diff(now, self._fed) < self.grace_ms:
+                w.feed()  # the loop is alive, maybe in a long step: see the module docstring
+            h = self._head
+            nxt = (h + 1) & (RING - 1)
+            if nxt == self._tail:
+                self.lost += 1
+                return
+            self._raw[h] = self.read()
+            self._when[h] = now
+            self._head = nxt
+        except KeyboardInterrupt:
+            # Ctrl-C (mpremote, Thonny) landed in this callback: the IRQ dispatcher would
+            # print it, swallow it and stop the Timer for good. The main loop raises it.
+            self.interrupted = True
+        except Exception:  # anything else would also stop the Timer: the buttons go dead
+            self.irq_errors += 1
 
     def _start_timer(self):
         cb = self._sample  # bound once: the IRQ must not allocate
@@ -178,11 +197,16 @@ class PicoBoard:
         try:
             self.timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.sample_ms,
                                        callback=cb, hard=True)
+            self.sampling = "hard Timer"
         except TypeError:  # older firmware without hard=: soft IRQ still samples at 2 ms
             self.timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.sample_ms,
                                        callback=cb)
+            self.sampling = "soft Timer"
 
     def poll(self, deb, now):
+        if self.interrupted:  # a Ctrl-C the sampling IRQ caught: stop like any other
+            self.interrupted = False
+            raise KeyboardInterrupt
         if self.timer is None:
             deb.update(self.read(), now)
             return

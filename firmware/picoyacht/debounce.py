@@ -40,19 +40,38 @@ RELEASE = const(2)
 LONG = const(3)
 REPEAT = const(4)
 EMPTY = const(-1)  # get() when no event is queued
-TICKS_PERIOD = const(0x40000000)  # time.ticks_ms() wraps here on the rp2 port
+TICKS_MASK = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30 on the rp2 port
+TICKS_PERIOD = 0x40000000  # for callers; 2**30 is a long int on the Pico: never computed with
 
 
-def ticks_diff(a, b, period=TICKS_PERIOD):
-    """a - b for wrapping tick counts, in [-period/2, period/2); period a power of 2."""
-    d = (a - b) & (period - 1)
-    if d >= period >> 1:
-        d -= period
+def _diff(a, b, mask):
+    """a - b for tick counts in [0, mask], wrapped into [-(mask + 1) / 2, (mask + 1) / 2).
+
+    Every intermediate stays below 2**30 (a Pico small int is 31 bits: 2**30 would be a
+    heap-allocated long int, 64 bytes per call)."""
+    d = (a - b) & mask
+    half = (mask >> 1) + 1
+    if d >= half:
+        d = d - half - half
     return d
 
 
-def ticks_add(t, delta, period=TICKS_PERIOD):
-    return (t + delta) & (period - 1)
+def _add(t, delta, mask):
+    """t + delta wrapped into [0, mask], |delta| <= (mask + 1) / 2, with no long int."""
+    if delta >= 0:
+        room = mask - t
+        return t + delta if delta <= room else delta - room - 1
+    return t + delta if -delta <= t else t + delta + mask + 1
+
+
+def ticks_diff(a, b, period=0):
+    """a - b for wrapping tick counts, in [-period/2, period/2); period a power of 2
+    (0: the rp2 tick period, 2**30)."""
+    return _diff(a, b, period - 1 if period else TICKS_MASK)
+
+
+def ticks_add(t, delta, period=0):
+    return _add(t, delta, period - 1 if period else TICKS_MASK)
 
 
 def event(kind, button):
@@ -87,7 +106,7 @@ class Debouncer:
         if long_mask is None:
             long_mask = self.all & ~self.repeat_mask  # repeating keys don't also go LONG
         self.long_mask = long_mask & self.all
-        self.period = period
+        self.mask = period - 1  # once here: the period itself may be a long int
         self.pressed = 0  # debounced state, one bit per button
         self.dropped = 0  # events lost to a full queue
         self._run = 0  # raw differs from `pressed` since _t_run[i]
@@ -136,7 +155,7 @@ class Debouncer:
         busy = (raw ^ state) | run | lock | (state & (lng | rep))
         if not busy:
             return
-        period = self.period
+        mask = self.mask
         t_run = self._t_run
         t_edge = self._t_edge
         i = 0
@@ -144,13 +163,13 @@ class Debouncer:
         while busy:
             if busy & bit:
                 busy ^= bit
-                if lock & bit and ticks_diff(now, t_edge[i], period) >= self.DEBOUNCE_MS:
+                if lock & bit and _diff(now, t_edge[i], mask) >= self.DEBOUNCE_MS:
                     lock ^= bit
                 if (raw ^ state) & bit:
                     if not run & bit:
                         run |= bit
                         t_run[i] = now
-                    elif not lock & bit and ticks_diff(now, t_run[i], period) >= self.CONFIRM_MS:
+                    elif not lock & bit and _diff(now, t_run[i], mask) >= self.CONFIRM_MS:
                         run ^= bit
                         state ^= bit
                         lock |= bit
@@ -158,21 +177,21 @@ class Debouncer:
                         if state & bit:
                             self._push((PRESS << 4) | i)
                             lng |= self.long_mask & bit
-                            self._t_rep[i] = ticks_add(now, self.REPEAT_DELAY_MS, period)
+                            self._t_rep[i] = _add(now, self.REPEAT_DELAY_MS, mask)
                         else:
                             self._push((RELEASE << 4) | i)
                             lng &= ~bit
                 else:
                     run &= ~bit
                 if state & bit:
-                    if lng & bit and ticks_diff(now, t_edge[i], period) >= self.LONG_MS:
+                    if lng & bit and _diff(now, t_edge[i], mask) >= self.LONG_MS:
                         lng ^= bit
                         self._push((LONG << 4) | i)
-                    if rep & bit and ticks_diff(now, self._t_rep[i], period) >= 0:
+                    if rep & bit and _diff(now, self._t_rep[i], mask) >= 0:
                         self._push((REPEAT << 4) | i)
-                        nxt = ticks_add(self._t_rep[i], self.REPEAT_MS, period)
-                        if ticks_diff(now, nxt, period) >= 0:  # fell behind: no burst
-                            nxt = ticks_add(now, self.REPEAT_MS, period)
+                        nxt = _add(self._t_rep[i], self.REPEAT_MS, mask)
+                        if _diff(now, nxt, mask) >= 0:  # fell behind: no burst
+                            nxt = _add(now, self.REPEAT_MS, mask)
                         self._t_rep[i] = nxt
             bit <<= 1
             i += 1

@@ -5,6 +5,7 @@ collect() reads them from an injected board whose methods are all optional:
     board.present       mask of the buttons the build has (attribute)
     board.i2c_scan()    list of 7-bit I2C addresses (or board.i2c.scan())
     board.battery_mv()  VSYS in millivolts, or None when no battery sense is fitted
+    board.sampling      how buttons are sampled: "hard Timer", "soft Timer" or "loop"
 A missing method shows "n/a"; one that raises shows "error": never a crash. The slow facts
 (I2C scan, battery, free heap) are refreshed once a second; buttons on every call. draw()
 writes the screen into a screens.Canvas with the project's own font; Diag is the screen
@@ -50,6 +51,7 @@ class Facts:
         self.seed = NA
         self.version = NA
         self.mpy = NA
+        self.sampling = NA
         self.build = NA  # PicoYacht's git describe, frozen into a `make uf2` firmware
         self.changed = True  # something shown differs from the last collect()
 
@@ -125,6 +127,7 @@ def collect(board, now_ms, seed=None, prev=None, buttons=None):
             f.battery_mv = NA
         f.heap = heap_free()
         f.version, f.mpy = versions()
+        f.sampling = getattr(board, "sampling", NA)
         f.build = build()
     f.changed = prev is None or old != (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
     return f
