@@ -121,6 +121,15 @@ def test_heap_flat_over_100_consecutive_games(out):
         assert res[p + "_WINDOW_MIN_GROWTH"] <= 1024, res
 
 
+def test_heap_trend_catches_a_32_byte_per_game_leak(out):
+    """The negative control: the same run keeping 32 bytes more at every game end."""
+    res = clean(run(out, "heapleak", "stress_mash", [
+        "games=35", "purpose=850", "seed=2", "steady=1", "buttons=0", "leak=32"],
+        stress.HEAPS["heap"]))
+    assert res["HEAP_GAMES"] == 30
+    assert res["HEAPX_SLOPE_MILLIBYTES_PER_GAME"] >= 8000, res
+
+
 @pytest.mark.parametrize("seed,buttons", [(1, 11), (2, 4)])
 def test_display_faults(out, seed, buttons):
     res = clean(run(out, "display%d" % seed, "stress_display", [

@@ -10,15 +10,18 @@ options, player counts, names and CPU seats all come up.
 
 Checks after every gesture: no exception reached the loop's fault handler, the app and
 game invariants hold (stress_rig.app_error); at every box the saved game is the game.
-At the end of every completed game the live heap (after gc.collect) is recorded; the
+At the end of every completed game the live heap (after gc.collect) is recorded (not at a
+boot's first game: the app keeps each screen it has opened for its life, and a boot's first
+game ends before game over's screens exist, so that sample is low by their size); the
 trend over consecutive games must be flat.
 
 Usage: stress_mash.py [events=1000000] [seed=1] [buttons=0] [games=0] [purpose=450]
-                      [steady=0]
+                      [steady=0] [leak=0]
 events: raw button edges to produce; buttons 11/4 (0: alternate on each power cycle);
-games>0: stop after that many completed games instead (the heap-trend run); purpose:
+games>0: stop after that many heap samples instead (the heap-trend run); purpose:
 per mille of gestures that are purposeful taps (more: games end sooner); steady=1: the
-setup screen is not mashed, so consecutive games share one configuration (heap trend).
+setup screen is not mashed, so consecutive games share one configuration (heap trend);
+leak=N: the negative control, keep N more bytes at every game end (the trend must see it).
 """
 
 import gc
@@ -45,6 +48,9 @@ class Mash:
         self.faults = 0
         self.failures = 0
         self.games = 0
+        self.samples = 0  # heap samples taken: games that were not a boot's first
+        self.boot_games = 0
+        self.leaked = []  # leak=N: what the negative control keeps
         self.boxes = 0
         self.save_checks = 0
         self.power_cycles = 0
@@ -74,6 +80,7 @@ class Mash:
             self.b = self.r = self.app = self.hands = None
             self.last = (None, -1)
             self.counted = None
+            self.boot_games = 0
             st = sys.modules.get("picoyacht.strategy")
             if st is not None:
                 st._engine = None
@@ -179,9 +186,13 @@ class Mash:
         for s in range(g.nseats):
             if g.filled[s] != (1 << g.rs.nboxes) - 1:
                 self.fail("game over with open boxes")
-        i = self.games - 1
-        if i >= HEAP_SAMPLES:
-            return
+        self.boot_games += 1
+        if self.o["leak"]:
+            self.leaked.append(bytearray(self.o["leak"]))
+        i = self.samples
+        if self.boot_games == 1 or i >= HEAP_SAMPLES:
+            return  # a boot's first game: see the module docstring
+        self.samples += 1
         gc.collect()
         self.heap[i] = gc.mem_alloc()
         st = sys.modules.get("picoyacht.strategy")
@@ -221,7 +232,7 @@ def trend(heap, first, n, ng):
 
 
 def main(argv):
-    o = opts(argv, events=1000000, seed=1, buttons=0, games=0, purpose=450, steady=0)
+    o = opts(argv, events=1000000, seed=1, buttons=0, games=0, purpose=450, steady=0, leak=0)
     if o["steady"]:
         # modules the app imports on first use stay loaded: import them up front so a
         # first diagnostics boot late in the run is not mistaken for growth
@@ -229,7 +240,7 @@ def main(argv):
     m = Mash(o)
     while True:
         if o["games"]:
-            if m.games >= o["games"]:
+            if m.samples >= o["games"]:
                 break
         elif m.edges_now() >= o["events"]:
             break
@@ -250,7 +261,7 @@ def main(argv):
     out("SCREENS_SEEN", len(m.screens), len(A.SCREENS))
     out("SCREENS_MISSED", " ".join(sorted(n for n in A.SCREENS if n not in m.screens)) or "-")
     out("MAX_SEATS", m.max_seats)
-    ng = min(m.games, HEAP_SAMPLES)
+    ng = min(m.samples, HEAP_SAMPLES)
     if ng:
         first = 5 if ng >= 30 else 0
         slope, growth, k = trend(m.heap, first, 100, ng)
