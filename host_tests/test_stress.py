@@ -116,9 +116,11 @@ def test_heap_flat_over_100_consecutive_games(out):
         "games=%d" % (n + 5), "purpose=850", "seed=2", "steady=1", "buttons=0"],
         stress.HEAPS["heap"]))
     assert res["HEAP_GAMES"] == n
-    for p in ("HEAP", "HEAPX"):
-        assert res[p + "_SLOPE_MILLIBYTES_PER_GAME"] < 8000, res  # < 8 bytes per game
-        assert res[p + "_WINDOW_MIN_GROWTH"] <= 1024, res
+    # HEAPX: without the CPU's search engine, a cache that fills over many games by design
+    # (stress_mash.game_over). With the heap now large enough to keep the engine, its fill
+    # shows as ~9 B/game in HEAP; a leak shows in HEAPX (the negative control below).
+    assert res["HEAPX_SLOPE_MILLIBYTES_PER_GAME"] < 8000, res  # < 8 bytes per game
+    assert res["HEAPX_WINDOW_MIN_GROWTH"] <= 1024, res
 
 
 def test_heap_trend_catches_a_32_byte_per_game_leak(out):

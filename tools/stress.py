@@ -55,8 +55,11 @@ COUNTS = {
     "emu_cuts": (["--games", "2", "--boxes", "6"],
                  ["--games", "1", "--boxes", "2", "--torn", "0", "--stride", "3"]),
 }
+# The heap-trend run measures growth by gc.mem_alloc(), not by failing: its heap only has to
+# keep the CPU engine and the harness's own board from fragmentation on the 64-bit unix port
+# (at 240k, after the screen split, where the build directory sat moved it over the edge).
 HEAPS = {"cuts": "1M", "cuts_bytes": "1M", "errors": "1M", "corrupt": "512k", "display": "512k",
-         "wdt": "256k", "mash": "240k", "heap": "240k", "soak": "256k"}
+         "wdt": "256k", "mash": "240k", "heap": "320k", "soak": "256k"}
 MASH_MARGIN_KB = 16
 # Negative controls: a known-bad store or app under the same checks. Each must report
 # failures; one that no longer does is a failure of the proof. name: (module, args, heap).
