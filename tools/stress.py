@@ -59,7 +59,7 @@ COUNTS = {
 # keep the CPU engine and the harness's own board from fragmentation on the 64-bit unix port
 # (at 240k, after the screen split, where the build directory sat moved it over the edge).
 HEAPS = {"cuts": "1M", "cuts_bytes": "1M", "errors": "1M", "corrupt": "512k", "display": "512k",
-         "wdt": "256k", "mash": "240k", "heap": "320k", "soak": "256k"}
+         "wdt": "256k", "mash": "320k", "heap": "320k", "soak": "256k"}
 MASH_MARGIN_KB = 16
 # Negative controls: a known-bad store or app under the same checks. Each must report
 # failures; one that no longer does is a failure of the proof. name: (module, args, heap).
