@@ -45,7 +45,7 @@ SCREENS = {
     "name": "newgame", "play": "play", "card": "play", "handover": "play", "scores": "results",
     "over": "results", "ratings": "results", "records": "records", "diag": "diag",
 }
-_AWAY = ("newgame", "records", "diag")  # modules dropped when another screen is shown
+_KEPT = "menus"  # title, menu and message: the one screen module never dropped
 
 
 class App:
@@ -74,7 +74,7 @@ class App:
         self.screen = None
         self._stack = []  # screens back() returns to
         self._screens = {}  # name -> screen object, once opened
-        self._away = False  # a screen from an _AWAY module is loaded
+        self._extra = False  # a module beyond menus and play is loaded: see show()
         self._start = False  # setup asked for a new game: started once its key returns
         self.dirty = True
         self.note = ""  # a status note over the play or card screen
@@ -100,7 +100,7 @@ class App:
             cls = getattr(getattr(__import__("picoyacht." + mod), mod), name[0].upper() + name[1:])
             s = cls(self)
             self._screens[name] = s
-            self._away = self._away or mod in _AWAY
+            self._extra = self._extra or (mod != _KEPT and mod != "play")
         return s
 
     def go(self, name):
@@ -109,30 +109,41 @@ class App:
         return self._open(name)
 
     def show(self, name):
-        """Open a screen in place of every open one; setup, records and diagnostics
-        leave the heap then (their modules too), so a game never carries them."""
+        """Open a screen in place of every open one. Screen modules the new screen cannot
+        reach without another show() leave the heap, so the peak is the largest phase,
+        not all of them: setup is gone during play, the results during setup, and the
+        play screens once the game is over."""
         del self._stack[:]
         s = self._open(name)
-        if self._away and SCREENS[name] not in _AWAY:
-            self._drop_away()
+        g = self.game
+        if self._extra or (self.play is not None and (g is None or g.over)):
+            self._drop_unused(SCREENS[name])
         return s
 
-    def _drop_away(self):
+    def _drop_unused(self, shown):
         import gc
         import sys
 
         import picoyacht
 
-        self._away = False
-        for name in SCREENS:
-            if SCREENS[name] in _AWAY:
-                self._screens.pop(name, None)
-        for mod in _AWAY:
+        g = self.game
+        playing = g is not None and not g.over
+        if not playing:
+            self.play = None
+        gone = []
+        for name in self._screens:
+            mod = SCREENS[name]
+            if mod != _KEPT and mod != shown and not (playing and mod == "play"):
+                gone.append(name)
+        for name in gone:
+            mod = SCREENS[name]
+            del self._screens[name]
             if sys.modules.pop("picoyacht." + mod, None) is not None:
                 try:
                     delattr(picoyacht, mod)
                 except AttributeError:
                     pass
+        self._extra = shown != _KEPT and shown != "play"
         gc.collect()  # now, so what comes next fills the hole they leave
 
     def home(self):
