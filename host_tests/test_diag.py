@@ -145,7 +145,8 @@ def test_versions_and_formats():
 
 
 # ---------------------------------------------------------------- the screen
-def golden(lines, keys="", keys_text=None, header="Diagnostics", hint="hold B"):
+def golden(lines, keys="", keys_text=None, header="Diagnostics", hint="hold B",
+           sampling="n/a"):
     """The expected frame, drawn straight from font.GLYPHS: one text line per 8-pixel page."""
     buf = bytearray(1024)
 
@@ -178,6 +179,7 @@ def golden(lines, keys="", keys_text=None, header="Diagnostics", hint="hold B"):
                 put(diag.LABELS[i], x, 1)
     for page, s in enumerate(lines, start=2):
         put(s, 1, page)
+    put(sampling[:4], 129 - 6 * len(sampling[:4]), 6)  # the seed's row, right-aligned
     return bytes(buf)
 
 
@@ -196,11 +198,16 @@ def test_screen_half_board():
 
 
 def test_screen_full_board():
+    board = FullBoard()
+    board.sampling = "hard Timer"
     cv, buf = canvas()
-    diag.draw(cv, fixed(FullBoard(), 123456789))
+    diag.draw(cv, fixed(board, 123456789))
     want = golden(["I2C 3C 68", "Free heap 183424", "MicroPython 1.29.0", ".mpy 6.3 armv6m",
-                   "Seed 123456789", "Battery 4.12 V"], keys="bbbbbbbbbb#")
+                   "Seed 123456789", "Battery 4.12 V"], keys="bbbbbbbbbb#", sampling="hard")
     assert bytes(buf) == want
+    assert bytes(buf) != golden(["I2C 3C 68", "Free heap 183424", "MicroPython 1.29.0",
+                                 ".mpy 6.3 armv6m", "Seed 123456789", "Battery 4.12 V"],
+                                keys="bbbbbbbbbb#", sampling="soft")
 
 
 def test_screen_broken_board_and_golden_can_fail():

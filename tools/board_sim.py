@@ -240,6 +240,7 @@ class HeadlessBoard:
     its arrays would count against the heap the UI tests measure)."""
 
     SAMPLE_MS = 5
+    sampling = "loop"  # poll() reads the buttons once per loop pass (diagnostics shows it)
 
     def __init__(self, present=FULL, store=None, entropy=b"\x2a\x00\x00\x00", boot_buttons=0):
         self.display, self.i2c = make_display()

@@ -197,6 +197,9 @@ def draw(cv, f, hint="hold B"):
         cv.text(f.seed, x, 48)
     else:
         cv.num(f.seed, x, 48)
+    # The button sampling really running, by its first word: hard, soft (Timer) or loop.
+    n = min(len(f.sampling), 4)
+    cv.text(f.sampling, W - n * CELL + 1, 48, 1, n)
     x = cv.text("Battery ", 1, 56)
     mv = f.battery_mv
     cv.text(mv if isinstance(mv, str) else volts(mv), x, 56)
