@@ -6,6 +6,7 @@ where a screenshot needs a particular throw; everything else is reached through 
 Used by tools/shots.py (PNGs) and host_tests/test_ui_golden.py (golden frames).
 """
 
+import gc
 import sys
 
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
@@ -163,6 +164,42 @@ def main():
         s4.press(K.B_DOWN)
     s4.press(K.B_OK)
     s4.shot("four_hint")
+
+    # a solo game with the coach on "Hints+tips": the tip stays on the play screen, and
+    # game over has no winner to name
+    s = sc = s4 = app = g = None  # the games above leave the heap to the ones below
+    gc.collect()
+    so = Shots(FULL)
+    app = so.app
+    app.settings.coach = 2
+    app.settings.nplayers = 1
+    app.settings.kinds[0] = 0
+    so.press(K.B_OK)
+    so.item(newgame.R_START)
+    so.press(K.B_OK)
+    g = app.game
+    g.roll()
+    set_dice(app, (6, 6, 6, 6, 6))
+    app.score([b[1] for b in g.rs.boxes].index("CH"))  # a Yahtzee wasted in Chance
+    so.shot("play_tip")
+    while not g.over:
+        if not g.rolls_used:
+            g.roll()
+        app.score(policy.best_box(g))
+    so.shot("game_over_solo")
+
+    # Casino seats the players at random: the first hand-over says who starts
+    sr = Shots(FULL)
+    app = sr.app
+    app.settings.rid = 2  # Casino 5
+    app.settings.nplayers = 3
+    app.settings.kinds[1] = 0
+    sr.press(K.B_OK)
+    sr.item(newgame.R_START)
+    sr.press(K.B_OK)
+    sr.shot("handover_drawn")
+    so = sr = app = g = None
+    gc.collect()
 
     # boot: a corrupt save means a note, then the title; Menu held: diagnostics
     class BadStore:
