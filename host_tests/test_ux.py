@@ -311,9 +311,13 @@ def test_tip_waits_when_a_cpu_plays_next():
 
 def test_a_cpus_own_tip_does_not_wait():
     r = Rig(coach=2)
-    r.new_game((2, 1))  # two CPUs: nobody to read it
-    r.d.run_ms(20000)  # a CPU's turn takes about 4 s with its hand-over
-    assert r.app.game.turn >= 3
+    g = r.new_game((2, 1))  # two CPUs: nobody to read it
+    g.roll()
+    g.dice[:] = bytes((6, 6, 6, 6, 6))
+    r.app.score([b[1] for b in g.rs.boxes].index("CH"))  # the CPU wastes a Yahtzee
+    assert r.app.screen.NAME == "handover" and r.app.coach_line
+    r.d.run_ms(2000)  # the hand-over goes on by itself after 1.2 s
+    assert r.app.screen.NAME == "play"
 
 
 # ---------------------------------------------------------------- words on screen
