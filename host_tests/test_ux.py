@@ -424,38 +424,3 @@ def test_casino_first_turn_says_who_starts_and_the_order():
     rest = [g.names[g.order[i]] for i in (1, 2)]
     assert w[w.index("then") + 1:w.index("then") + 3] == rest
 
-
-def test_sim_wav_gets_the_apps_sounds(monkeypatch, tmp_path, capsys):
-    """`make sim SIMARGS="--wav f.wav"`: the board's tone log, as the app plays it, is what
-    sim.py turns into the WAV."""
-    import board_term
-    import sim
-
-    no_tty = lambda self: setattr(self, "saved", None)  # noqa: E731
-    monkeypatch.setattr(board_term.TermBoard, "_tty_setup", no_tty)
-    monkeypatch.setattr(board_term.TermBoard, "_read_keys", lambda self: None)
-    monkeypatch.setenv("PICOYACHT_BUTTONS", "11")
-    monkeypatch.delenv("PICOYACHT_SAVES", raising=False)
-    monkeypatch.delenv("PICOYACHT_LOG", raising=False)
-    tones = tmp_path / "tones.txt"
-    monkeypatch.setenv("PICOYACHT_TONES", str(tones))
-    board = board_term.make_board()
-    clock = [5000]
-    board._now = lambda: clock[0]
-    board.idle = lambda: clock.__setitem__(0, clock[0] + board.SAMPLE_MS)
-    runner = A.Runner(board)
-    app = runner.app
-    app.settings.nplayers = 1
-    app.settings.kinds[0] = HUMAN
-    app.start_game()
-    app.event(0, clock[0])  # any event: setup's Start takes effect after its key
-    assert app.screen.NAME == "play"
-    board.down_until[K.B_ROLL] = clock[0] + 60
-    while clock[0] < 6000:
-        runner.step()
-    assert app.game.rolls_used == 1
-    board.restore()
-    got = sim.parse_tones(tones.read_text())
-    assert [hz for _, hz, _ in got] == heard(sound.ROLL)
-    sim.write_wav(got, tmp_path / "roll.wav")
-    assert (tmp_path / "roll.wav").stat().st_size > 44
