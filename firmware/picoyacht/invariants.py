@@ -11,7 +11,7 @@ from picoyacht.rules import ALL_PLUS, ARG_A, FIXED, KIND, MODE, UPPER, VALUE
 from picoyacht.snapshot import _check
 
 
-def _popcount(x):
+def popcount(x):
     n = 0
     while x:
         x &= x - 1
@@ -62,7 +62,7 @@ def validate(game):
         _check(game.kinds[seat] <= CPU_EXPERT, "seat kind")
         filled = game.filled[seat]
         done = turn // n + (1 if pos < turn % n else 0)
-        _check(filled >> nb == 0 and _popcount(filled) == done, "boxes filled vs turn")
+        _check(filled >> nb == 0 and popcount(filled) == done, "boxes filled vs turn")
         base = seat * nb
         for b in range(nb):
             points = game.scores[base + b]
@@ -93,7 +93,7 @@ def validate(game):
         _check(used == 0 and left == 0, "rolls after the end")
     else:
         extra = used + left - ROLLS_PER_TURN
-        carried = 2 * _popcount(game.filled[game.current]) if maxi else 0
+        carried = 2 * popcount(game.filled[game.current]) if maxi else 0
         _check(0 <= extra <= carried, "rolls")
     dice = game.dice
     all_held = (1 << rs.ndice) - 1

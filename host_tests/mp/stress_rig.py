@@ -16,6 +16,7 @@ from picoyacht import app as A
 from picoyacht import buttons as K
 from picoyacht import menus, newgame
 from picoyacht.game import HUMAN, Game
+from picoyacht.invariants import popcount
 
 
 def out(key, *values):
@@ -59,14 +60,6 @@ def rig(present=FULL, store=None, entropy=b"\x2a\x00\x00\x00", boot=0, sample_ms
     r = A.Runner(b)
     d = Driver(b, r)
     return b, r, d, r.app
-
-
-def popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 # ---------------------------------------------------------------- invariants
