@@ -155,3 +155,34 @@ def test_make_board_records_tones_and_the_log_where_sim_asks(term, monkeypatch, 
     assert [hz for _, hz, _ in got] == [1047, 1319, 0]
     assert [t - got[0][0] for t, _, _ in got] == [0, 80, 200]
     assert log.read_text() == '{"ev":"score","x":"%s"}\n' % ("y" * 200)
+
+
+def test_sim_wav_gets_the_apps_sounds(term, monkeypatch, tmp_path):
+    """`make sim SIMARGS="--wav f.wav"`: what the app plays on a roll reaches the tone log
+    sim.py turns into the WAV."""
+    from picoyacht import buttons, sound
+
+    tones = tmp_path / "tones.txt"
+    monkeypatch.setenv("PICOYACHT_TONES", str(tones))
+    board = board_term.make_board()
+    clock = [5000]
+    board._now = lambda: clock[0]
+    board.idle = lambda: clock.__setitem__(0, clock[0] + board.SAMPLE_MS)
+    runner = A.Runner(board)
+    app = runner.app
+    app.settings.nplayers = 1
+    app.settings.kinds[0] = 0
+    app.start_game()
+    app.event(0, clock[0])  # any event: setup's Start takes effect after its key
+    assert app.screen.NAME == "play"
+    board.down_until[buttons.B_ROLL] = clock[0] + 60
+    while clock[0] < 6000:
+        runner.step()
+    assert app.game.rolls_used == 1
+    board.restore()
+    got = sim.parse_tones(tones.read_text())
+    rattle = sound.SOUNDS[sound.ROLL][::2]
+    assert [hz for _, hz, _ in got] == [sound.FREQ[n - sound.LOW_NOTE] if n else 0
+                                        for n in rattle] + [0]
+    sim.write_wav(got, tmp_path / "roll.wav")
+    assert (tmp_path / "roll.wav").stat().st_size > 44

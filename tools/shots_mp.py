@@ -6,6 +6,7 @@ where a screenshot needs a particular throw; everything else is reached through 
 Used by tools/shots.py (PNGs) and host_tests/test_ui_golden.py (golden frames).
 """
 
+import gc
 import sys
 
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
@@ -45,6 +46,27 @@ class Shots:
 
     def item(self, code):
         self.d.select(code, 30)
+
+    def start(self, nplayers, coach=0, rid=0, humans=1):
+        """A new game from the title: rule set, seats (the first `humans` human, the rest
+        as setup has them), coach; then Start."""
+        s = self.app.settings
+        s.rid, s.nplayers, s.coach = rid, nplayers, coach
+        for seat in range(humans):
+            s.kinds[seat] = 0
+        self.press(K.B_OK)
+        self.item(newgame.R_START)
+        self.press(K.B_OK)
+        return self.app.game
+
+
+def finish(app):
+    """Play the game to its end through the app's own scoring path, quickly."""
+    g = app.game
+    while not g.over:
+        if not g.rolls_used:
+            g.roll()
+        app.score(policy.best_box(g))
 
 
 def set_dice(app, faces, held=0):
@@ -113,12 +135,7 @@ def main():
     s.d.run_ms(700)
     s.shot("play_cpu")
     # the end of a game: finish it quickly through the engine, keep the UI honest
-    g = app.game
-    while not g.over:
-        if not g.rolls_used:
-            g.roll()
-        best = policy.best_box(g)
-        app.score(best)
+    finish(app)
     s.shot("game_over")
     s.press(K.B_OK)
     s.shot("ratings")
@@ -131,27 +148,14 @@ def main():
 
     # game over with the coach on "Hints+tips": give-aways per seat and the costliest move
     sc = Shots(FULL)
-    app = sc.app
-    app.settings.coach = 2
-    app.settings.nplayers = 2
-    sc.press(K.B_OK)
-    sc.item(newgame.R_START)
-    sc.press(K.B_OK)
-    g = app.game
-    while not g.over:
-        if not g.rolls_used:
-            g.roll()
-        app.score(policy.best_box(g))
+    sc.start(2, coach=2)
+    finish(sc.app)
     sc.shot("game_over_coach")
 
     # a 4-button build: the cursor mode with hints
     s4 = Shots(FOUR)
     app = s4.app
-    app.settings.coach = 1
-    app.settings.nplayers = 1
-    s4.press(K.B_OK)
-    s4.item(newgame.R_START)
-    s4.press(K.B_OK)
+    s4.start(1, coach=1)
     s4.shot("four_ready")
     s4.press(K.B_OK)  # the cursor starts on Roll
     s4.d.run_ms(300)
@@ -163,6 +167,27 @@ def main():
         s4.press(K.B_DOWN)
     s4.press(K.B_OK)
     s4.shot("four_hint")
+
+    # a solo game with the coach on "Hints+tips": the tip stays on the play screen, and
+    # game over has no winner to name
+    s = sc = s4 = app = None  # the games above leave the heap to the ones below
+    gc.collect()
+    so = Shots(FULL)
+    app = so.app
+    g = so.start(1, coach=2)
+    g.roll()
+    set_dice(app, (6, 6, 6, 6, 6))
+    app.score([b[1] for b in g.rs.boxes].index("CH"))  # a Yahtzee wasted in Chance
+    so.shot("play_tip")
+    finish(app)
+    so.shot("game_over_solo")
+
+    # Casino seats the players at random: the first hand-over says who starts
+    sr = Shots(FULL)
+    sr.start(3, rid=2, humans=2)  # Casino 5
+    sr.shot("handover_drawn")
+    so = sr = app = g = None
+    gc.collect()
 
     # boot: a corrupt save means a note, then the title; Menu held: diagnostics
     class BadStore:

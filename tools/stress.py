@@ -58,8 +58,12 @@ COUNTS = {
 # The heap-trend run measures growth by gc.mem_alloc(), not by failing: its heap only has to
 # keep the CPU engine and the harness's own board from fragmentation on the 64-bit unix port
 # (at 240k, after the screen split, where the build directory sat moved it over the edge).
+# mash runs at 320k (main: CI's longer path fragmented 240k at the display buffer after a
+# power cycle). soak: the boards have a piezo, so picoyacht.sound's player is loaded (5.9 KB
+# on this port); measured with it, soak fails at 256k and passes at 264k: set 8 KB above.
+# (mash with the player: seed 1 passes at 248k, seed 2 fails at 248k and passes at 256k.)
 HEAPS = {"cuts": "1M", "cuts_bytes": "1M", "errors": "1M", "corrupt": "512k", "display": "512k",
-         "wdt": "256k", "mash": "320k", "heap": "320k", "soak": "256k"}
+         "wdt": "256k", "mash": "320k", "heap": "320k", "soak": "272k"}
 MASH_MARGIN_KB = 16
 # Negative controls: a known-bad store or app under the same checks. Each must report
 # failures; one that no longer does is a failure of the proof. name: (module, args, heap).

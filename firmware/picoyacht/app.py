@@ -19,6 +19,8 @@ from picoyacht.game import Game, RuleError
 from picoyacht.rules import NAME, YAHTZEE, Options
 from picoyacht.saves import Records, Settings
 from picoyacht.screens import Canvas
+from picoyacht.sound import GAME_OVER, SCORE, SCRATCH, Player
+from picoyacht.sound import YAHTZEE as FANFARE
 
 try:
     from micropython import const
@@ -52,13 +54,14 @@ class App:
     """The session around one Game, and navigation between screens."""
 
     def __init__(self, display, present=FULL_BUTTONS, store=None, urandom=None,
-                 console=None, now_ms=0, boot_buttons=0):
+                 console=None, now_ms=0, boot_buttons=0, tone=None):
         from picoyacht.roller import Roller, seed_from_entropy
 
         self.disp = display
         self.cv = Canvas(display, display.buffer)
         self.present = present | MIN_BUTTONS
         self.full = (present & 0x7F) == 0x7F  # six hold buttons and Roll
+        self.player = None  # a sound.Player on tone(freq_hz, duty_u16), if a piezo is fitted
         self.store = store
         self.console = console
         self._Roller = Roller
@@ -79,17 +82,36 @@ class App:
         self.dirty = True
         self.note = ""  # a status note over the play or card screen
         self.note_at = 0
+        self.note_key = False  # the note stays until the next key (a coach's tip)
         self.save_msg = ""
         self.last_line = ""
         self.coach_line = ""
         self.last_scorer = -1
+        self.new_best = False  # the game just over set a record
         self.power = AWAKE
         self.last_input = now_ms
         self.swallow = 0
         self.frames = 0
         self.unsent = False  # the panel refused the last frame or command: retry
         self.unsent_at = now_ms
-        self._boot(boot_buttons)
+        self._boot(boot_buttons, tone)
+
+    # ---------------------------------------------------------------- sound
+    def sound(self, snd):
+        """Start one of picoyacht.sound's sounds; silent without a piezo. Never blocks."""
+        if self.player is not None:
+            self.player.play(snd)
+
+    def set_volume(self, level):
+        self.settings.volume = level
+        if self.player is not None:
+            self.player.set_volume(level)
+
+    def keys(self, text):
+        """A prompt in the build's key names: OK and Menu are A and B on 4 buttons."""
+        if self.full:
+            return text
+        return text.replace("OK", "A").replace("Menu", "B")
 
     # ---------------------------------------------------------------- navigation
     def find(self, name):
@@ -169,7 +191,14 @@ class App:
         """A short status note over the play or card screen, gone after _NOTE_MS."""
         self.note = text
         self.note_at = self.now
+        self.note_key = False
         self.dirty = True
+
+    def keep_note(self, text):
+        """A note read at the player's pace (a coach's tip): it stays until the next key,
+        which then acts as usual."""
+        self.show_note(text)
+        self.note_key = True
 
     # ---------------------------------------------------------------- boot and saves
     def _load(self, kind, parse, notes):
@@ -203,11 +232,13 @@ class App:
             notes.append(kind + ": unreadable, reset")
             return None
 
-    def _boot(self, boot_buttons):
+    def _boot(self, boot_buttons, tone):
         notes = []
         s = self._load("settings", Settings.unpack, notes)
         if s is not None:
             self.settings = s
+        if tone is not None:
+            self.player = Player(tone, self.settings.volume)
         r = self._load("records", Records.unpack, notes)
         if r is not None:
             self.records = r
@@ -217,7 +248,7 @@ class App:
             self._adopt(g, self.settings.coach)
         self.home()
         if notes:
-            self.message("Fresh start" if g is None else "Note", notes, "OK: continue",
+            self.message("Fresh start" if g is None else "Note", notes, self.keys("OK: continue"),
                          self.offer_resume if resumable else None)
         elif resumable:
             self.offer_resume()
@@ -235,11 +266,13 @@ class App:
             if len(lines) > 4:
                 break
             lines.append(g.names[s] + " " + str(g.total(s)))
-        self.message("Saved game", lines, "OK resume  Menu: new", self._resume_or_new)
+        self.message("Saved game", lines, self.keys("OK resume  Menu: new"),
+                     self._resume_or_new)
 
     def _resume_or_new(self, btn):
-        if btn == B_MENU:
+        if btn == B_MENU:  # a new game: its setup, over the title (where setup's Menu goes)
             self.home()
+            self.go("setup")
         else:
             self.resume()
 
@@ -346,6 +379,10 @@ class App:
         self.last_line = g.names[seat] + ": " + name + " " + str(pts)
         self.coach_line = tip
         self.log(gamelog.score_line(g, seat, box, pts, dice, bonus))
+        if bonus or (pts and box == g.rs.yahtzee_box):
+            self.sound(FANFARE)
+        else:
+            self.sound(SCORE if pts else SCRATCH)
         self.save_game()
         self.note = ""
         self.play.scored()
@@ -355,12 +392,16 @@ class App:
             self.show("handover")
         else:
             self.show("play")
-            self.show_note(name + " " + str(pts))
+            if tip:  # the player's eyes are on the dice: the tip stays there until a key
+                self.keep_note(tip)
+            else:
+                self.show_note(name + " " + str(pts))
 
     def _game_over(self):
         g = self.game
+        self.new_best = False
         if not self.demo:
-            self.records.add(g)
+            self.new_best = self.records.add(g)
             self.save("records", self.records.pack())
             if self.store is not None:
                 try:
@@ -368,6 +409,7 @@ class App:
                 except Exception:
                     pass
         self.log(gamelog.end_line(g))
+        self.sound(GAME_OVER)
         self.show("over")
 
     # ---------------------------------------------------------------- events and time
@@ -388,6 +430,10 @@ class App:
                 self.swallow |= bit
             return
         self.last_input = now
+        if self.note_key and kind == PRESS:  # a tip read: this key acts as usual too
+            self.note_key = False
+            self.note = ""
+            self.dirty = True
         self.screen.event(btn, kind)
         if self._start:
             self._start_game()
@@ -395,7 +441,9 @@ class App:
     def tick(self, now):
         """Advance timers: notes, the screen's own (animation, CPU pacing), dimming."""
         self.now = now
-        if self.note and ticks_diff(now, self.note_at) >= _NOTE_MS:
+        if self.player is not None:
+            self.player.tick(now)
+        if self.note and not self.note_key and ticks_diff(now, self.note_at) >= _NOTE_MS:
             self.note = ""
             self.dirty = True
         self.screen.tick(now)
@@ -431,7 +479,7 @@ class App:
     def fault(self, e):
         """Last line of defence: log, show a note, go back to a safe screen, keep the game."""
         self.log('{"ev":"fault","msg":' + gamelog.q(repr(e)[:60]) + "}")
-        self.message("Oops", [repr(e)[:21], "the game is kept"], "OK: title")
+        self.message("Oops", [repr(e)[:21], "the game is kept"], self.keys("OK: title"))
 
     def render(self):
         """Redraw the whole frame if anything changed; the driver sends only what changed.
@@ -479,7 +527,8 @@ class Runner:
         self.deb = Debouncer(NBUTTONS, repeat_mask=(1 << B_UP) | (1 << B_DOWN))
         now = board.ticks_ms()
         self.app = app or App(board.display, board.present, board.store, board.urandom,
-                              board.console, now, board.boot_buttons)
+                              board.console, now, board.boot_buttons,
+                              getattr(board, "tone", None))
 
     def step(self):
         b = self.board

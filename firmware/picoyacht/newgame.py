@@ -7,6 +7,7 @@ from picoyacht.game import MAX_NAME
 from picoyacht.rules import JOKER_NAMES, RULESETS
 from picoyacht.saves import BETS, DEFAULT_NAMES
 from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
+from picoyacht.sound import SCORE, VOLUME_NAMES
 
 try:
     from micropython import const
@@ -26,24 +27,29 @@ R_BONUS = const(5)
 R_PLAYERS = const(6)
 R_COACH = const(7)
 R_START = const(8)
+R_SOUND = const(9)
 R_KIND = const(16)  # + seat
 R_NAME = const(32)  # + seat
-_PER_PAGE = const(7)
+_PER_PAGE = const(6)  # setting rows per page; "Start game" is pinned under them
 
 LABELS = ("Game", "Joker", "Sharp dice", "Bet", "Saved rolls", "Upper bonus", "Players",
-          "Coach", "Start game")
+          "Coach", "Start game", "Sound")
 ON_OFF = ("Off", "On")
 COACH_NAMES = ("Off", "Hints", "Hints+tips")
 NAME_CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
 
 
 class Setup(Choice):
-    """One row per setting; OK steps a value forward, Roll back; Menu leaves."""
+    """One row per setting; OK steps a value forward, a long OK (or Roll) back; Menu
+    leaves. "Start game" is the last row, drawn under every page: Up from the first row
+    reaches it in one press."""
 
     NAME = "setup"
+    page = 0
 
     def enter(self):
         self.sel = 0
+        self.page = 0
         self.refresh()
 
     def refresh(self):
@@ -66,6 +72,7 @@ class Setup(Choice):
             items.append(R_KIND + i)
             items.append(R_NAME + i)
         items.append(R_COACH)
+        items.append(R_SOUND)
         items.append(R_START)
         self.items = items
         if self.sel >= len(items):
@@ -77,9 +84,18 @@ class Setup(Choice):
         else:
             Choice.key(self, btn)
 
+    def long(self, btn):
+        """A held OK steps back: the press already stepped forward, so two back."""
+        code = self.items[self.sel]
+        if btn == B_OK and code < R_NAME and code != R_START:
+            self.change(code, -2)
+            self.app.dirty = True
+
     def pick(self, code):
-        if code < 0:  # Menu
-            self.app.home()
+        if code < 0:  # Menu: the volume (heard at once) is kept even without a game
+            app = self.app
+            app.save("settings", app.settings.pack())
+            app.home()
         else:
             self.change(code, 1)
 
@@ -92,18 +108,21 @@ class Setup(Choice):
         elif code == R_JOKER:
             o.joker = (o.joker + d) % 3
         elif code == R_SHARP:
-            o.sharp = not o.sharp
+            o.sharp = (o.sharp + d) % 2 == 1
         elif code == R_BET:
             i = BETS.index(o.bet) if o.bet in BETS else 1
             o.bet = BETS[(i + d) % len(BETS)]
         elif code == R_SAVED:
-            o.saved_rolls = not o.saved_rolls
+            o.saved_rolls = (o.saved_rolls + d) % 2 == 1
         elif code == R_BONUS:
-            o.bonus100 = not o.bonus100
+            o.bonus100 = (o.bonus100 + d) % 2 == 1
         elif code == R_PLAYERS:
             s.nplayers = (s.nplayers - 1 + d) % 6 + 1
         elif code == R_COACH:
             s.coach = (s.coach + d) % 3
+        elif code == R_SOUND:
+            app.set_volume((s.volume + d) % len(VOLUME_NAMES))
+            app.sound(SCORE)  # hear the new level
         elif code == R_START:
             app.start_game()
             return
@@ -119,18 +138,26 @@ class Setup(Choice):
     def draw(self, cv):
         cv.clear()
         items = self.items
-        header(cv, "New game", -1, self.sel // _PER_PAGE, (len(items) + 6) // _PER_PAGE)
-        top = (self.sel // _PER_PAGE) * _PER_PAGE
-        for r in range(_PER_PAGE):
+        last = len(items) - 1  # Start: under every page
+        if self.sel < last:
+            self.page = self.sel // _PER_PAGE
+        elif self.page * _PER_PAGE >= last:
+            self.page = 0
+        header(cv, "New game", -1, self.page, (last + _PER_PAGE - 1) // _PER_PAGE)
+        top = self.page * _PER_PAGE
+        for r in range(_PER_PAGE + 1):
             i = top + r
-            if i >= len(items):
-                break
+            if r == _PER_PAGE or i >= last:
+                i = last
+                r = _PER_PAGE
             y = (r + 1) * 8
             c = 1
             if i == self.sel:
                 cv.tab(r + 1, label_w(items[i]))
                 c = 0
             self.draw_row(cv, items[i], y, c)
+            if i == last:
+                break
 
     def draw_row(self, cv, code, y, c):
         """One row: the label in colour c (0 inside the selection box), the value."""
@@ -168,6 +195,8 @@ class Setup(Choice):
             cv.rnum(s.nplayers, W, y)
         elif code == R_COACH:
             cv.rtext(COACH_NAMES[s.coach], W, y)
+        elif code == R_SOUND:
+            cv.rtext(VOLUME_NAMES[s.volume], W, y)
 
 
 def label_w(code):
@@ -185,6 +214,10 @@ class Name(Screen):
     seat = 0
     edit = ""
     pos = 0
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.prompts = (app.keys("Up/Dn letter OK next"), app.keys("Menu: done"))
 
     def enter(self):
         self.edit = self.app.settings.names[self.seat]
@@ -231,5 +264,5 @@ class Name(Screen):
             else:
                 cv.big(name[i], x, 26, 2, 1)
             x += 14
-        cv.text("Up/Dn letter OK next", 1, 48)
-        cv.text("Menu: done", 1, 56)
+        cv.text(self.prompts[0], 1, 48)
+        cv.text(self.prompts[1], 1, 56)

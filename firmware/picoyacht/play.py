@@ -20,6 +20,7 @@ from picoyacht.screens import (
     header,
     row_sum,
 )
+from picoyacht.sound import HOLD, ROLL
 
 try:
     from micropython import const
@@ -123,6 +124,7 @@ class Play(Screen):
         g.held ^= 1 << i
         app.note = ""
         self.hint_mask = 0
+        app.sound(HOLD)
 
     def roll(self):
         app = self.app
@@ -141,7 +143,7 @@ class Play(Screen):
         app.last_scorer = -1
         self._animate()
         if tip:
-            app.show_note(tip)
+            app.keep_note(tip)
         n = len(g.dice)
         if g.rolls_left <= 0 or app.full:
             self.cursor = n + 1
@@ -164,8 +166,8 @@ class Play(Screen):
             text = "Hold dots"
             if not arg:
                 text = "Roll all"
-        if value >= 0:
-            text += ", exp " + centi(value)
+        if value >= 0:  # the final total to expect, on average, playing on as advised
+            text += ", avg " + centi(value)
         app.show_note(text)
         app.note_at = app.now + _KEEP_NOTE
 
@@ -191,6 +193,8 @@ class Play(Screen):
         app.show_note("Undone")
 
     def _animate(self):
+        """The dice tumble on screen (and rattle, with a piezo) for a moment."""
+        self.app.sound(ROLL)
         self.anim = 1
         self.anim_at = self.app.now
         self._shake()
@@ -359,7 +363,7 @@ class Card(Screen):
                 app.show_note("Roll first" if not g.rolls_used else "Joker: not here")
             elif st == ZERO and not self.confirm:
                 self.confirm = True
-                app.show_note("Score 0? OK again")
+                app.show_note(app.keys("Score 0? OK again"))
             else:
                 self.confirm = False
                 app.score(code)
@@ -440,13 +444,24 @@ def card_value(cv, g, seat, code, y, state):
 
 class Handover(Screen):
     """Between turns: who plays next and what the last box gave. A CPU seat goes on by
-    itself after CPU_HANDOVER_MS."""
+    itself after CPU_HANDOVER_MS, unless it shows a coach's tip on a human's box: that
+    stays until a key. The first turn of a game with drawn seats says who starts."""
 
     NAME = "handover"
     at = 0
 
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.start_key = app.keys("OK: start turn")
+
     def enter(self):
         self.at = self.app.now
+
+    def _waits(self):
+        """The last box was a human's and the coach has a word on it: wait for a key."""
+        app = self.app
+        s = app.last_scorer
+        return bool(app.coach_line) and s >= 0 and app.game.kinds[s] == HUMAN
 
     def key(self, btn):
         app = self.app
@@ -462,7 +477,8 @@ class Handover(Screen):
     def tick(self, now):
         app = self.app
         g = app.game
-        if g.kinds[g.current] != HUMAN and ticks_diff(now, self.at) >= CPU_HANDOVER_MS:
+        if (g.kinds[g.current] != HUMAN and ticks_diff(now, self.at) >= CPU_HANDOVER_MS
+                and not self._waits()):
             app.show("play")
             app.last_input = now
             app.dirty = True
@@ -471,16 +487,26 @@ class Handover(Screen):
         app = self.app
         g = app.game
         cv.clear()
-        header(cv, "Next turn")
+        first = g.turn == 0
+        header(cv, "First turn" if first else "Next turn")
         seat = g.current
         name = g.names[seat]
         cv.big(name, (W - len(name) * 12) >> 1, 10, 2)
         cv.ctext(KIND_NAMES[g.kinds[seat]], 28)
-        if app.last_line:
+        if first and (g.rs.random_seating or g.rs.rolloff):
+            cv.text("drawn to go first" if g.rs.random_seating else "won the roll-off", 1, 40)
+            x = cv.text("then", 1, 48)
+            for i in range(1, g.nseats):  # the seating order, as far as the line goes
+                other = g.names[g.order[i]]
+                if x + (len(other) + 1) * CELL > W:
+                    cv.text("..", x, 48)
+                    break
+                x = cv.text(other, x + CELL, 48)
+        elif app.last_line:
             cv.text(app.last_line, 1, 40, 1, 21)
         if app.coach_line:
             cv.text(app.coach_line, 1, 48, 1, 21)
         if g.kinds[seat]:
             cv.text("any key: go", 1, 56)
         else:
-            cv.text("OK: start turn", 1, 56)
+            cv.text(self.start_key, 1, 56)

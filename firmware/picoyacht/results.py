@@ -2,6 +2,7 @@
 
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
+from picoyacht.rules import ABBR, NAME
 from picoyacht.screens import (
     CELL,
     ROW_UPPER,
@@ -23,6 +24,7 @@ except ImportError:  # CPython
 
 _ROWS = const(6)  # card rows per page of the scores grid
 _SEATS = const(4)  # seats per page of the scores grid
+_LABEL_W = const(20)  # the grid's row-label column
 _RATED = const(14)  # boxes per ratings page
 RATE_MARK = (font.RATE0, font.RATELOW, font.RATEHIGH, font.RATEMAX, font.RATEABOVE)
 _SHORT = ("Up", "Bn", "YB", "Cr", "Tot")
@@ -57,14 +59,17 @@ class Scores(Pages):
         sp = page // rpages
         cv.clear()
         header(cv, "Scores", -1, page, self.pages())
-        for k in range(_SEATS):
+        # seats share the width: fewer seats on a page, wider columns and longer names
+        shown = g.nseats - sp * _SEATS
+        if shown > _SEATS:
+            shown = _SEATS
+        cw = (W - _LABEL_W) // shown
+        for k in range(shown):
             s = sp * _SEATS + k
-            if s >= g.nseats:
-                break
-            xr = 20 + 27 * (k + 1)
-            cv.text(g.names[s], xr - 25, 8, 1, 4)
+            xr = _LABEL_W + cw * (k + 1)
+            cv.text(g.names[s], xr - cw + 2, 8, 1, (cw - 2) // CELL)
             if s == g.current and not g.over:
-                cv.fb.hline(xr - 25, 15, 24, 1)
+                cv.fb.hline(xr - cw + 2, 15, cw - 3, 1)
         for r in range(_ROWS):
             i = rp * _ROWS + r
             if i >= len(rows):
@@ -75,11 +80,9 @@ class Scores(Pages):
                 cv.text(g.rs.boxes[code][1], 0, y)
             else:
                 cv.text(_SHORT[code - ROW_UPPER], 0, y)
-            for k in range(_SEATS):
+            for k in range(shown):
                 s = sp * _SEATS + k
-                if s >= g.nseats:
-                    break
-                xr = 20 + 27 * (k + 1)
+                xr = _LABEL_W + cw * (k + 1)
                 if code < ROW_UPPER:
                     if g.is_filled(s, code):
                         cv.rnum(g.box_score(s, code), xr, y)
@@ -90,8 +93,9 @@ class Scores(Pages):
 
 
 class Over(Screen):
-    """The winners and the ranking; with tips on, what each seat gave away and the
-    costliest move of the game."""
+    """The winners (a solo game: how the score stands against the record) and the ranking
+    with labelled columns; with tips on, what each seat gave away and the costliest move
+    of the game on the last two rows."""
 
     NAME = "over"
     winners = ()
@@ -118,8 +122,19 @@ class Over(Screen):
         g = app.game
         cv.clear()
         header(cv, "Game over")
+        cv.rtext("total", W, 0, 0)
+        if g.rs.casino:
+            cv.rtext("cred", 84, 0, 0)
+        elif self.judged:
+            cv.rtext("gave", 92, 0, 0)
         win = self.winners
-        if len(win) == 1:
+        if g.nseats == 1:
+            if app.new_best:
+                cv.text("New best score!", 1, 8)
+            else:
+                x = cv.text("Best so far ", 1, 8)
+                cv.num(app.records.best[g.rs.id], x, 8)
+        elif len(win) == 1:
             x = cv.text("Winner ", 1, 8)
             cv.text(g.names[win[0]], x, 8)
         else:
@@ -128,7 +143,7 @@ class Over(Screen):
             cv.text(" players", x, 8)
         coach = app.coach
         worst = coach.worst() if self.judged else None
-        last_row = 48 if worst is not None else 56  # the coach's line takes the bottom row
+        last_row = 40 if worst is not None else 56  # the coach's lines take the bottom two
         rank = self.ranking
         for r in range(len(rank)):
             s = rank[r]
@@ -145,7 +160,7 @@ class Over(Screen):
                 _centi_left(cv, -coach.given(s), 92, y)
             cv.rnum(g.total(s), W, y)
         if worst is not None:
-            _draw_worst(cv, g, worst, 56)
+            _draw_worst(cv, g, worst, 48)
 
 
 def _centi_left(cv, v, right, y):
@@ -160,13 +175,23 @@ def _centi_left(cv, v, right, y):
 
 
 def _draw_worst(cv, g, worst, y):
-    """The coach's costliest move of the game: who, which round, which box or hold."""
+    """The coach's costliest move of the game on two rows from y: "Worst move: <who>"
+    (solo: the round), then the round and the box (or hold), and the points it cost."""
     cost, seat, rnd, box = worst
-    x = cv.text("Worst ", 1, y)
-    x = cv.text(g.names[seat][:5], x, y)
-    x = cv.text(" r", x, y)
-    x = cv.num(rnd, x, y)
-    cv.text(" " + (g.rs.boxes[box][1] if box >= 0 else "hold"), x, y)
+    x = cv.text("Worst move: ", 1, y)
+    what = g.rs.boxes[box][NAME] if box >= 0 else "hold"
+    y += 8
+    if g.nseats == 1:
+        x = cv.text("round ", x, y - 8)
+        cv.num(rnd, x, y - 8)
+        x = 1
+    else:
+        cv.text(g.names[seat], x, y - 8)
+        x = cv.text("r", 1, y)
+        x = cv.num(rnd, x, y) + CELL
+        if len(what) > 11:  # keeps a gap before the points
+            what = g.rs.boxes[box][ABBR]
+    cv.text(what, x, y)
     _centi_left(cv, -cost, W, y)
 
 

@@ -6,13 +6,16 @@ Store then falls back to its previous good copy, or the app starts fresh).
 
 from picoyacht import rules
 from picoyacht.game import HUMAN, MAX_NAME
+from picoyacht.sound import VOLUME_DEFAULT, VOLUME_NAMES
 
 BETS = (5, 10, 20, 50)
 DEFAULT_NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")
 
 
 class Settings:
-    """The last setup, so the next game starts from it. Packs to ~60 bytes."""
+    """The last setup, so the next game starts from it, and the sound volume. Packs to ~60
+    bytes. Format 2 added the volume byte after the coach; a format 1 copy (before sound)
+    still loads, at the default volume."""
 
     def __init__(self):
         self.rid = rules.YAHTZEE
@@ -21,11 +24,12 @@ class Settings:
         self.kinds = bytearray((HUMAN, 2, 2, 2, 2, 2))
         self.names = list(DEFAULT_NAMES)
         self.coach = 0
+        self.volume = VOLUME_DEFAULT
 
     def pack(self):
         flags, bet = self.options.pack()
-        out = bytearray(b"S\x01")
-        out.extend(bytes((self.rid, flags, bet, self.nplayers, self.coach)))
+        out = bytearray(b"S\x02")
+        out.extend(bytes((self.rid, flags, bet, self.nplayers, self.coach, self.volume)))
         out.extend(self.kinds)
         for n in self.names:
             _put_name(out, n)
@@ -35,7 +39,9 @@ class Settings:
     def unpack(cls, data):
         """Settings from bytes; ValueError on anything inconsistent."""
         s = cls()
-        if len(data) < 13 or data[0:2] != b"S\x01":
+        v2 = data[0:2] == b"S\x02"
+        pos = 8 if v2 else 7  # where the seat kinds start
+        if len(data) < pos + 6 or not (v2 or data[0:2] == b"S\x01"):
             raise ValueError("settings format")
         if data[2] >= rules.COUNT or not 1 <= data[5] <= 6 or data[6] > 2:
             raise ValueError("settings values")
@@ -43,10 +49,14 @@ class Settings:
         s.options = rules.Options.unpack(data[3], data[4])
         s.nplayers = data[5]
         s.coach = data[6]
-        s.kinds = bytearray(data[7:13])
+        if v2:
+            if data[7] >= len(VOLUME_NAMES):
+                raise ValueError("settings volume")
+            s.volume = data[7]
+        s.kinds = bytearray(data[pos:pos + 6])
         if max(s.kinds) > 3:
             raise ValueError("settings kinds")
-        pos = 13
+        pos += 6
         for i in range(6):
             n = data[pos]
             name = str(data[pos + 1:pos + 1 + n], "utf-8")
@@ -101,13 +111,17 @@ class Records:
         return rec
 
     def add(self, game):
+        """Count a finished game; True if it set a new best."""
         r = game.rs.id
         self.games[r] += 1
+        beaten = False
         for s in range(game.nseats):
             t = game.total(s)
             if t > self.best[r]:
                 self.best[r] = t
                 self.names[r] = game.names[s]
+                beaten = True
+        return beaten
 
 
 def _put_name(out, name):

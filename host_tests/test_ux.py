@@ -1,0 +1,426 @@
+"""What the player hears and reads, through the app's buttons on the headless board
+(CPython): the sounds at each moment, the Sound setting and its save format, the coach's
+tip in a solo game, the words on screen, and setup's two-way values and Start row."""
+
+import pytest
+from board_sim import FOUR, FULL, Driver, HeadlessBoard
+
+from picoyacht import app as A
+from picoyacht import buttons as K
+from picoyacht import menus, newgame, saves, sound, strategy_table
+from picoyacht.game import HUMAN
+from picoyacht.policy import best_box
+from picoyacht.rules import CASINO5, YAHTZEE
+
+# Whether `make tables` was run must not change what the coach says here.
+strategy_table.load = lambda game, dirs=(): None
+
+
+class Tones:
+    """A fake tone(): every call, with the board's time."""
+
+    def __init__(self, board):
+        self.board = board
+        self.calls = []
+
+    def __call__(self, hz, duty):
+        self.calls.append((self.board.t, hz, duty))
+
+    def since(self, mark):
+        return [hz for _, hz, _ in self.calls[mark:]]
+
+
+def heard(*snds):
+    """The pitches a run of sounds sends, each ending in silence unless another follows."""
+    out = []
+    for snd in snds:
+        t = sound.SOUNDS[snd]
+        out += [sound.FREQ[t[i] - sound.LOW_NOTE] if t[i] else 0 for i in range(0, len(t), 2)]
+    return out + [0]
+
+
+class Rig:
+    def __init__(self, present=FULL, store=None, coach=0, volume=None):
+        self.board = HeadlessBoard(present, store)
+        self.tones = Tones(self.board)
+        self.board.tone = self.tones
+        self.runner = A.Runner(self.board)
+        self.app = self.runner.app
+        self.d = Driver(self.board, self.runner)
+        self.app.settings.coach = coach
+        if volume is not None:
+            self.app.set_volume(volume)
+        self.d.run_ms(30)
+
+    def new_game(self, kinds=(HUMAN,), rid=YAHTZEE, begin=True):
+        app = self.app
+        s = app.settings
+        s.rid = rid
+        s.nplayers = len(kinds)
+        s.kinds[:len(kinds)] = bytes(kinds)
+        self.d.pick(menus.T_NEW)
+        self.d.pick(newgame.R_START)
+        if begin and app.screen.NAME == "handover" and not app.game.kinds[app.game.current]:
+            self.d.press(K.B_OK)
+        return app.game
+
+    def mark(self):
+        return len(self.tones.calls)
+
+    def after(self, mark, ms=2500):
+        """The pitches since mark, once every sound has ended."""
+        self.d.run_ms(ms)
+        assert not self.app.player.playing
+        return self.tones.since(mark)
+
+    def score(self, box, faces):
+        """Score box with these dice on the card, through OK (twice for a 0)."""
+        g = self.app.game
+        if not g.rolls_used:
+            g.roll()
+        g.dice[:] = bytes(faces)
+        card = self.app.go("card")
+        card.row = bytes(card.rows).index(box)
+        self.d.press(K.B_OK)
+        if self.app.screen is card and card.confirm:
+            self.d.press(K.B_OK)
+
+
+# ---------------------------------------------------------------- sound through the app
+def test_each_moment_plays_its_sound():
+    r = Rig()
+    g = r.new_game()
+    rs = g.rs
+    m = r.mark()
+    r.d.press(K.B_HOLD1)  # before the first roll: "Roll first", no click
+    assert r.after(m) == []
+    m = r.mark()
+    r.d.press(K.B_ROLL)
+    assert r.after(m) == heard(sound.ROLL)
+    m = r.mark()
+    r.d.press(K.B_HOLD1 + 2)
+    assert r.after(m) == heard(sound.HOLD)
+    m = r.mark()
+    r.score(0, (1, 1, 2, 3, 4))  # Aces with 2 points
+    assert r.after(m) == heard(sound.SCORE)
+    m = r.mark()
+    r.score(5, (1, 1, 2, 3, 4))  # Sixes with none: a scratch, after a second OK
+    assert r.after(m) == heard(sound.SCRATCH)
+    m = r.mark()
+    r.score(rs.yahtzee_box, (4, 4, 4, 4, 4))  # the Yahtzee box with points: the fanfare
+    assert r.after(m) == heard(sound.YAHTZEE)
+    m = r.mark()
+    r.score(1, (2, 2, 2, 2, 2))  # another Yahtzee, in Twos: the bonus's fanfare
+    assert g.ybonus[0] == 1 and r.after(m) == heard(sound.YAHTZEE)
+    while g.rs.nboxes - g.turn > 1:  # all but the last box
+        if not g.rolls_used:
+            g.roll()
+        r.app.score(best_box(g))
+    r.d.run_ms(2500)
+    m = r.mark()
+    g.roll()
+    r.score(best_box(g), (6, 6, 6, 6, 5))
+    assert r.app.screen.NAME == "over"
+    assert r.after(m) == heard(sound.GAME_OVER)  # it outranks the box's own sound
+
+
+def test_a_yahtzee_scratched_in_its_own_box_is_no_fanfare():
+    r = Rig()
+    g = r.new_game()
+    m = r.mark()
+    r.score(g.rs.yahtzee_box, (1, 2, 3, 4, 6))
+    assert r.after(m) == heard(sound.SCRATCH)
+
+
+def test_a_cpu_rolls_aloud_and_a_waking_press_is_silent():
+    r = Rig()
+    r.new_game((HUMAN, 2))
+    g = r.app.game
+    g.roll()
+    r.app.score(best_box(g))  # now the CPU's turn
+    r.d.run_ms(1000)
+    m = r.mark()
+    r.d.run_ms(6000)
+    assert r.tones.since(m)[:len(heard(sound.ROLL))] == heard(sound.ROLL)
+    r.d.run_ms(20000)
+    assert g.kinds[g.current] == HUMAN
+    r.d.run_ms(A._DIM_MS + 1000)
+    assert r.app.power != A.AWAKE
+    m = r.mark()
+    r.d.press(K.B_ROLL)  # wakes the display only
+    assert r.app.power == A.AWAKE and g.rolls_used == 0
+    assert r.after(m) == []
+
+
+def test_volume_off_is_silent_and_each_level_sets_the_duty():
+    r = Rig(volume=0)
+    r.new_game()
+    m = r.mark()
+    r.d.press(K.B_ROLL)
+    r.d.press(K.B_HOLD1)
+    assert r.after(m) == []
+    for level in (1, 2, 3):
+        r.app.set_volume(level)
+        m = r.mark()
+        r.d.press(K.B_HOLD1)
+        r.d.run_ms(100)
+        duties = {d for _, hz, d in r.tones.calls[m:] if hz}
+        assert duties == {sound.VOLUME_DUTY[level]}
+
+
+def test_no_piezo_no_player():
+    board = HeadlessBoard(FULL)
+    board.tone = None
+    app = A.Runner(board).app
+    assert app.player is None
+    app.sound(sound.ROLL)  # nothing to play on, nothing raised
+
+
+# ---------------------------------------------------------------- the Sound setting
+def test_settings_round_trip_with_the_volume():
+    s = saves.Settings()
+    assert s.volume == sound.VOLUME_DEFAULT
+    for v in range(len(sound.VOLUME_NAMES)):
+        s.volume = v
+        s.nplayers = 3
+        s.names[2] = "Zed"
+        data = s.pack()
+        assert data[:2] == b"S\x02"
+        back = saves.Settings.unpack(data)
+        assert back.pack() == data and back.volume == v
+    bad = bytearray(data)
+    bad[7] = len(sound.VOLUME_NAMES)
+    with pytest.raises(ValueError):
+        saves.Settings.unpack(bytes(bad))
+
+
+def test_a_format_1_settings_file_loads_at_the_default_volume():
+    s = saves.Settings()
+    s.rid, s.nplayers, s.coach = 4, 3, 2
+    s.names[1] = "Bea"
+    v2 = s.pack()
+    v1 = b"S\x01" + v2[2:7] + v2[8:]  # what the firmware wrote before sound
+    old = saves.Settings.unpack(v1)
+    assert old.volume == sound.VOLUME_DEFAULT
+    assert (old.rid, old.nplayers, old.coach, old.names) == (4, 3, 2, s.names)
+    assert old.pack() == v2
+    for cut in range(len(v1)):
+        with pytest.raises((ValueError, IndexError)):
+            saves.Settings.unpack(v1[:cut])
+
+
+def test_setup_sound_row_previews_steps_both_ways_and_is_saved_on_leaving():
+    from picoyacht.store import Store
+
+    from fakefs import FakeFs
+
+    fs = FakeFs()
+    r = Rig(store=Store(fs, "/saves"))
+    app = r.app
+    r.d.pick(menus.T_NEW)
+    assert r.d.select(newgame.R_SOUND)
+    start = app.settings.volume
+    m = r.mark()
+    r.d.press(K.B_OK)
+    assert app.settings.volume == (start + 1) % 4 == app.player.volume
+    assert r.after(m) == heard(sound.SCORE)  # the new level, heard at once
+    r.d.press(K.B_ROLL)
+    r.d.press(K.B_ROLL)
+    assert app.settings.volume == (start - 1) % 4
+    r.d.press(K.B_MENU)  # leave setup: the volume is kept for the next boot
+    r2 = Rig(store=Store(fs.reboot(), "/saves"))
+    assert r2.app.settings.volume == (start - 1) % 4 == r2.app.player.volume
+
+
+# ---------------------------------------------------------------- setup both ways
+@pytest.mark.parametrize("present", [FULL, FOUR])
+def test_a_long_ok_steps_a_value_back(present):
+    r = Rig(present)
+    app = r.app
+    r.d.pick(menus.T_NEW)
+    s = app.settings
+    assert s.nplayers == 2
+    assert r.d.select(newgame.R_PLAYERS)
+    r.d.press(K.B_OK, hold=800)  # 2 -> 1 in one (long) press, not five
+    assert s.nplayers == 1 and app.screen.NAME == "setup"
+    r.d.press(K.B_OK)
+    assert s.nplayers == 2
+    assert r.d.select(newgame.R_COACH)
+    for want in (2, 1, 0, 2):
+        r.d.press(K.B_OK, hold=800)
+        assert s.coach == want
+
+
+def test_start_game_is_on_every_setup_page():
+    r = Rig()
+    app = r.app
+    s = app.settings
+    s.rid, s.nplayers = CASINO5, 6  # the longest setup: several pages
+    r.d.pick(menus.T_NEW)
+    setup = app.screen
+    items = setup.items
+    assert items[-1] == newgame.R_START
+    pages = set()
+    bottom = set()
+    for sel in range(len(items) - 1):
+        setup.sel = sel
+        app.dirty = True
+        app.render()
+        pages.add(setup.page)
+        bottom.add(r.d.frame()[7 * 128:])  # the row under the page: Start, unselected
+    assert len(pages) >= 3 and len(bottom) == 1
+    setup.sel = 0
+    r.d.press(K.B_UP)  # one press from the top reaches Start
+    assert items[setup.sel] == newgame.R_START
+    r.d.press(K.B_OK)
+    assert app.screen.NAME in ("play", "handover")
+
+
+# ---------------------------------------------------------------- the coach in solo games
+def costly_chance(r):
+    """Score five sixes in Chance: the coach gives a tip."""
+    g = r.app.game
+    chance = [b[1] for b in g.rs.boxes].index("CH")
+    r.score(chance, (6, 6, 6, 6, 6))
+
+
+def test_solo_tip_stays_on_the_play_screen_until_a_key():
+    r = Rig(coach=2)
+    r.new_game()
+    costly_chance(r)
+    app = r.app
+    assert app.screen.NAME == "play"
+    assert app.note.startswith("Coach: gave away ")
+    r.d.run_ms(20000)  # as long as the player needs
+    assert app.note.startswith("Coach: gave away ")
+    r.d.press(K.B_ROLL)  # the next key clears it, and rolls as usual
+    assert not app.note.startswith("Coach: gave") and app.game.rolls_used == 1
+
+
+def test_tip_waits_when_a_cpu_plays_next():
+    r = Rig(coach=2)
+    r.new_game((HUMAN, 1))
+    costly_chance(r)
+    app = r.app
+    assert app.screen.NAME == "handover" and app.coach_line
+    r.d.run_ms(5000)  # a CPU's hand-over usually goes on after 1.2 s
+    assert app.screen.NAME == "handover"
+    r.d.press(K.B_OK)
+    assert app.screen.NAME == "play" and app.game.kinds[app.game.current]
+
+
+def test_a_cpus_own_tip_does_not_wait():
+    r = Rig(coach=2)
+    g = r.new_game((2, 1))  # two CPUs: nobody to read it
+    g.roll()
+    g.dice[:] = bytes((6, 6, 6, 6, 6))
+    r.app.score([b[1] for b in g.rs.boxes].index("CH"))  # the CPU wastes a Yahtzee
+    assert r.app.screen.NAME == "handover" and r.app.coach_line
+    r.d.run_ms(2000)  # the hand-over goes on by itself after 1.2 s
+    assert r.app.screen.NAME == "play"
+
+
+# ---------------------------------------------------------------- words on screen
+def words(app):
+    """Every string the current screen draws."""
+    got = []
+    cv = app.cv
+    text, big = cv.text, cv.big
+
+    def spy(s, x, y, c=1, maxlen=99):
+        got.append(s[:maxlen])
+        return text(s, x, y, c, maxlen)
+
+    def spy_big(s, x, y, scale=2, c=1):
+        got.append(s)
+        return big(s, x, y, scale, c)
+
+    cv.text, cv.big = spy, spy_big
+    try:
+        app.screen.draw(cv)
+    finally:
+        del cv.text, cv.big
+    return got
+
+
+def finish(app):
+    g = app.game
+    while not g.over:
+        if not g.rolls_used:
+            g.roll()
+        app.score(best_box(g))
+
+
+def test_game_over_solo_says_no_winner_and_labels_its_columns():
+    r = Rig()
+    r.new_game()
+    finish(r.app)
+    w = words(r.app)
+    assert r.app.screen.NAME == "over"
+    assert not any(s.startswith("Winner") for s in w)
+    assert "New best score!" in w and "total" in w  # the first game sets the record
+    r2 = Rig(coach=2)
+    r2.new_game((HUMAN, 1))
+    finish(r2.app)
+    w = words(r2.app)
+    assert "gave" in w and "total" in w and "Worst move: " in w
+    assert any(s.startswith("Winner") for s in w)
+    r3 = Rig()
+    r3.app.records.best[YAHTZEE] = 999
+    r3.new_game()
+    finish(r3.app)
+    assert "Best so far " in words(r3.app)
+
+
+def test_hint_says_avg_not_exp():
+    r = Rig(coach=1)
+    r.new_game()
+    r.d.press(K.B_ROLL)
+    r.app.play.hint()
+    assert ", avg " in r.app.note and "exp" not in r.app.note
+
+
+def test_scores_table_names_are_whole_when_there_is_room():
+    r = Rig()
+    r.app.settings.names[1] = "Beatrice"
+    r.new_game((HUMAN, HUMAN))
+    r.app.go("scores")
+    assert "Beatrice" in words(r.app)
+
+
+def test_four_button_prompts_name_a_and_b():
+    r = Rig(FOUR)
+    r.new_game((HUMAN, HUMAN))
+    r.app.show("handover")
+    w = words(r.app)
+    assert "A: start turn" in w and not any("OK" in s for s in w)
+    r.app.offer_resume()
+    assert r.app.screen.hint == "A resume  B: new"
+    full = Rig()
+    full.new_game((HUMAN, HUMAN))
+    full.app.offer_resume()
+    assert full.app.screen.hint == "OK resume  Menu: new"
+
+
+def test_saved_game_menu_goes_to_a_new_game_setup():
+    r = Rig()
+    r.new_game()
+    r.app.offer_resume()
+    r.d.press(K.B_MENU)
+    assert r.app.screen.NAME == "setup"
+    r.d.press(K.B_MENU)
+    assert r.app.screen.NAME == "title"
+
+
+def test_casino_first_turn_says_who_starts_and_the_order():
+    r = Rig()
+    s = r.app.settings
+    s.names[:3] = ["Ann", "Bob", "Cleo"]
+    g = r.new_game((HUMAN, HUMAN, HUMAN), CASINO5, begin=False)
+    w = words(r.app)
+    assert r.app.screen.NAME == "handover"
+    first = g.names[g.current]
+    assert "First turn" in w and first in w and "drawn to go first" in w
+    rest = [g.names[g.order[i]] for i in (1, 2)]
+    assert w[w.index("then") + 1:w.index("then") + 3] == rest
+
