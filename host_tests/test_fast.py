@@ -111,3 +111,28 @@ def test_text_allocates_nothing():
     name = "Player 1"
     assert allocated(lambda: cv.text(name, 1, 8, 0), 20, warmup=1) in (0, None)
     assert allocated(lambda: cv.rnum(1234, 128, 13), 20, warmup=1) in (0, None)
+
+
+@pytest.mark.micropython
+def test_big_text_matches_one_fill_rect_per_pixel():
+    r = Roller(3)
+    cv, buf = canvas()
+    want_cv, want = canvas()
+    for case in range(40):
+        s = "".join(CHARS[r.rand15() % len(CHARS)] for _ in range(1 + r.rand15() % 6))
+        x = r.rand15() % 150 - 20
+        y = r.rand15() % 80 - 12
+        scale = 2 + r.rand15() % 2
+        c = case % 2
+        for i in range(1024):
+            buf[i] = want[i] = (i * 37 + case) & 0xFF
+        assert cv.big(s, x, y, scale, c) == x + len(s) * CELL * scale
+        for ch in s:
+            code = ord(ch) if ord(ch) < 128 else 63
+            for col in range(5):
+                bits = font.GLYPHS[code * 5 + col]
+                for row in range(8):
+                    if bits >> row & 1:
+                        want_cv.fb.fill_rect(x + col * scale, y + row * scale, scale, scale, c)
+            x += CELL * scale
+        assert buf == want, (s, x, y, scale, c)

@@ -13,7 +13,7 @@ results, records, diag); App opens them by name and loads their module on first 
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.debounce import LONG, REPEAT
-from picoyacht.fast import put_glyph, put_text
+from picoyacht.fast import put_glyph, put_scaled, put_text
 
 try:
     from micropython import const
@@ -127,23 +127,12 @@ class Canvas:
         return x
 
     def big(self, s, x, y, scale=2, c=1):
-        """Scaled text for titles and names (slow path: one fill_rect per pixel)."""
+        """Scaled text for titles and names: each pixel a scale x scale square."""
         if scale == 1:
             return self.text(s, x, y, c)
-        g = self.g
-        fr = self.fb.fill_rect
         for i in range(len(s)):
             code = ord(s[i])
-            if code > 127:
-                code = 63
-            for col in range(5):
-                b = g[code * 5 + col]
-                row = 0
-                while b:
-                    if b & 1:
-                        fr(x + col * scale, y + row * scale, scale, scale, c)
-                    b >>= 1
-                    row += 1
+            put_scaled(self.buf, self.g, code if code < 128 else 63, x, y, scale, c)
             x += CELL * scale
         return x
 
