@@ -50,6 +50,19 @@ PROBE = (
 )
 
 
+# mpy-cross -march names by the architecture number in sys.implementation._mpy >> 10: the
+# .mpy files carry picoyacht/fast.py's machine code for the board's CPU.
+ARCHS = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
+         "xtensa", "xtensawin", "rv32imc", "rv64imc")
+PICO_ARCH = "armv6m"  # the RP2040
+
+
+def board_arch(board):
+    """-march for the board's native code; the Pico's when it does not say."""
+    i = board["mpy"] >> 10
+    return ARCHS[i] if 0 < i < len(ARCHS) else PICO_ARCH
+
+
 class FlashError(Exception):
     """A problem the hobbyist can fix, said in one line."""
 
@@ -113,8 +126,9 @@ def check_compatible(board):
                          " or update MicroPython on the board" % (board_major, ours[0]))
 
 
-def stage(src_only, out):
-    """Lay out exactly what goes onto the board under `out`; returns (local, remote) pairs."""
+def stage(src_only, out, arch=PICO_ARCH):
+    """Lay out exactly what goes onto the board under `out` (.mpy files with native code
+    for `arch`); returns (local, remote) pairs."""
     lib = out / "lib"
     if src_only:
         pkg = lib / "picoyacht"
@@ -122,7 +136,7 @@ def stage(src_only, out):
         for f in sorted((FIRMWARE / "picoyacht").glob("*.py")):
             shutil.copy(f, pkg / f.name)
     else:
-        compile_package(lib)
+        compile_package(lib, arch=arch)
     pairs = [(FIRMWARE / "main.py", "main.py"), (FIRMWARE / "config.py", "config.py")]
     pairs = [(a, b) for a, b in pairs if a.exists()]
     pairs += [(f, "lib/picoyacht/" + f.name) for f in sorted((lib / "picoyacht").iterdir())]
@@ -155,7 +169,7 @@ def flash(src_only=False, port=None, dry_run=False):
     if not src_only:
         check_compatible(board)
     with tempfile.TemporaryDirectory(prefix="picoyacht-flash-") as tmp:
-        pairs = stage(src_only, Path(tmp))
+        pairs = stage(src_only, Path(tmp), board_arch(board))
         sizes = [(remote, local.stat().st_size) for local, remote in pairs]
         total = sum(size for _, size in sizes)
         room = board["free"] + board["ours"]  # our old files are replaced

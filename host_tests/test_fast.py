@@ -1,0 +1,138 @@
+"""fast.py's byte loops against plain references: text through the Canvas pixel by pixel,
+and the driver's span and copy.
+
+A twin module (host_tests/mp/README.md): on CPython this checks fast.py's Python loops;
+on the MicroPython unix port the viper ones it compiles at import. Both must give the
+same bytes: the golden frames are rendered with the viper ones.
+"""
+
+import framebuf  # CPython: tools/hostlib's stand-in (conftest puts it on the path)
+import pytest
+
+from picoyacht import fast, font
+from picoyacht.roller import Roller
+from picoyacht.screens import CELL, Canvas
+
+from allocs import allocated
+
+CHARS = "AZaz09 ?/-+!~\x01\x04\x0e\x7f"
+
+
+def canvas():
+    buf = bytearray(1024)
+    return Canvas(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), buf), buf
+
+
+def reference_text(buf, s, x, y, c):
+    """Canvas.text's pixels, one at a time from the font's bits (a glyph whose top is
+    off the screen is not drawn; a non-ASCII character is one "?")."""
+    for ch in s:
+        code = ord(ch)
+        code = code if code < 128 else 63
+        if 0 <= y < 64:
+            for col in range(5):
+                bits = font.GLYPHS[code * 5 + col]
+                for row in range(8):
+                    px, py = x + col, y + row
+                    if bits >> row & 1 and 0 <= px < 128 and py < 64:
+                        i = (py >> 3) * 128 + px
+                        if c:
+                            buf[i] |= 1 << (py & 7)
+                        else:
+                            buf[i] &= ~(1 << (py & 7)) & 0xFF
+        x += CELL
+
+
+def noise(r, n):
+    return bytearray(r.rand15() & 0xFF for _ in range(n))
+
+
+@pytest.mark.micropython
+def test_text_matches_the_pixel_reference():
+    """Aligned and unaligned rows, clipped at every edge, ink and paper, over noise."""
+    r = Roller(7)
+    cv, buf = canvas()
+    want = bytearray(1024)
+    background = noise(r, 2048)
+    for case in range(200):
+        n = r.rand15() % 22
+        s = "".join(CHARS[r.rand15() % len(CHARS)] for _ in range(n))
+        if case % 7 == 0:
+            s += "\u00e9x"  # two bytes in UTF-8: the whole string goes glyph by glyph
+        y = (r.rand15() % 9) * 8 if case % 2 else r.rand15() % 72 - 4
+        x = r.rand15() % 140 - 8
+        c = case % 3 != 0
+        at = r.rand15() % 1024
+        buf[:] = background[at:at + 1024]
+        want[:] = buf
+        end = cv.text(s, x, y, c)
+        reference_text(want, s, x, y, c)
+        assert buf == want, (s, x, y, c)
+        assert end == x + len(s) * CELL
+
+
+@pytest.mark.micropython
+def test_glyph_codes_out_of_range_draw_a_question_mark():
+    cv, buf = canvas()
+    _, want = canvas()
+    cv.glyph(200, 10, 8)
+    cv.glyph(-1, 20, 13)
+    reference_text(want, "?", 10, 8, 1)
+    reference_text(want, "?", 20, 13, 1)
+    assert buf == want
+
+
+@pytest.mark.micropython
+def test_span_and_copy_match_slices():
+    r = Roller(11)
+    background = noise(r, 512)
+    for _ in range(200):
+        at = r.rand15() % 256
+        a = background[at:at + 256]
+        b = bytearray(a)
+        start = r.rand15() % 128
+        n = 1 + r.rand15() % 128
+        for _ in range(r.rand15() % 4):
+            i = r.rand15() % 256
+            b[i] ^= 1 + r.rand15() % 255
+        diff = [i - start for i in range(start, start + n) if a[i] != b[i]]
+        got = fast.span(a, b, start, n)
+        assert got == (diff[0] | diff[-1] << 8 if diff else -1)
+        at = r.rand15() % 128
+        want = bytearray(b)
+        want[at:at + n] = a[start:start + n]
+        fast.copy(b, at, a, start, n)
+        assert b == want
+
+
+@pytest.mark.micropython
+def test_text_allocates_nothing():
+    cv, _ = canvas()
+    name = "Player 1"
+    assert allocated(lambda: cv.text(name, 1, 8, 0), 20, warmup=1) in (0, None)
+    assert allocated(lambda: cv.rnum(1234, 128, 13), 20, warmup=1) in (0, None)
+
+
+@pytest.mark.micropython
+def test_big_text_matches_one_fill_rect_per_pixel():
+    r = Roller(3)
+    cv, buf = canvas()
+    want_cv, want = canvas()
+    for case in range(40):
+        s = "".join(CHARS[r.rand15() % len(CHARS)] for _ in range(1 + r.rand15() % 6))
+        x = r.rand15() % 150 - 20
+        y = r.rand15() % 80 - 12
+        scale = 2 + r.rand15() % 2
+        c = case % 2
+        for i in range(1024):
+            buf[i] = want[i] = (i * 37 + case) & 0xFF
+        assert cv.big(s, x, y, scale, c) == x + len(s) * CELL * scale
+        for ch in s:
+            code = ord(ch) if ord(ch) < 128 else 63
+            for col in range(5):
+                bits = font.GLYPHS[code * 5 + col]
+                for row in range(8):
+                    if bits >> row & 1:
+                        want_cv.fb.fill_rect(x + col * scale, y + row * scale, scale, scale, c)
+            x += CELL * scale
+        assert buf == want, (s, x, y, scale, c)
