@@ -14,13 +14,13 @@ so setup, records and diagnostics cost no heap in a game resumed at boot.
 from picoyacht import gamelog
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, MIN_BUTTONS, NBUTTONS
 from picoyacht.coach import Coach
+from picoyacht.cues import GAME_OVER, SCORE, SCRATCH
+from picoyacht.cues import YAHTZEE as FANFARE
 from picoyacht.debounce import PRESS, RELEASE, button_of, kind_of, ticks_diff
 from picoyacht.game import Game, RuleError
 from picoyacht.rules import NAME, YAHTZEE, Options
 from picoyacht.saves import Records, Settings
 from picoyacht.screens import Canvas
-from picoyacht.sound import GAME_OVER, SCORE, SCRATCH, Player
-from picoyacht.sound import YAHTZEE as FANFARE
 
 try:
     from micropython import const
@@ -244,6 +244,8 @@ class App:
         if s is not None:
             self.settings = s
         if tone is not None:
+            from picoyacht.sound import Player  # only with a piezo: see picoyacht.cues
+
             self.player = Player(tone, self.settings.volume)
         r = self._load("records", Records.unpack, notes)
         if r is not None:

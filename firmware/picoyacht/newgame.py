@@ -3,11 +3,11 @@ Loaded when the title opens it; not needed during play."""
 
 from picoyacht import font, rules
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
+from picoyacht.cues import SCORE, VOLUME_NAMES
 from picoyacht.game import MAX_NAME
 from picoyacht.rules import JOKER_NAMES, RULESETS
 from picoyacht.saves import BETS, DEFAULT_NAMES
 from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
-from picoyacht.sound import SCORE, VOLUME_NAMES
 
 try:
     from micropython import const

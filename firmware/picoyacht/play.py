@@ -5,6 +5,7 @@ the other screens that reach them."""
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.coach import CPU_HANDOVER_MS, centi
+from picoyacht.cues import HOLD, ROLL
 from picoyacht.debounce import ticks_diff
 from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO, RuleError
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
@@ -20,7 +21,6 @@ from picoyacht.screens import (
     header,
     row_sum,
 )
-from picoyacht.sound import HOLD, ROLL
 
 try:
     from micropython import const

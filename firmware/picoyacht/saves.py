@@ -5,8 +5,8 @@ Store then falls back to its previous good copy, or the app starts fresh).
 """
 
 from picoyacht import rules
+from picoyacht.cues import VOLUME_DEFAULT, VOLUME_NAMES
 from picoyacht.game import HUMAN, MAX_NAME
-from picoyacht.sound import VOLUME_DEFAULT, VOLUME_NAMES
 
 BETS = (5, 10, 20, 50)
 DEFAULT_NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")

@@ -15,6 +15,19 @@ game-over tune. Volume is a duty cycle: a passive piezo is loudest at 50 %.
 
 from array import array
 
+# The ids and volume names live in picoyacht.cues; sound.X names them too.
+from picoyacht.cues import (  # noqa: F401
+    COUNT,
+    GAME_OVER,
+    HOLD,
+    ROLL,
+    SCORE,
+    SCRATCH,
+    VOLUME_DEFAULT,
+    VOLUME_NAMES,
+    YAHTZEE,
+)
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -27,19 +40,7 @@ UNIT_MS = const(5)  # a length of 1 in a table
 LOW_NOTE = const(48)  # C3: the lowest note in FREQ
 _MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on rp2
 
-# The sounds (indexes into SOUNDS and PRIORITY).
-HOLD = const(0)  # a die held or released: a click
-ROLL = const(1)  # the dice rattle for as long as the roll animation (about 300 ms)
-SCORE = const(2)  # a box scored with points
-SCRATCH = const(3)  # a box scored with 0
-YAHTZEE = const(4)  # a Yahtzee / Yatzy (5 or 6 of a kind) scored: the fanfare
-GAME_OVER = const(5)
-COUNT = const(6)
-
-# Volume levels: the settings screen shows VOLUME_NAMES, the Player takes the index.
-VOLUME_NAMES = ("Off", "Low", "Mid", "High")
 VOLUME_DUTY = (0, 1311, 6554, 32768)  # duty_u16: 0, 2 %, 10 %, 50 %
-VOLUME_DEFAULT = const(2)
 
 # C7..B7 in Hz (equal temperament, A4 = 440); other octaves halve or double these.
 _TOP_OCTAVE = (2093, 2217, 2349, 2489, 2637, 2794, 2960, 3136, 3322, 3520, 3729, 3951)

@@ -1,0 +1,27 @@
+"""What the game wants heard, by name: the sound ids and the volume levels.
+
+Screens, the app and the settings name sounds through this module; picoyacht.sound (the
+tone tables and the Player) is imported only when a piezo is fitted, so a build without
+one never carries it.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# The sounds (indexes into SOUNDS and PRIORITY).
+HOLD = const(0)  # a die held or released: a click
+ROLL = const(1)  # the dice rattle for as long as the roll animation (about 300 ms)
+SCORE = const(2)  # a box scored with points
+SCRATCH = const(3)  # a box scored with 0
+YAHTZEE = const(4)  # a Yahtzee / Yatzy (5 or 6 of a kind) scored: the fanfare
+GAME_OVER = const(5)
+COUNT = const(6)
+
+# Volume levels: the settings screen shows VOLUME_NAMES, the Player takes the index.
+VOLUME_NAMES = ("Off", "Low", "Mid", "High")
+VOLUME_DEFAULT = const(2)
