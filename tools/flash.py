@@ -126,6 +126,12 @@ def check_compatible(board):
                          " or update MicroPython on the board" % (board_major, ours[0]))
 
 
+# -O3: no line-number tables in the board's .mpy. They are copied into the heap on import
+# (about 8 % of the code); a traceback still names the file and function, and
+# `make flash-src` puts the source, with line numbers, on the board for debugging.
+DEVICE_OPT = ("-O3",)
+
+
 def stage(src_only, out, arch=PICO_ARCH):
     """Lay out exactly what goes onto the board under `out` (.mpy files with native code
     for `arch`); returns (local, remote) pairs."""
@@ -136,7 +142,7 @@ def stage(src_only, out, arch=PICO_ARCH):
         for f in sorted((FIRMWARE / "picoyacht").glob("*.py")):
             shutil.copy(f, pkg / f.name)
     else:
-        compile_package(lib, arch=arch)
+        compile_package(lib, DEVICE_OPT, arch=arch)
     pairs = [(FIRMWARE / "main.py", "main.py"), (FIRMWARE / "config.py", "config.py")]
     pairs = [(a, b) for a, b in pairs if a.exists()]
     pairs += [(f, "lib/picoyacht/" + f.name) for f in sorted((lib / "picoyacht").iterdir())]

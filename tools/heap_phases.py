@@ -5,7 +5,8 @@ Why: the screens load lazily and leave the heap when they cannot be reached (iss
 what is resident depends on the phase. A 2-player game is played by a blind key script
 (the same keys work on any version whose screens are unchanged), on the headless board of
 tools/board_sim.py and host_tests/fakefs.py, run on the device; each point is
-gc.mem_alloc() after gc.collect(), so it includes that board (a few KB, counted alike).
+gc.mem_alloc() after gc.collect(), so it includes that board (a few KB, counted
+alike), without a piezo, as config.py ships.
 
   python tools/heap_phases.py              this tree
   python tools/heap_phases.py --rev REV    the firmware (and its board_sim, fakefs) of REV,
@@ -41,6 +42,7 @@ def live():
 fs = FakeFs()
 fs.log = NoLog()  # the fake keeps every operation otherwise
 b = HeadlessBoard(FULL, Store(fs, "/saves"), b"\\x2a\\x00\\x00\\x00", 0)
+b.tone = None  # no piezo, as config.py ships
 r = A.Runner(b)
 d = Driver(b, r)
 d.run_ms(200)
