@@ -135,18 +135,13 @@ def diff_counts(want, got):
 
 
 def trend(heap, first, n):
-    """host_tests/mp/stress_mash.py trend(): least-squares slope (bytes per game, x1000)
-    and min-of-window growth over n games from `first`."""
-    xs = heap[first:first + n]
-    k = len(xs)
-    if k < 10:
-        return 0, 0, k
-    mx = (k - 1) / 2
-    my = sum(xs) / k
-    num = sum((i - mx) * (xs[i] - my) for i in range(k))
-    den = sum((i - mx) * (i - mx) for i in range(k))
-    w = max(5, k // 5)
-    return int(1000 * num / den), min(xs[k - w:]) - min(xs[:w]), k
+    """host_tests/mp/stress_mash.py trend(), the unix port's heap trend, on these numbers."""
+    for sub in ("firmware", "host_tests", "host_tests/mp"):
+        if str(pico.ROOT / sub) not in sys.path:
+            sys.path.insert(0, str(pico.ROOT / sub))
+    from stress_mash import trend as mash_trend
+
+    return mash_trend(heap, first, n, len(heap))
 
 
 def longplay(a):
