@@ -96,6 +96,70 @@ emu.onPinChange(SHOT_PIN, () => {
   result.shots.push({ simMs: +emu.simMs.toFixed(3), hex: Buffer.from(oled.fb).toString('hex') });
 });
 
+// Flash timing (job.flashStall: {eraseMs, pageMs}). rp2040js erases and programs at once.
+// The rp2 port runs both with the interrupts off (rp2_flash.c, begin_critical_flash_section)
+// and nothing can run from flash meanwhile, so a real chip holds the core for its erase
+// (per 4096-byte sector) or program (per 256-byte page) time. Modelled here: after the write,
+// the clock runs on for that time with the core held. Timer alarms fall due and pend (the
+// IRQ runs when the port turns interrupts back on), pins change as the host drives them.
+const stalls = []; // [simMs, ms, 'e' | 'p']
+const tapState = { busyUntil: 0, k: 0, saves: 0, erases: 0 };
+if (job.flashStall) {
+  const { eraseMs = 45, pageMs = 0.4 } = job.flashStall;
+  const mcu = emu.mcu;
+  const inner = mcu.onBreak;
+  mcu.onBreak = (imm) => {
+    const r = mcu.core.registers;
+    let ms = 0;
+    if (imm === 0xe0) ms = eraseMs * Math.ceil((r[1] >>> 0) / 4096);
+    else if (imm === 0xe1) ms = pageMs * Math.ceil((r[2] >>> 0) / 256);
+    const t = emu.simMs;
+    const res = inner(imm);
+    if (ms > 0) {
+      stalls.push([+t.toFixed(3), ms, imm === 0xe0 ? 'e' : 'p']);
+      if (imm === 0xe0 && job.taps && saving) {
+        const off = job.taps.eraseOffsetsMs[tapState.erases++ % job.taps.eraseOffsetsMs.length];
+        tap(off >= 0 ? t + off : t + ms + off); // < 0: that long before the stall ends
+      }
+      emu.clock.tick(ms * 1e6);
+    }
+    return res;
+  };
+}
+// Taps timed on the device's saves (job.taps: {gpios, holdsMs, saveOffsetsMs, eraseOffsetsMs,
+// gapMs}): one tap at each save's start + an offset, one at each erase's start + an offset
+// (a negative one: before the erase's end),
+// never two at once (a tap waits gapMs after the one before). Buttons and holds in turn.
+const taps = []; // {gpio, p, r}: pressed and released, emulated ms
+const saveWindows = []; // [start, end] of every save (SAVE_PIN high)
+let saving = false;
+function tap(at) {
+  const { gpios, holdsMs, gapMs = 30 } = job.taps;
+  at = Math.max(at, tapState.busyUntil + gapMs);
+  const gpio = gpios[tapState.k % gpios.length];
+  const hold = holdsMs[tapState.k % holdsMs.length];
+  tapState.k++;
+  emu.at(at, () => emu.press(gpio));
+  emu.at(at + hold, () => emu.release(gpio));
+  tapState.busyUntil = at + hold;
+  taps.push({ gpio, p: +at.toFixed(3), r: +(at + hold).toFixed(3) });
+}
+if (job.taps) {
+  const SAVE_PIN = job.taps.savePin ?? 28;
+  emu.onPinChange(SAVE_PIN, () => {
+    const v = pinOut(SAVE_PIN);
+    if (v === saving) return;
+    saving = v;
+    if (v) {
+      saveWindows.push([+emu.simMs.toFixed(3), null]);
+      const offs = job.taps.saveOffsetsMs;
+      tap(emu.simMs + offs[tapState.saves++ % offs.length]);
+    } else if (saveWindows.length) {
+      saveWindows[saveWindows.length - 1][1] = +emu.simMs.toFixed(3);
+    }
+  });
+}
+
 const ctrlcDelays = [...(job.ctrlc?.delaysMs ?? [])];
 // Ctrl-C as mpremote sends it; then watch, on the emulated clock, for the REPL to answer
 // (the raw REPL's end-of-output mark, or the friendly prompt), and try again each second.
@@ -168,6 +232,8 @@ result.simMs = emu.simMs;
 result.wallMs = Date.now() - wall0;
 result.frame = Buffer.from(oled.fb).toString('hex');
 result.sioWarnings = suppressed.sioWarnings;
+if (job.flashStall) result.stalls = stalls;
+if (job.taps) { result.taps = taps; result.saveWindows = saveWindows; }
 emu.stop();
 process.stdout.write('\n' + JSON.stringify(result) + '\n');
 process.exit(0);

@@ -21,6 +21,10 @@ Jobs (scripts in host_tests/mp/, package and scripts compiled to .mpy like the d
   soak      complete CPU-only games back to back in one process; and the smallest heap
             that completes a shorter soak (bisection)
   store     host_tests/test_store.py with PICOYACHT_STRESS=1 (the store-level fuzz)
+  pico      tools/pico_stress.py on the emulated Pico (issue 10, items 6 and 7): taps timed
+            on saves and their flash erases, with the core stalled for a real chip's erase
+            (45 ms typical, 400 ms worst): every tap reaches the app once; and 100 all-CPU
+            games in one boot with the real heap: free heap flat (slope, window growth)
 """
 
 import argparse
@@ -52,6 +56,9 @@ COUNTS = {
     "display_seconds": (1800, 240),
     "soak_games": (1000, 20),
     # tools/saves_emu.mjs on the emulated Pico: games x boxes saved, every flash op cut
+    # tools/pico_stress.py on the emulated Pico: saves tapped through; games played
+    "pico_saves": (40, 10),
+    "pico_games": (100, 12),
     "emu_cuts": (["--games", "2", "--boxes", "6"],
                  ["--games", "1", "--boxes", "2", "--torn", "0", "--stride", "3"]),
 }
@@ -73,7 +80,14 @@ NEGATIVE = {
     "neg_rotate_bad": ("stress_corrupt", ["n=60", "broken=1"], "512k"),
     "neg_no_game_check": ("stress_corrupt", ["n=100", "kind=2", "broken=2"], "512k"),
 }
+# The emulated Pico's controls (tools/pico_stress.py arguments), likewise.
+PICO_NEGATIVE = {
+    "neg_pico_loop_sampling": ["presses", "--saves", "20", "--sampling", "loop"],
+    "neg_pico_leak": ["longplay", "--games", "12", "--seats", "1", "--leak", "512"],
+}
 NEGATIVE_WHAT = {
+    "neg_pico_loop_sampling": "buttons read once per loop pass: taps during a save lost",
+    "neg_pico_leak": "512 B kept per game: the heap trend must see it",
     "neg_in_place": "store writing game.dat in place, byte model",
     "neg_no_sync": "store that never flushes, closes or syncs, littlefs model",
     "neg_rotate_bad": "store rotating even a corrupt primary into the backup",
@@ -94,6 +108,10 @@ def emulator():
         subprocess.run(["npm", "install", "--prefix", str(EMU), "--no-audit", "--no-fund"],
                        check=True, capture_output=True)
     return EMU
+
+
+def pico_command(args):
+    return [sys.executable, str(ROOT / "tools" / "pico_stress.py")] + list(args)
 
 
 def emu_command(out, args):
@@ -234,9 +252,19 @@ def main(argv=None):
                                        HEAPS["cuts_bytes"]))
     if want("emu") and emulator():
         pool.add("emu_cuts", emu_command(out, COUNTS["emu_cuts"][k]))
+    if want("pico") and emulator():
+        saves = str(COUNTS["pico_saves"][k])
+        pool.add("pico_presses", pico_command(["presses", "--saves", saves]))
+        pool.add("pico_presses_worst", pico_command(["presses", "--saves", saves,
+                                                     "--erase-ms", "400", "--page-ms", "3"]))
+        pool.add("pico_long", pico_command(["longplay", "--seats", "1",
+                                            "--games", str(COUNTS["pico_games"][k])]))
     if want("negative"):
         for name, (module, args, heap) in NEGATIVE.items():
             pool.add(name, command(module, args, heap))
+        if emulator():
+            for name, args in PICO_NEGATIVE.items():
+                pool.add(name, pico_command(args))
     if want("errors"):
         pool.add("errors", command("stress_cuts", COUNTS["errors"][k], HEAPS["errors"]))
     if want("heap"):
@@ -266,7 +294,7 @@ def main(argv=None):
         if name == "store":
             res = {"rc": rc, "seconds": round(secs, 1), "summary": so.strip().splitlines()[-1:]}
         report["jobs"][name] = res
-        if name in NEGATIVE:
+        if name in NEGATIVE or name in PICO_NEGATIVE:
             bad = rc != 0 or not res.get("FAILURES")  # a control that passes proves nothing
         else:
             bad = rc != 0 or res.get("FAILURES", 0) != 0
@@ -290,6 +318,32 @@ def total(report, prefix, key):
         if name.startswith(prefix) and isinstance(res.get(key), int):
             s += res[key]
     return s
+
+
+def pico_rows(j, row):
+    """The emulated Pico's rows: taps during saves, and the long play's heap."""
+    for name, what in (("pico_presses", "typical"), ("pico_presses_worst", "worst")):
+        if name not in j:
+            continue
+        p = j[name]
+        row("taps during saves, Pico (%s flash): taps" % what, p.get("TAPS"),
+            "%s saves (mean %s ms, max %s ms), %s erases of %s ms, %s programs of %s ms" % (
+                p.get("SAVES"), p.get("SAVE_MS_MEAN"), p.get("SAVE_MS_MAX"),
+                p.get("FLASH_ERASES"), p.get("ERASE_MS"), p.get("FLASH_PROGRAMS"),
+                p.get("PAGE_PROGRAM_MS")))
+        row("  lost / doubled", "%s / %s" % (p.get("TAPS_LOST"), p.get("TAPS_DOUBLED")),
+            "%s over a flash op, %s over an erase, %s wholly inside one; samples lost %s" % (
+                p.get("TAPS_OVER_A_FLASH_OP"), p.get("TAPS_OVER_AN_ERASE"),
+                p.get("TAPS_WHOLLY_IN_AN_ERASE"), p.get("LOST_SAMPLES")))
+    if "pico_long" in j:
+        h = j["pico_long"]
+        row("Pico long play: all-CPU games, one boot", h.get("GAMES"),
+            "%s seat, Easy, rule sets in turn; %s s emulated; MemoryError %s, faults %s" % (
+                h.get("SEATS"), h.get("SIM_S"), h.get("MEMORY_ERROR"), h.get("FAULTS")))
+        row("  free heap after each game", "%s..%s" % (h.get("FREE_MIN"), h.get("FREE_MAX")),
+            "slope %.2f B/game, window growth %s B (over %s games after the first 5)" % (
+                h.get("HEAP_SLOPE_MILLIBYTES_PER_GAME", 0) / 1000,
+                h.get("HEAP_WINDOW_MIN_GROWTH"), h.get("HEAP_GAMES")))
 
 
 def table(rep):
@@ -322,7 +376,8 @@ def table(rep):
             "%s no game, %s played on + saved; failures %s; %s cold boots" % (
                 e.get("EMU_NO_GAME"), e.get("EMU_PLAYED_ON"), e.get("FAILURES"),
                 e.get("EMU_COLD_BOOTS")))
-    for name in NEGATIVE:
+    pico_rows(j, row)
+    for name in list(NEGATIVE) + list(PICO_NEGATIVE):
         if name in j:
             row("negative control %s: failures" % name, j[name].get("FAILURES"),
                 "must be > 0: " + NEGATIVE_WHAT[name])

@@ -7,6 +7,15 @@ missed) or once per main-loop pass. Both paths
 allocate nothing per sample. Works on rp2 MicroPython v1.23+: newer keywords (Timer's
 hard=) are tried first with a fallback.
 
+A flash erase or program (every save) runs with the interrupts off: a sector erase holds
+the sampler for 45 ms typically, 400 ms at worst, then the Timer catches up in a burst of
+samples all taken at that moment, while the loop is still inside the save. Two things keep
+a press made during a save from being lost: the ring keeps only the first and the last
+sample of a run of one level (a burst or a long save fills two slots, not the whole ring),
+and the button pins latch their falling edges (a GPIO IRQ, which the chip holds pending
+while the interrupts are off): a button that went down and up again while the sampler was
+held off reads as held for one more sample period, so the debouncer sees that tap.
+
 `sampling` says which runs ("hard Timer", "soft Timer" or "loop"); it is printed on the
 serial console at boot and shown by diagnostics. A Ctrl-C that lands inside the sampling
 callback is caught there and re-raised by the main loop's next poll(), so mpremote and
@@ -40,7 +49,7 @@ try:
 except ImportError:
     const = lambda x: x
 
-RING = const(64)  # samples; at 2 ms that is 128 ms of slack for a slow loop pass
+RING = const(64)  # samples; runs of one level keep two, so ~15 taps fit a blocked loop pass
 WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
 # WATCHDOG CTRL's atomic-clear alias (base + 0x3000) and its ENABLE bit, per chip
 _WDT_CLR = (("RP2350", 0x400DB000), ("RP2040", 0x4005B000))
@@ -81,15 +90,26 @@ class PicoBoard:
         self.tone = self._tone if self.piezo is not None else None
         self.sample_ms = getattr(cfg, "SAMPLE_MS", 2)
         # On an RP2040 the IRQ keeps the GPIO_IN word (one read, ~10x cheaper than eleven
-        # Pin.value() calls: the IRQ runs every 2 ms) and poll() maps it to buttons once
-        # per change; elsewhere it keeps read()'s mask.
+        # Pin.value() calls: the IRQ runs every 2 ms), inverted over the button pins so a
+        # set bit is a held button as in read()'s mask, and poll() maps it to buttons once
+        # per change; elsewhere it keeps read()'s mask. _marks: each pin's bit in the
+        # sampler's mask (the edge IRQ marks it).
         self._words = "RP2040" in _chip()
+        self._pinmask = 0
+        for g in self.gpios:
+            self._pinmask |= 1 << g
+        self._marks = [1 << g for g in self.gpios] if self._words else self.bits
         self._word = -1  # the last ring entry poll() mapped, and its button mask
         self._mask = 0
         self._raw = array("i", bytes(4 * RING))
         self._when = array("i", bytes(4 * RING))
         self._head = 0  # written by the IRQ only
         self._tail = 0  # written by the loop only
+        self._fell = 0  # buttons whose pin fell (GPIO IRQ) since the sampler last looked
+        self._tap = 0  # taps made while the sampler was held off: read as held until
+        self._tap_t = 0  # this tick + one sample period
+        self._prev_t = time.ticks_ms()  # the sampler's last run
+        self._catchup_end = self._prev_t  # edges up to here may be taps it could not see
         self.lost = 0
         self.timer = None
         self.wdt = None  # started by the first idle(): after the app has booted
@@ -185,12 +205,39 @@ class PicoBoard:
             w = self.wdt
             if w is not None and time.ticks_diff(now, self._fed) < self.grace_ms:
                 w.feed()  # the loop is alive, maybe in a long step: see the module docstring
+            raw = (~machine.mem32[_GPIO_IN] & self._pinmask) if self._words else self.read()
+            gap = time.ticks_diff(now, self._prev_t)
+            self._prev_t = now
+            if gap > 2 * self.sample_ms:  # held off (a flash write): the edges come late,
+                # after the Timer's catch-up burst, which takes about a quarter of the gap
+                self._catchup_end = time.ticks_add(now, (gap >> 2) + 2 * self.sample_ms)
+            if self._fell:
+                irq = machine.disable_irq()  # the GPIO IRQ may preempt this one
+                fell = self._fell & ~raw
+                self._fell = 0
+                machine.enable_irq(irq)
+                # pressed and let go again while the sampler was held off (outside a
+                # catch-up that is a glitch shorter than a sample period: left to debounce)
+                if fell and time.ticks_diff(now, self._catchup_end) <= 0:
+                    self._tap |= fell
+                    self._tap_t = now
+            if self._tap:
+                if time.ticks_diff(now, self._tap_t) <= self.sample_ms:
+                    raw |= self._tap  # two samples a period apart: the debouncer's press
+                else:
+                    self._tap = 0
+            rw = self._raw
             h = self._head
+            last = (h - 1) & (RING - 1)
+            if ((h - self._tail) & (RING - 1) >= 2 and rw[last] == raw
+                    and rw[(h - 2) & (RING - 1)] == raw):
+                self._when[last] = now  # a run of one level: keep its first and last sample
+                return
             nxt = (h + 1) & (RING - 1)
             if nxt == self._tail:
                 self.lost += 1
                 return
-            self._raw[h] = machine.mem32[_GPIO_IN] if self._words else self.read()
+            rw[h] = raw
             self._when[h] = now
             self._head = nxt
         except KeyboardInterrupt:
@@ -200,9 +247,22 @@ class PicoBoard:
         except Exception:  # anything else would also stop the Timer: the buttons go dead
             self.irq_errors += 1
 
+    def _edge(self, pin):
+        """GPIO IRQ: a button's pin fell. The chip latches the edge while interrupts are
+        off, so this runs when a flash write ends, before the sampler's catch-up."""
+        pins = self.pins
+        for i in range(self.npins):
+            if pins[i] is pin:
+                self._fell |= self._marks[i]
+                return
+
     def _start_timer(self):
-        cb = self._sample  # bound once: the IRQ must not allocate
+        cb = self._sample  # bound once: the IRQs must not allocate
         self._cb = cb
+        edge = self._edge
+        self._edge_cb = edge
+        for p in self.pins:
+            p.irq(edge, Pin.IRQ_FALLING, hard=True)
         try:
             self.timer = machine.Timer(mode=machine.Timer.PERIODIC, period=self.sample_ms,
                                        callback=cb, hard=True)
@@ -232,12 +292,12 @@ class PicoBoard:
         self._tail = t
 
     def _buttons(self, word):
-        """The logical mask of a GPIO_IN word (a button reads low while held)."""
+        """The logical mask of a sampled GPIO_IN word (inverted: a held button's bit set)."""
         raw = 0
         gpios = self.gpios
         bits = self.bits
         for i in range(self.npins):
-            if not word >> gpios[i] & 1:
+            if word >> gpios[i] & 1:
                 raw |= bits[i]
         return raw
 
@@ -274,6 +334,8 @@ class PicoBoard:
             self.piezo.deinit()  # no tone left sounding at the REPL
         if self.timer is not None:
             self.timer.deinit()
+            for p in self.pins:
+                p.irq(None)
         if self.wdt is not None:
             self._disarm()
 

@@ -76,12 +76,16 @@ class FakePin:
     IN = 0
     OUT = 1
     PULL_UP = 1
+    IRQ_FALLING = 4
 
     def __init__(self, gpio, mode=0, pull=None, value=None):
         self.gpio = gpio
 
     def value(self, v=None):
         return 0 if PRESSED.get(self.gpio) else 1  # active low
+
+    def irq(self, handler=None, trigger=0, hard=False):
+        pass  # no flash writes stall this clock: the sampler never misses an edge
 
 
 class FakeTimer:
@@ -140,6 +144,12 @@ class FakeMachine:
 
     def __init__(self):
         self.mem32 = Mem32()
+
+    def disable_irq(self):
+        return 0
+
+    def enable_irq(self, state):
+        pass
 
     def I2C(self, *args, **kw):
         from board_sim import PanelI2C
