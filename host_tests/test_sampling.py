@@ -38,8 +38,24 @@ class FakePin:
         return 0 if self.down else 1  # active low
 
 
-@pytest.fixture
-def board(monkeypatch):
+class FakeMem32:
+    """machine.mem32 for the RP2040's GPIO_IN word: pull-ups high, a held button low."""
+
+    def __init__(self, board):
+        self.board = board
+
+    def __getitem__(self, addr):
+        b = self.board
+        word = 0x3FFFFFFF
+        for pin, gpio in zip(b.pins, b.gpios, strict=True):
+            if pin.down:
+                word &= ~(1 << gpio)
+        return word
+
+
+@pytest.fixture(params=["read", "GPIO_IN"])
+def board(monkeypatch, request):
+    """Both samplers: read()'s mask, and the RP2040's GPIO_IN word (bits at the pins')."""
     machine = types.ModuleType("machine")
     machine.Pin = FakePin
     machine.disable_irq = lambda: 0
@@ -67,6 +83,13 @@ def board(monkeypatch):
     b._head = b._tail = 0
     b._fell = b._tap = b._tap_t = b._prev_t = b._catchup_end = 0
     b.lost = 0
+    b.gpios = [3, 12]
+    b._words = request.param == "GPIO_IN"
+    b._pinmask = (1 << 3) | (1 << 12)
+    b._marks = [1 << 3, 1 << 12] if b._words else b.bits
+    machine.mem32 = FakeMem32(b)
+    b._word = -1
+    b._mask = 0
     b.clock = clock
     b.deb = Debouncer(2)
     return b
