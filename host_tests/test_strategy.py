@@ -455,3 +455,49 @@ def test_table_file_object_works():
     data = io.BytesIO(b"nope" + bytes(20))
     with pytest.raises(ValueError):
         strategy_table.Table.open(data)
+
+
+# ---- thinking in steps (the device spreads a decision over loop passes) ---------------------
+def stepwise_against_one_shot(table_path=None):
+    """Each decision thought a random budget at a time, with a one-shot call on another
+    position in between (they clobber the shared work arrays: the thinking must start
+    over), against the same decision in one call on a fresh engine. Count of positions."""
+    table = strategy_table.Table.open(table_path) if table_path else None
+    r = LcgRoller(4242)
+    jobs = [(rid, level, None, False, 4) for rid in range(5)
+            for level in (strategy.NORMAL, strategy.GREEDY)]
+    if table is not None:
+        jobs.append((rules.YAHTZEE, strategy.EXPERT, table, True, 12))
+    n = 0
+    for rid, level, tab, sub, count in jobs:
+        other = None
+        for mask, up, y, dice, left in positions(rid, sub, count, 700 + rid):
+            g = make_game(rid, rules.JOKER_FREE, mask, up, y, dice, left)
+            strategy._engine = None  # a fresh engine: its build is thought in steps too
+            cpu = strategy.Thinking(strategy.cpu_steps, g, level, tab)
+            allowed = g._allowed()
+            box = n % g.rs.nboxes
+            while not allowed >> box & 1:
+                box = (box + 1) % g.rs.nboxes
+            cost = strategy.Thinking(strategy.move_cost_steps, g, strategy.SCORE, box, tab)
+            for t in (cpu, cost):
+                clobbered = other is None
+                while not t.step(r.d6() * 3000):
+                    if not clobbered and r.d6() <= 2:
+                        strategy.advise(other, level, tab)
+                        clobbered = True
+            strategy._engine = None
+            assert cpu.result == strategy.cpu_step(g, level, tab)
+            assert cost.result == strategy.move_cost(g, cost.args[1], cost.args[2], tab)
+            other = g
+            n += 1
+    return n
+
+
+@pytest.mark.micropython
+def test_thinking_in_steps_gives_the_one_shot_answers():
+    assert stepwise_against_one_shot() == 40
+
+
+def test_expert_thinking_in_steps_gives_the_one_shot_answers(sub_table):
+    assert stepwise_against_one_shot(str(sub_table[0])) == 50

@@ -2,11 +2,15 @@
 
 picoyacht.strategy is big, so it is imported on first need; where it is missing or runs out
 of heap, picoyacht.policy's fallback plays on. Nothing here draws or reads a button.
+
+Thinking is spread over loop passes (strategy.Thinking, THINK_BUDGET a pass): a CPU seat's
+next decision (and, with tips on, the coach's verdict on it) while its step interval runs,
+and on a human's turn the hint, so no pass stalls the screen, the buttons or the watchdog.
 """
 
 from picoyacht import gamelog
 from picoyacht.debounce import ticks_diff
-from picoyacht.game import POINTS, ZERO, RuleError
+from picoyacht.game import HUMAN, POINTS, ZERO, RuleError
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, best_box, can_roll, fallback
 
 try:
@@ -20,6 +24,17 @@ except ImportError:  # CPython
 CPU_HANDOVER_MS = const(1200)  # a CPU's hand-over screen stays this long
 _CPU_STEP_MS = const(600)  # between a CPU's visible steps
 _TIP_CENTI = const(50)  # the coach speaks up from half a point given away
+THINK_BUDGET = const(12000)  # strategy COST units (about us on the Pico) of thinking a pass
+_RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this many steps on
+
+
+def position(game):
+    """A small int naming the current seat's moment: turn, rolls used and the dice."""
+    code = 0
+    dice = game.dice
+    for i in range(len(dice)):  # (no iterator: nothing allocated on an idle pass)
+        code = code << 3 | dice[i]
+    return ((game.turn << 2 | game.rolls_used) << 18) + code
 
 
 def centi(v):
@@ -40,6 +55,13 @@ class Coach:
         self._tbl = None  # Expert's table for this game, or False
         self._plan_roll = False
         self._rng = None
+        self._think = None  # strategy.Thinking for the position below
+        self._pos = -1
+        self._mask = -1
+        self._human = False  # the thinking is the hint for a human seat
+        self._off = 0  # CPU steps the fallback still plays after an engine error
+        self._cost = -1  # the coach's verdict on the CPU's step being made, for box:
+        self._cost_box = -1
 
     def start(self, game, level):
         from picoyacht.roller import Roller
@@ -49,20 +71,85 @@ class Coach:
         self._tbl = None
         self._plan_roll = False
         self._rng = Roller(game.seed ^ 0x2545F49)
+        self._think = None
 
     # ---------------------------------------------------------------- pacing
     def wait(self, now):
         self.at = now
 
-    def due(self, now):
-        """True once per CPU step interval."""
-        if ticks_diff(now, self.at) >= _CPU_STEP_MS:
+    def due(self, now, game=None, busy=False):
+        """True once per CPU step interval when a CPU seat plays and its step is thought
+        out. Meanwhile (and on a human's turn, for the hint) it thinks a budget a pass,
+        unless busy (the pass draws a frame)."""
+        if game is None:
+            ready = True
+        elif game.kinds[game.current] == HUMAN:
+            if self.level and game.rolls_used and not busy:
+                self._thinking(game, True)
+            return False
+        else:
+            ready = self._plan_roll or game.kinds[game.current] == 1  # Easy: no search
+            if not ready and busy:
+                t = self._think
+                ready = t is not None and t.done and self._pos == position(game)
+            elif not ready:
+                t = self._thinking(game, False)
+                ready = t is None or t.done
+        if ready and ticks_diff(now, self.at) >= _CPU_STEP_MS:
             self.at = now
             return True
         return False
 
+    def _thinking(self, game, human):
+        """The Thinking for this moment (started anew when the position moved on), one
+        budget further; None without an engine."""
+        st = self._strat()
+        if st is None:
+            return None
+        t = self._think
+        pos = position(game)
+        mask = game.filled[game.current]
+        if t is None or self._pos != pos or self._mask != mask or self._human != human:
+            self._pos, self._mask, self._human = pos, mask, human
+            if human:
+                t = st.Thinking(st.advise_steps, game, st.EXPERT, self._table(game))
+            else:
+                t = st.Thinking(self._cpu_steps, st, game)
+            self._think = t
+        try:
+            t.step(THINK_BUDGET)
+        except Exception as e:
+            self._broken(e)
+            return None
+        return t
+
+    def _cpu_steps(self, st, game):
+        """The CPU's decision, then (tips on) the coach's verdict on a box it scores."""
+        table = self._table(game)
+        kind, arg = yield from st.cpu_steps(game, game.kinds[game.current], table)
+        cost = -1
+        if kind == st.SCORE and self.level >= 2:
+            cost = yield from st.move_cost_steps(game, kind, arg, table)
+        return kind, arg, cost
+
+    def _thought(self, game, human):
+        """The finished Thinking for this moment (finished now if need be), or None."""
+        t = self._thinking(game, human)
+        while t is not None and not t.done:
+            t = self._thinking(game, human)
+        return t
+
+    def _broken(self, e):
+        """MemoryError on a small heap, or a bug: the fallback plays on for a few steps,
+        then the engine is tried again (after a collection), not given up for the boot."""
+        self.log('{"ev":"cpu_error","msg":' + gamelog.q(repr(e)[:40]) + "}")
+        self._think = None
+        self._off = _RETRY_STEPS
+
     # ---------------------------------------------------------------- engine
     def _strat(self):
+        if self._off:
+            return None
         if self._st is None:
             try:
                 from picoyacht import strategy
@@ -89,15 +176,24 @@ class Coach:
         if self._plan_roll:
             self._plan_roll = False
             return A_ROLL, 0
+        if self._off:
+            self._off -= 1
+            if not self._off:  # try the engine again, with the heap collected
+                import gc
+
+                gc.collect()
         st = self._strat()
         if st is None:
             return fallback(game, level)
-        try:
-            kind, arg = st.cpu_step(game, level, self._table(game), self._rng)
-        except Exception as e:  # MemoryError on a small heap: play on, simply
-            self.log('{"ev":"cpu_error","msg":' + gamelog.q(repr(e)[:40]) + "}")
-            self._st = False  # don't retry every step: fall back for this session
-            return fallback(game, level)
+        if level == st.EASY:  # no search: the same (seeded) mistakes as ever
+            kind, arg = st.cpu_step(game, level, None, self._rng)
+        else:
+            t = self._thought(game, False)
+            if t is None:
+                return fallback(game, level)
+            kind, arg, self._cost = t.result
+            self._cost_box = arg
+            self._think = None
         if kind == st.SCORE:
             return A_SCORE, arg
         if game.rolls_used and game.held != arg:
@@ -129,13 +225,11 @@ class Coach:
     def advise(self, game):
         """(A_HOLD mask | A_SCORE box | A_ROLL, arg, expected final total in centi-points
         or -1) for the Hint."""
-        st = self._strat()
-        if st is not None:
-            try:
-                kind, arg, value = st.advise(game, st.EXPERT, self._table(game))
-                return (A_SCORE if kind == st.SCORE else A_HOLD), arg, value
-            except Exception:
-                pass
+        t = self._thought(game, True)
+        if t is not None:
+            st = self._st
+            kind, arg, value = t.result
+            return (A_SCORE if kind == st.SCORE else A_HOLD), arg, value
         kind, arg = fallback(game, 2)
         return kind, arg, -1
 
@@ -150,9 +244,13 @@ class Coach:
             return 0
         if self.prof is None:
             self.prof = st.Proficiency(game.nseats)
+        known = self._cost
+        self._cost = -1
+        if kind != A_SCORE or arg != self._cost_box or game.kinds[game.current] == HUMAN:
+            known = -1  # only a CPU's box is judged ahead
         try:
             return self.prof.record(game, st.SCORE if kind == A_SCORE else st.HOLD, arg,
-                                    self._table(game))
+                                    self._table(game), known)
         except Exception:
             return 0
 

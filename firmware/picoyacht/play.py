@@ -223,8 +223,7 @@ class Play(Screen):
                 self._shake()
             app.dirty = True
         g = app.game
-        if (not self.anim and not g.over and g.kinds[g.current] != HUMAN
-                and app.coach.due(now)):
+        if not self.anim and not g.over and app.coach.due(now, g, app.dirty):
             app.last_input = now
             self._cpu_step()
             app.dirty = True

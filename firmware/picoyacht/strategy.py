@@ -19,6 +19,11 @@ far inside 30-bit small ints (the largest sum formed is 6 x ~700 points). Work a
 allocated once per engine; a turn's S values are cached, so later decisions in the same
 turn only redo the re-roll stages. Results are identical on CPython and MicroPython.
 
+Stepwise: every computation is a generator that yields its work in chunks of a few ms on
+the Pico (each yield says how much work, in COST units of about a microsecond there), so
+the device spreads a decision over loop passes (Thinking); the one-shot functions below
+run the same generators to the end, so both give the same answers by construction.
+
 Public API (units: `value` and costs are centi-points, i.e. 25459 = 254.59 points):
     advise(game, level=EXPERT, table=None) -> (kind, arg, value)
         kind HOLD: arg is the held mask to set before rolling (0 = roll everything, also
@@ -31,6 +36,9 @@ Public API (units: `value` and costs are centi-points, i.e. 25459 = 254.59 point
     move_cost(game, kind, arg, table=None) -> centi-points given away (>= 0)
     Proficiency                                                    game-over summary
     strategy_table.load(game) -> Table or None                     finds the table file
+    Thinking(steps_fn, *args)                                     a stepwise computation:
+        step(budget) -> True when done (then .result); advise_steps, cpu_steps,
+        move_cost_steps are the generators it runs
 """
 
 from array import array
@@ -65,6 +73,74 @@ PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
 CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
 YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
 
+CHUNK = const(30)  # keeps per step of a re-roll stage
+ROLLS_CHUNK = const(2)  # rolls scored per step of an engine's build
+INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
+PHI_SLOTS = const(8)  # Normal's bonus-chance rows kept (a turn needs at most 7)
+# Work per yield in COST units, about 1 us each on the Pico (v1.28.0, emulated: measured per
+# chunk kind). Per keep of a stage step, per roll of a box's fill, per box score evaluated,
+# per child found, per (total, count) of a bonus-chance row, per value read from the table,
+# per value of Normal's estimate.
+C_KEEP = const(110)
+C_FILL = const(40)
+C_EVAL = const(420)
+C_INDEX = const(180)
+C_PHI = const(27)
+C_READ = const(1000)
+C_HEUR = const(1300)
+
+_epoch = 0  # bumped by every one-shot run: a half-done Thinking then starts over
+
+
+def _drain(steps):
+    try:
+        while True:
+            next(steps)
+    except StopIteration as e:
+        return e.value
+
+
+def run(steps):
+    """A stepwise computation run to its end at once; its result. The engine's work arrays
+    are shared, so any Thinking left half-way restarts (see Thinking)."""
+    global _epoch
+    _epoch = (_epoch + 1) & 0xFFFFFF
+    return _drain(steps)
+
+
+class Thinking:
+    """fn(*args) (a generator of this module) run a budget at a time, over loop passes.
+    If a one-shot call used the engine in between, it starts over: same answer."""
+
+    def __init__(self, fn, *args):
+        self.fn = fn
+        self.args = args
+        self.gen = None
+        self.seen = -1
+        self.done = False
+        self.result = None
+
+    def step(self, budget):
+        """About `budget` COST units of work (at least one chunk); True once .result is
+        the answer."""
+        if self.done:
+            return True
+        if self.gen is None or self.seen != _epoch:
+            self.gen = self.fn(*self.args)
+        spent = 0
+        try:
+            while spent < budget:
+                spent += next(self.gen)
+        except StopIteration as e:
+            self.result = e.value
+            self.done = True
+            self.gen = None
+        except Exception:
+            self.gen = None  # start over if asked again
+            raise
+        self.seen = _epoch
+        return self.done
+
 
 def zeros(typecode, n):
     """A zero-filled array without a temporary list (4 bytes per "i", 2 per "H")."""
@@ -84,18 +160,24 @@ class Dice:
     A multiset is packed as 3 bits per face (face 1 lowest). child[6*i+f-1] is the index
     of keep i plus one die f. The keeps of exactly n dice are the rolls: r0 .. nk-1."""
 
-    def __init__(self, n):
+    def __init__(self, n, later=False):
         self.n = n
+        self.steps = self._build()
+        if not later:
+            _drain(self.steps)
+
+    def _build(self):
+        n = self.n
         # two passes over the face counts in ascending code order (face 6 outermost):
         # count the multisets of each size, then place them; no temporary lists.
         self.start = [0] * (n + 2)
-        self._walk(n, None)
+        yield from self._walk(n, None)
         for k in range(n + 1):
             self.start[k + 1] += self.start[k]
         nk = self.start[n + 1]
         self.nk = nk
         self.codes = zeros("i", nk)
-        self._walk(n, [0] * (n + 1))
+        yield from self._walk(n, [0] * (n + 1))
         self.r0 = self.start[n]
         self.nr = nk - self.r0
         # children (one more die) of every keep smaller than a roll; sizes ascend with
@@ -109,10 +191,14 @@ class Dice:
                 size += 1
             for f in range(6):
                 self.child[6 * i + f] = self.index(c + (1 << (3 * f)), size + 1)
+            if i % INDEX_CHUNK == INDEX_CHUNK - 1:
+                yield 6 * INDEX_CHUNK * C_INDEX
+        yield 0
 
     def _walk(self, n, fill):
         for c6 in range(n + 1):
             for c5 in range(n + 1 - c6):
+                yield 40 * (n + 1 - c6 - c5) * (n + 1 - c6 - c5)
                 for c4 in range(n + 1 - c6 - c5):
                     for c3 in range(n + 1 - c6 - c5 - c4):
                         for c2 in range(n + 1 - c6 - c5 - c4 - c3):
@@ -140,20 +226,38 @@ class Dice:
                 hi = mid - 1
         raise ValueError("not a multiset")
 
-    def expect(self, a):
+    def expect(self, a, lo=0, hi=-1):
         """In place: a[i] for every keep of fewer than n dice becomes the mean (rounded) of
-        its six one-more-die children; a[r0:] (the rolls) must hold the leaf values."""
+        its six one-more-die children; a[r0:] (the rolls) must hold the leaf values.
+        lo, hi: only keeps lo .. hi-1 (all of them in descending chunks is the same)."""
         ch = self.child
-        for i in range(self.r0 - 1, -1, -1):
+        for i in range((self.r0 if hi < 0 else hi) - 1, lo - 1, -1):
             j = 6 * i
             a[i] = (a[ch[j]] + a[ch[j + 1]] + a[ch[j + 2]] + a[ch[j + 3]] + a[ch[j + 4]]
                     + a[ch[j + 5]] + 3) // 6
 
-    def maxdown(self, a):
+    def expect_steps(self, a):
+        hi = self.r0
+        while hi > 0:
+            lo = hi - CHUNK if hi > CHUNK else 0
+            self.expect(a, lo, hi)
+            yield (hi - lo) * C_KEEP
+            hi = lo
+
+    def maxdown_steps(self, a):
+        lo = 0
+        while lo < self.r0:
+            hi = lo + CHUNK if lo + CHUNK < self.r0 else self.r0
+            self.maxdown(a, lo, hi)
+            yield (hi - lo) * C_KEEP
+            lo = hi
+
+    def maxdown(self, a, lo=0, hi=-1):
         """In place: a[i] becomes the max of a over all sub-multisets of keep i. Pushes
-        each keep's final value to its children, in index (= size) order."""
+        each keep's final value to its children, in index (= size) order (ascending
+        chunks of lo .. hi-1 do the same)."""
         ch = self.child
-        for i in range(self.r0):
+        for i in range(lo, self.r0 if hi < 0 else hi):
             v = a[i]
             j = 6 * i
             for f in range(6):
@@ -173,17 +277,43 @@ def _counts_code(dice, counts):
 class Engine:
     """One rule set's in-turn search with its preallocated work arrays."""
 
-    def __init__(self, rs, options=None):
+    def __init__(self, rs, options=None, later=False):
+        """later: leave the build to build_steps() (the device spreads it over passes)."""
         self.rs = rs
         self.options = options or rules.Options()
         n = rs.ndice
-        self.dice = d = Dice(n)
         nb = rs.nboxes
         self.nb = nb
+        self.nl = nb - 6  # lower boxes: their scores per roll (upper ones come from counts)
+        self.dice = Dice(n, True)
+        self.yzb = rs.yahtzee_box if rs.joker else -1
+        self.Wb = zeros("i", nb + 1)  # lower boxes; [nb] = Yahtzee box with 50
+        self.Wu = zeros("i", 6 * (n + 1))  # upper face f with k dice
+        self.counts = bytearray(7)
+        self.key = False  # S is valid for (k_level, k_table, k_mask, k_up, k_y)
+        self.k_level = self.k_table = self.k_mask = self.k_up = self.k_y = None
+        self.bv = zeros("i", nb)  # box values of the current roll
+        self.sub = bytearray(7)
+        self.ybonus = 0
+        self.par = None
+        self.ops = 0  # inner-loop steps done (for the bench: a rough op count)
+        self.pmf = None  # Normal's binomial pmf and bonus-chance rows: see phi_steps
+        self._phi = None
+        self._phi_of = None
+        self._phi_next = 0
+        self.a_left = -1  # A holds stage(a_left) of the current S (3: start_steps), or -1
+        self.ready = False
+        self._build = self._build_steps()
+        if not later:
+            _drain(self._build)
+
+    def _build_steps(self):
+        rs = self.rs
+        n, nb, nl = rs.ndice, self.nb, self.nl
+        d = self.dice
+        yield from d.steps
         self.nr = d.nr
-        counts = bytearray(7)
-        nl = nb - 6  # lower boxes: their scores per roll (upper ones come from the counts)
-        self.nl = nl
+        counts = self.counts
         sc = bytearray(d.nr * nl)
         for r in range(d.nr):
             code = d.codes[d.r0 + r]
@@ -192,8 +322,9 @@ class Engine:
             for b in range(6, nb):
                 s = rules.evaluate(rs.boxes[b], counts)
                 sc[r * nl + b - 6] = s if s > 0 else 0
+            if r % ROLLS_CHUNK == ROLLS_CHUNK - 1:
+                yield ROLLS_CHUNK * nl * C_EVAL
         self.sc = sc
-        self.yzb = rs.yahtzee_box if rs.joker else -1
         self.jsc = bytearray(6 * nb)  # Yahtzee: joker scores of five alike, per face
         self.yroll = bytearray(6)
         if rs.joker:
@@ -205,23 +336,24 @@ class Engine:
                 for b in range(nb):
                     s = rules.evaluate(rs.boxes[b], counts, True)
                     self.jsc[(f - 1) * nb + b] = s if s > 0 else 0
+                yield nb * C_EVAL
         self.S = zeros("i", d.nr)
         self.A = zeros("i", d.nk)
-        self.Wb = zeros("i", nb + 1)  # lower boxes; [nb] = Yahtzee box with 50
-        self.Wu = zeros("i", 6 * (n + 1))  # upper face f with k dice
-        self.counts = bytearray(7)
-        self.key = False  # S is valid for (k_level, k_table, k_mask, k_up, k_y)
-        self.k_level = self.k_table = self.k_mask = self.k_up = self.k_y = None
-        self.bv = zeros("i", nb)  # box values of the current roll
-        self.sub = bytearray(7)
-        self.ybonus = 0
-        self.par = None
-        self.ops = 0  # inner-loop steps done (for the bench: a rough op count)
-        self._phi = {}
+        self.ready = True
+
+    def build_steps(self):
+        """Finishes this engine's build, wherever it was left (whoever asks first)."""
+        for cost in self._build:
+            yield cost
+        if not self.ready:  # the build died (MemoryError): this engine is unusable
+            raise MemoryError("engine build")
 
     # ---- position ---------------------------------------------------------------------
     def prepare(self, game, level, table):
         """Fill S for this turn's position (cached while the position is unchanged)."""
+        _drain(self.prepare_steps(game, level, table))
+
+    def prepare_steps(self, game, level, table):
         seat = game.current
         mask = game.filled[seat]
         up = game.upper_total(seat)
@@ -232,19 +364,23 @@ class Engine:
                 and self.k_mask == mask and self.k_up == up and self.k_y == y):
             return
         self.key = False
+        self.a_left = -1
         if level == EXPERT:
             fut = table.value
+            cost = C_READ
         elif level == GREEDY:
             fut = _zero
+            cost = 0
         else:
             fut = self.heuristic
-            self.pars()
-        self._weights(mask, up, y, fut)
-        self._fill_s(mask, y)
+            cost = C_HEUR
+            yield from self.pars_steps()
+        yield from self._weights(mask, up, y, fut, cost, cost == C_HEUR)
+        yield from self._fill_s(mask, y)
         self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
         self.key = True
 
-    def _weights(self, mask, up, y, fut):
+    def _weights(self, mask, up, y, fut, cost, normal):
         rs = self.rs
         n = rs.ndice
         at = rs.bonus_at
@@ -255,6 +391,8 @@ class Engine:
             if mask & bit:
                 continue
             m2 = mask | bit
+            if normal:
+                yield from self.phi_steps(~m2 & 63)
             if b < 6:
                 f = b + 1
                 for k in range(n + 1):
@@ -268,6 +406,7 @@ class Engine:
                 self.Wb[self.nb] = fut(m2, upc, 1)
             else:
                 self.Wb[b] = fut(m2, upc, y)
+            yield cost * (n + 1 if b < 6 else 2)
         self.ybonus = YAHTZEE_BONUS * ONE if y else 0
 
     def score(self, r, b):
@@ -308,6 +447,7 @@ class Engine:
                     v = sc[r * nl + j] * ONE + w
                     if v > S[r]:
                         S[r] = v
+            yield nr * C_FILL
         if self.yzb >= 0 and mask >> self.yzb & 1:
             for f in range(1, 7):
                 S[self.yroll[f - 1]] = self._joker_best(mask, f) + self.ybonus
@@ -351,25 +491,49 @@ class Engine:
     def stage(self, rolls_left):
         """A[k] = value of holding keep k and re-rolling the rest, `rolls_left` re-rolls
         to go (1 or 2); A[roll] = the value of that roll with rolls_left - 1 re-rolls."""
+        self.a_left = -1
+        return _drain(self.stage_steps(rolls_left))
+
+    def stage_steps(self, rolls_left):
+        """stage(), kept: a later call on the same S reuses A (advise, then a tip's
+        action_value)."""
         d, A, S = self.dice, self.A, self.S
+        if self.a_left == rolls_left:
+            return A
+        self.a_left = -1
         r0 = d.r0
         for r in range(self.nr):
             A[r0 + r] = S[r]
-        d.expect(A)
+        yield self.nr * C_FILL
+        yield from d.expect_steps(A)
         for _ in range(rolls_left - 1):
-            d.maxdown(A)
-            d.expect(A)
+            yield from d.maxdown_steps(A)
+            yield from d.expect_steps(A)
         self.ops += self.nr + 6 * r0 * (2 * rolls_left - 1)
+        self.a_left = rolls_left
         return A
+
+    def start_steps(self):
+        """The value before the turn's first roll (three rolls ahead), in A[0]."""
+        if self.a_left != STAGES + 1:
+            yield from self.stage_steps(STAGES)
+            self.a_left = -1
+            yield from self.dice.maxdown_steps(self.A)
+            yield from self.dice.expect_steps(self.A)
+            self.a_left = STAGES + 1
+        return self.A[0]
 
     def best_hold(self, dice, rolls_left):
         """(keep index, value) over the sub-multisets of the dice; keeping all means
         scoring now (valued by S). Ties go to the larger keep index (score first)."""
+        return _drain(self.best_hold_steps(dice, rolls_left))
+
+    def best_hold_steps(self, dice, rolls_left):
         d = self.dice
+        A = yield from self.stage_steps(rolls_left)
         counts = self.counts
         code = _counts_code(dice, counts)
         ridx = d.index(code, d.n)
-        A = self.stage(rolls_left)
         best_i = ridx
         best = self.S[ridx - d.r0]
         # Every sub-multiset (an odometer over the face counts), the empty one included;
@@ -448,53 +612,92 @@ class Engine:
     def pars(self):
         """Per box: expected points when chasing that box alone for a whole turn (fixed
         point). Computed once with the same search, scoring only that box."""
-        if self.par is None:
-            par = zeros("i", self.nb)
-            S, nb = self.S, self.nb
-            d = self.dice
-            for b in range(nb):
-                for r in range(self.nr):
-                    S[r] = self.score(r, b) * ONE
-                A = self.stage(2)
-                d.maxdown(A)
-                d.expect(A)
-                par[b] = A[0]
-            self.par = par
-            self.key = False
+        _drain(self.pars_steps())
         return self.par
 
+    def pars_steps(self):
+        if self.par is not None:
+            return
+        self.key = False
+        self.a_left = -1
+        par = zeros("i", self.nb)
+        S, nb, nr, nl, sc = self.S, self.nb, self.nr, self.nl, self.sc
+        codes, r0 = self.dice.codes, self.dice.r0
+        for b in range(nb):
+            self.a_left = -1  # S changes
+            for r in range(nr):  # self.score(r, b), inline
+                if b < 6:
+                    S[r] = ((codes[r0 + r] >> (3 * b)) & 7) * (b + 1) * ONE
+                else:
+                    S[r] = sc[r * nl + b - 6] * ONE
+            yield nr * C_FILL
+            par[b] = yield from self.start_steps()
+        self.a_left = -1
+        self.par = par
+
     def phi(self, open_upper):
-        """bytearray: chance (/255) that the open upper boxes still add >= need, per need,
-        if each die ends on the chased face with chance CHASE_P (binomial)."""
-        t = self._phi.get(open_upper)
-        if t is not None:
-            return t
+        """Chance (/255) that the open upper boxes still add >= need, per need (a view of
+        at + 1 bytes), if each die ends on the chased face with chance CHASE_P."""
+        _drain(self.phi_steps(open_upper))
+        at1 = self.rs.bonus_at + 1
+        i = self._phi_slot(open_upper) * at1
+        return memoryview(self._phi)[i:i + at1]
+
+    def _phi_slot(self, open_upper):
+        of = self._phi_of
+        for i in range(PHI_SLOTS):
+            if of[i] == open_upper:
+                return i
+        return -1
+
+    def phi_steps(self, open_upper):
+        """Computes phi's row for these open upper boxes into a slot, unless there (the
+        rows and work arrays are allocated once: PHI_SLOTS rows, oldest replaced)."""
         at = self.rs.bonus_at
         n = self.rs.ndice
-        pmf = _binomial(n, CHASE_P)
-        dist = zeros("i", at + 1)
+        if self._phi is None:
+            self.pmf = _binomial(n, CHASE_P)
+            self._phi = bytearray(PHI_SLOTS * (at + 1))
+            self._phi_of = bytearray(b"\xff" * PHI_SLOTS)
+            self._dist = zeros("i", 2 * (at + 1))
+        if self._phi_slot(open_upper) >= 0:
+            return
+        pmf = self.pmf
+        dist = self._dist  # two rows: the distribution so far, the next one
+        at1 = at + 1
+        for s in range(2 * at1):
+            dist[s] = 0
         dist[0] = ONE
+        cur = 0
         for f in range(1, 7):
             if not open_upper >> (f - 1) & 1:
                 continue
-            new = zeros("i", at + 1)
+            new = at1 - cur
+            for s in range(at1):
+                dist[new + s] = 0
             for s in range(at + 1):
-                p = dist[s]
+                p = dist[cur + s]
                 if not p:
                     continue
                 for k in range(n + 1):
                     s2 = s + k * f
                     if s2 > at:
                         s2 = at
-                    new[s2] += (p * pmf[k]) >> 16
-            dist = new
-        t = bytearray(at + 1)
+                    # (p * pmf[k]) >> 16 without a 32-bit product (a heap int on the Pico)
+                    q = pmf[k]
+                    dist[new + s2] += ((p >> 8) * q + (((p & 255) * q) >> 8)) >> 8
+            cur = new
+            yield at1 * (n + 1) * C_PHI
+        slot = self._phi_next
+        self._phi_next = (slot + 1) % PHI_SLOTS
+        self._phi_of[slot] = 255  # invalid until written
+        t = self._phi
+        base = slot * at1
         tail = 0
         for need in range(at, -1, -1):
-            tail += dist[need]
-            t[need] = (tail * 255 + 32768) >> 16 if tail < ONE else 255
-        self._phi[open_upper] = t
-        return t
+            tail += dist[cur + need]
+            t[base + need] = (tail * 255 + 32768) >> 16 if tail < ONE else 255
+        self._phi_of[slot] = open_upper
 
     def heuristic(self, mask, up, y):
         rs = self.rs
@@ -509,7 +712,11 @@ class Engine:
         v = (v >> 8) * PAR_W
         at = rs.bonus_at
         if up < at:
-            p = self.phi(~mask & 63)[at - up]
+            slot = self._phi_slot(~mask & 63)
+            if slot < 0:
+                _drain(self.phi_steps(~mask & 63))
+                slot = self._phi_slot(~mask & 63)
+            p = self._phi[slot * (at + 1) + at - up]
             v += (rs.upper_bonus(self.options) * ONE // 255) * p
         if y:
             v += nopen * YZ_OPEN * ONE
@@ -541,6 +748,10 @@ _engine = None
 
 
 def engine_for(game):
+    return _drain(engine_steps(game))
+
+
+def engine_steps(game):
     global _engine
     e = _engine
     if e is not None and e.rs is game.rs and e.options is not game.options:
@@ -549,12 +760,20 @@ def engine_for(game):
     if e is None or e.rs is not game.rs or e.options is not game.options:
         e = None
         _engine = None
-        e = Engine(game.rs, game.options)
+        e = Engine(game.rs, game.options, True)
         _engine = e
+    if not e.ready:
+        try:
+            yield from e.build_steps()
+        except MemoryError:
+            _engine = None
+            raise
     return e
 
 
 def _searching_level(game, level, table):
+    if level == EASY:
+        level = NORMAL
     if level == EXPERT:
         if table is None or not table.serves(game):
             return NORMAL
@@ -564,25 +783,25 @@ def _searching_level(game, level, table):
 def advise(game, level=EXPERT, table=None):
     """The recommended action now, as (kind, arg, value in centi-points). See the module
     docstring. Easy is not a coach: advise() with EASY answers like NORMAL."""
+    return run(advise_steps(game, level, table))
+
+
+def advise_steps(game, level=EXPERT, table=None):
     if game.over:
         return SCORE, -1, 0
-    if level == EASY:
-        level = NORMAL
     level = _searching_level(game, level, table)
-    e = engine_for(game)
-    e.prepare(game, level, table)
+    e = yield from engine_steps(game)
+    yield from e.prepare_steps(game, level, table)
     seat = game.current
     banked = game.total(seat) * 100
     if not game.rolls_used:
-        A = e.stage(STAGES)
-        e.dice.maxdown(A)
-        e.dice.expect(A)
-        return HOLD, 0, banked + to_centi(A[0])
+        v = yield from e.start_steps()
+        return HOLD, 0, banked + to_centi(v)
     left = game.rolls_left
     if left > STAGES:
         left = STAGES
     if left > 0:
-        keep, v, ridx = e.best_hold(game.dice, left)
+        keep, v, ridx = yield from e.best_hold_steps(game.dice, left)
         if keep != ridx:
             return HOLD, e.keep_mask(game.dice, keep), banked + to_centi(v)
     b, v = e.best_box(game)
@@ -592,28 +811,28 @@ def advise(game, level=EXPERT, table=None):
 def action_value(game, kind, arg, level=EXPERT, table=None):
     """Value (centi-points, advise's scale) of a given action now: HOLD with a held mask
     (then roll), or SCORE with a box. Holding every die counts as scoring the best box."""
-    if level == EASY:
-        level = NORMAL
+    return run(action_value_steps(game, kind, arg, level, table))
+
+
+def action_value_steps(game, kind, arg, level=EXPERT, table=None):
     level = _searching_level(game, level, table)
-    e = engine_for(game)
-    e.prepare(game, level, table)
+    e = yield from engine_steps(game)
+    yield from e.prepare_steps(game, level, table)
     banked = game.total(game.current) * 100
     if kind == SCORE:
         if not e.box_values(game) >> arg & 1:
             raise ValueError("box not allowed")
         return banked + to_centi(e.bv[arg])
     if not game.rolls_used:
-        A = e.stage(STAGES)
-        e.dice.maxdown(A)
-        e.dice.expect(A)
-        return banked + to_centi(A[0])
+        v = yield from e.start_steps()
+        return banked + to_centi(v)
     n = e.rs.ndice
     if arg == (1 << n) - 1 or game.rolls_left <= 0:
         return banked + to_centi(e.best_box(game)[1])
     left = game.rolls_left
     if left > STAGES:
         left = STAGES
-    A = e.stage(left)
+    A = yield from e.stage_steps(left)
     code = 0
     size = 0
     for i in range(n):
@@ -626,9 +845,13 @@ def action_value(game, kind, arg, level=EXPERT, table=None):
 def move_cost(game, kind, arg, table=None):
     """Expected points (centi-points) an action gives away against the best one: judged
     with the Expert table when it serves this game, else with Normal's estimate."""
+    return run(move_cost_steps(game, kind, arg, table))
+
+
+def move_cost_steps(game, kind, arg, table=None):
     level = EXPERT if table is not None and table.serves(game) else NORMAL
-    best = advise(game, level, table)[2]
-    cost = best - action_value(game, kind, arg, level, table)
+    best = (yield from advise_steps(game, level, table))[2]
+    cost = best - (yield from action_value_steps(game, kind, arg, level, table))
     return cost if cost > 0 else 0
 
 
@@ -641,8 +864,10 @@ class Proficiency:
         self.moves = [0] * nseats
         self.worst = None  # (cost, seat, turn, kind, arg) of the costliest move
 
-    def record(self, game, kind, arg, table=None):
-        cost = move_cost(game, kind, arg, table)
+    def record(self, game, kind, arg, table=None, cost=-1):
+        """cost: move_cost's answer if already known (the coach thinks ahead)."""
+        if cost < 0:
+            cost = move_cost(game, kind, arg, table)
         seat = game.current
         self.totals[seat] += cost
         self.moves[seat] += 1
@@ -656,11 +881,15 @@ def cpu_step(game, level, table=None, rng=None):
     """The next single action for the current (CPU) seat: (HOLD, mask) -> set the held
     mask and roll (mask 0 before the first roll), or (SCORE, box). Easy needs rng (any
     object with d6()); the other levels are deterministic."""
+    return run(cpu_steps(game, level, table, rng))
+
+
+def cpu_steps(game, level, table=None, rng=None):
     if level == EASY:
         return _easy(game, rng)
     if not game.rolls_used:
         return HOLD, 0
-    kind, arg, _ = advise(game, level, table)
+    kind, arg, _ = yield from advise_steps(game, level, table)
     return kind, arg
 
 
