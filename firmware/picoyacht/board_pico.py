@@ -14,7 +14,7 @@ a press made during a save from being lost: the ring keeps only the first and th
 sample of a run of one level (a burst or a long save fills two slots, not the whole ring),
 and the button pins latch their falling edges (a GPIO IRQ, which the chip holds pending
 while the interrupts are off): a button that went down and up again while the sampler was
-held off reads as held for one more sample period, so the debouncer sees that tap.
+held off reads as held in two samples a tick apart, so the debouncer sees that tap.
 
 `sampling` says which runs ("hard Timer", "soft Timer" or "loop"); it is printed on the
 serial console at boot and shown by diagnostics. A Ctrl-C that lands inside the sampling
@@ -222,9 +222,11 @@ class PicoBoard:
                     self._tap |= fell
                     self._tap_t = now
             if self._tap:
-                if time.ticks_diff(now, self._tap_t) <= self.sample_ms:
-                    raw |= self._tap  # two samples a period apart: the debouncer's press
-                else:
+                # held until a sample a tick after the first has shown it too: the two
+                # samples the debouncer confirms a press with, however long a flash
+                # program holds the sampler off in between
+                raw |= self._tap
+                if time.ticks_diff(now, self._tap_t) > 0:
                     self._tap = 0
             rw = self._raw
             h = self._head
