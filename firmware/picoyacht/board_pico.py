@@ -106,8 +106,8 @@ class PicoBoard:
         self._head = 0  # written by the IRQ only
         self._tail = 0  # written by the loop only
         self._fell = 0  # buttons whose pin fell (GPIO IRQ) since the sampler last looked
-        self._tap = 0  # taps made while the sampler was held off: read as held until
-        self._tap_t = 0  # this tick + one sample period
+        self._tap = 0  # taps made while the sampler was held off: read as held until a
+        self._tap_t = 0  # sample after this tick has shown them (see _sample)
         self._prev_t = time.ticks_ms()  # the sampler's last run
         self._catchup_end = self._prev_t  # edges up to here may be taps it could not see
         self.lost = 0

@@ -144,25 +144,29 @@ class Debouncer:
         self._head = 0
         self._count = 0
 
-    def quiet(self, raw):
-        """True when update(raw, now) would change nothing, at any `now`: raw is the
-        debounced state and no button is settling, locked out, or watched for a long
-        press or a repeat. Lets a caller with many samples skip the idle ones cheaply."""
+    def _busy(self, raw):
+        """The buttons a sample raw (already & all) concerns: it differs from the
+        debounced state, or the button is settling, locked out, or watched for a long
+        press or a repeat. update() looks at these only."""
         state = self.pressed
-        return not ((raw & self.all) ^ state | self._run | self._lock
-                    | state & (self._long | self.repeat_mask))
+        return (raw ^ state) | self._run | self._lock | (state & (self._long | self.repeat_mask))
+
+    def quiet(self, raw):
+        """True when update(raw, now) would change nothing, at any `now`. Lets a caller
+        with many samples skip the idle ones cheaply."""
+        return not self._busy(raw & self.all)
 
     def update(self, raw, now):
         """Feed one sample: `raw` bitmask (1 = down) taken at tick `now` (ms)."""
         raw &= self.all
+        busy = self._busy(raw)
+        if not busy:
+            return
         state = self.pressed
         run = self._run
         lock = self._lock
         lng = self._long
         rep = self.repeat_mask
-        busy = (raw ^ state) | run | lock | (state & (lng | rep))
-        if not busy:
-            return
         mask = self.mask
         t_run = self._t_run
         t_edge = self._t_edge
