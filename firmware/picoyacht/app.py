@@ -487,6 +487,8 @@ class App:
     def fault(self, e):
         """Last line of defence: log, show a note, go back to a safe screen, keep the game."""
         self.log('{"ev":"fault","msg":' + gamelog.q(repr(e)[:60]) + "}")
+        if self.console is not None:
+            gamelog.trace(e)
         self.message("Oops", [repr(e)[:21], "the game is kept"], self.keys("OK: title"))
 
     def render(self):

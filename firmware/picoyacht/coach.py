@@ -143,6 +143,7 @@ class Coach:
         """MemoryError on a small heap, or a bug: the fallback plays on for a few steps,
         then the engine is tried again (after a collection), not given up for the boot."""
         self.log('{"ev":"cpu_error","msg":' + gamelog.q(repr(e)[:40]) + "}")
+        gamelog.trace(e)
         self._think = None
         self._off = _RETRY_STEPS
 

@@ -13,16 +13,33 @@ them so); quotes and backslashes are escaped anyway, so any string stays valid J
 
 
 def q(s):
-    """A JSON string literal."""
-    out = '"'
-    for ch in str(s):
+    """A JSON string literal. Names, box and rule names need no escapes: they are copied
+    whole (one new string, not one per character: the log is written at every score)."""
+    s = str(s)
+    for b in s.encode():
+        if b < 32 or b == 34 or b == 92:
+            break
+    else:
+        return '"' + s + '"'
+    out = []
+    for ch in s:
         if ch == '"' or ch == "\\":
-            out += "\\" + ch
+            out.append("\\" + ch)
         elif ord(ch) < 32:
-            out += "\\u%04x" % ord(ch)
+            out.append("\\u%04x" % ord(ch))
         else:
-            out += ch
-    return out + '"'
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def trace(e):
+    """Print where an exception was raised (MicroPython's sys.print_exception) after its
+    log line, so a fault on a device can be placed from the serial console."""
+    import sys
+
+    show = getattr(sys, "print_exception", None)
+    if show is not None:
+        show(e)
 
 
 def _list(items):
@@ -30,7 +47,7 @@ def _list(items):
 
 
 def _head(game, ev):
-    return '{"ev":"' + ev + '","rules":' + q(game.rs.name) + ',"seed":' + str(game.seed)
+    return '{"ev":"%s","rules":%s,"seed":%d' % (ev, q(game.rs.name), game.seed)
 
 
 def start_line(game):
@@ -44,11 +61,11 @@ def score_line(game, seat, box, points, dice, bonus=0):
     moved on by then, so the turn just played is game.turn - 1, and the running total
     includes this box and every bonus earned so far."""
     turn = game.turn - 1
-    return (_head(game, "score") + ',"player":' + q(game.names[seat]) + ',"seat":'
-            + str(seat) + ',"turn":' + str(turn) + ',"round":' + str(turn // game.nseats + 1)
-            + ',"dice":' + _list([str(d) for d in dice]) + ',"box":'
-            + q(game.rs.boxes[box][0]) + ',"score":' + str(points) + ',"bonus":' + str(bonus)
-            + ',"total":' + str(game.total(seat)) + "}")
+    return "".join((
+        _head(game, "score"), ',"player":', q(game.names[seat]), ',"seat":%d,"turn":%d,"round":%d'
+        % (seat, turn, turn // game.nseats + 1), ',"dice":', _list([str(d) for d in dice]),
+        ',"box":', q(game.rs.boxes[box][0]), ',"score":%d,"bonus":%d,"total":%d}'
+        % (points, bonus, game.total(seat))))
 
 
 def end_line(game):
