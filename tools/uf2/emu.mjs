@@ -9,6 +9,10 @@
 //       instead of the game): leaves BYTES of heap free with a blocker, then runs the real
 //       board and loop with an all-Expert game of N seats. Prints JSON: completed, the
 //       heap left by the blocker, the first failure, the frozen-module check.
+//   node tools/uf2/emu.mjs exec UF2 --code TEXT
+//       empty filesystem, Ctrl-C to the REPL, then TEXT as /main.py after a soft reset (a
+//       clean heap; the frozen entry runs it): prints JSON with its console output. TEXT
+//       ends by printing DONE.
 // RP2EMU names the emulator folder (default build/rp2emu, set up by `make uf2-emu`).
 import { readFileSync } from 'fs';
 import { dirname, resolve } from 'path';
@@ -163,7 +167,22 @@ async function game(uf2) {
   };
 }
 
+async function execCode(uf2) {
+  const { emu, oled } = makeEmu(uf2);
+  emu.start();
+  await until(emu, () => emu.connected && oled.frames > 0, 20000);
+  await emu.sleepSim(500);
+  await toRepl(emu);
+  await emu.putFile('/main.py', arg('--code', 'print("DONE")'));
+  const from = emu.out.length;
+  emu.write('\x02\x04');
+  await until(emu, () => /DONE|Traceback/.test(emu.out.slice(from)), 600000, 500);
+  emu.stop();
+  return { out: emu.out.slice(from) };
+}
+
 const [mode, uf2] = process.argv.slice(2);
-const result = mode === 'boot' ? await boot(uf2) : await game(uf2);
+const result = mode === 'boot' ? await boot(uf2) : mode === 'exec' ? await execCode(uf2)
+  : await game(uf2);
 console.log(JSON.stringify(result));
 process.exit(0);
