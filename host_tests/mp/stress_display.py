@@ -87,6 +87,8 @@ def same_view(a, b):
         return "screen %s/%s" % (a.screen.NAME, b.screen.NAME)
     if a.power != b.power:
         return "power"
+    if a.save_msg != b.save_msg:  # e.g. a twin's save that failed for heap: not a display fault
+        return "saves: %r / %r" % (a.save_msg, b.save_msg)
     ga, gb = a.game, b.game
     if (ga is None) != (gb is None):
         return "game presence"
