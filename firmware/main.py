@@ -7,10 +7,10 @@ if sys.platform == "rp2":
 else:  # desktop simulator: tools/board_term.py on the path (make sim)
     from board_term import make_board
 
-from picoyacht.app import Runner
-
-board = make_board()
+board = make_board()  # first: the panel is cleared and lit while the app's modules load
 try:
+    from picoyacht.app import Runner
+
     Runner(board).run()
 finally:
     board.restore()
