@@ -36,7 +36,8 @@ ROOT = pico.ROOT
 I2C_US_PER_BYTE = 22.5  # 9 bits at 400 kHz
 FULL_FRAME = 1024
 ACTIONS = ("hold", "cursor", "card_cursor", "roll", "score", "menu", "page")
-CTRLC_SCREENS = ("title", "play", "card", "menu", "anim", "cpu")
+CTRLC_SCREENS = ("title", "setup", "play", "card", "handover", "menu", "scores", "anim", "cpu",
+                 "over")
 LEVELS = {1: "Easy", 2: "Normal", 3: "Expert"}
 BUDGET = {"heap_kb": 80, "action_ms": 20, "anim_ms": 33, "i2c_median": 150, "reset_ms": 150,
           "cpu_ms": 50, "ctrlc_ms": 1000}

@@ -51,15 +51,26 @@ async function boot(uf2) {
   const { emu, oled } = makeEmu(uf2);
   emu.start();
   // (What the entry point prints before the host opens the USB port is lost, as on a Pico.)
-  await until(emu, () => oled.frames > 0, 20000);
-  await emu.sleepSim(1500); // the title settles
+  await until(emu, () => oled.frames > 0, 20000, 1);
+  const displayMs = emu.simMs; // power-on to the panel's first frame
+  // the title settles: titleMs is when the panel last changed (2 ms resolution)
+  let seen = hex(oled.fb);
+  let titleMs = displayMs;
+  for (const end = emu.simMs + 1500; emu.simMs < end;) {
+    await emu.sleepSim(2);
+    const now = hex(oled.fb);
+    if (now !== seen) {
+      seen = now;
+      titleMs = emu.simMs;
+    }
+  }
   const title = hex(oled.fb);
   emu.at(emu.simMs + 10, () => emu.press(OK_PIN));
   emu.at(emu.simMs + 110, () => emu.release(OK_PIN));
   await emu.sleepSim(800);
   const next = hex(oled.fb);
   emu.stop();
-  return { console: emu.out, title, next, on: oled.on };
+  return { console: emu.out, title, next, on: oled.on, displayMs, titleMs };
 }
 
 // The drive's /main.py for `game`: PicoYacht's own board and loop, a game set up the way
