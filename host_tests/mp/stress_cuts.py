@@ -403,9 +403,7 @@ def main(argv):
     lfs = bool(o["lfs"])
     log, calls, fs = reference(broken, lfs)
     total = fs.ops
-    counts = {}
-    for entry in fs.log:
-        counts[entry[0]] = counts.get(entry[0], 0) + 1
+    counts = fs.counts
     out("FS_MODEL", "littlefs" if lfs else "bytes")
     out("SESSION_SAVES", len(log))
     out("SESSION_UNITS", total)

@@ -88,7 +88,6 @@ class Mash:
                 st._engine = None
             gc.collect()
         self.fs = self.fs.reboot()
-        self.fs.log = _NoLog()
         b, r, d, app = rig(self.present, Store(self.fs, "/saves"),
                            bytes((self.rng.below(256), self.rng.below(256), 0, 0)),
                            buttons, 2)
@@ -210,13 +209,6 @@ class Mash:
 
     def edges_now(self):
         return self.edges + self.hands.edges
-
-
-class _NoLog:
-    """FakeFs keeps a log of every operation; a long run must not keep it."""
-
-    def append(self, _x):
-        pass
 
 
 def trend(heap, first, n, ng):
