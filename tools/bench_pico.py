@@ -93,6 +93,10 @@ def play(fw, turns):
     for st, (n, alloc, mx) in p.idle.items():
         res["idle"][st] = {"sampled": n, "alloc_per_pass": alloc / n if n else None,
                            "ms_max": mx / 1000}
+    passes = p.summary.get("passes", [])  # N max_cpu_us X free0 Y max_press_pass_us Z
+    if "max_press_pass_us" in passes:
+        us = int(passes[passes.index("max_press_pass_us") + 1])
+        res["press_pass_ms_max"] = round(us / 1000, 1)  # the whole pass: frame, then save
     res["wall_s"] = p.raw["wallMs"] / 1000
     return res
 

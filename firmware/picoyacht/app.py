@@ -90,6 +90,8 @@ class App:
         self.note_at = 0
         self.note_key = False  # the note stays until the next key (a coach's tip)
         self.save_msg = ""
+        self._save_due = False  # the game is saved after this pass's frame: see render()
+        self._score_log = None  # (seat, box, points, dice, bonus): logged after the frame
         self.last_line = ""
         self.coach_line = ""
         self.last_scorer = -1
@@ -307,6 +309,29 @@ class App:
         if self.game is not None and not self.demo and self.store is not None:
             self.save("game", self.game.snapshot())
 
+    def save_game_soon(self):
+        """Save the game once this pass's frame is on the panel: a save is tens of ms of
+        flash work, and the player should see the move first."""
+        self._save_due = True
+
+    def _after_frame(self):
+        """What a move left for after its frame: its log line (5 ms to build on a Pico),
+        then the game's save. Also run before the next event, so the order holds."""
+        self._log_score()
+        if self._save_due:
+            self._save_due = False
+            shown = self.save_msg
+            self.save_game()
+            if self.save_msg != shown:  # "not saved", or its end, shows next pass
+                self.dirty = True
+
+    def _log_score(self):
+        args = self._score_log
+        if args is not None:
+            self._score_log = None
+            self.log(gamelog.score_line(self.game, args[0], args[1], args[2], args[3],
+                                        args[4]))
+
     def log(self, line):
         if self.console is not None:
             try:
@@ -367,7 +392,7 @@ class App:
         self.last_line = ""
         self.coach_line = ""
         self.log(gamelog.start_line(g))
-        self.save_game()
+        self.save_game_soon()
         self.show("handover" if g.nseats > 1 else "play")
 
     def score(self, box):
@@ -386,12 +411,12 @@ class App:
         name = g.rs.boxes[box][NAME]
         self.last_line = g.names[seat] + ": " + name + " " + str(pts)
         self.coach_line = tip
-        self.log(gamelog.score_line(g, seat, box, pts, dice, bonus))
+        self._score_log = (seat, box, pts, dice, bonus)
         if bonus or (pts and box == g.rs.yahtzee_box):
             self.sound(FANFARE)
         else:
             self.sound(SCORE if pts else SCRATCH)
-        self.save_game()
+        self.save_game_soon()
         self.note = ""
         self.play.scored()
         if g.over:
@@ -408,6 +433,7 @@ class App:
     def _game_over(self):
         g = self.game
         self.new_best = False
+        self._save_due = False  # a finished game is not kept: its save is deleted below
         if not self.demo:
             self.new_best = self.records.add(g)
             self.save("records", self.records.pack())
@@ -416,6 +442,7 @@ class App:
                     self.store.delete("game")
                 except Exception:
                     pass
+        self._log_score()
         self.log(gamelog.end_line(g))
         self.sound(GAME_OVER)
         self.show("over")
@@ -423,6 +450,7 @@ class App:
     # ---------------------------------------------------------------- events and time
     def event(self, ev, now):
         """One debounced event (kind << 4 | button) at time now."""
+        self._after_frame()
         self.now = now
         kind = kind_of(ev)
         btn = button_of(ev)
@@ -492,6 +520,14 @@ class App:
         self.message("Oops", [repr(e)[:21], "the game is kept"], self.keys("OK: title"))
 
     def render(self):
+        """The frame (see _frame), then what the move left for after it (_after_frame):
+        also when drawing failed, so a drawing bug cannot cost the game."""
+        try:
+            return self._frame()
+        finally:
+            self._after_frame()
+
+    def _frame(self):
         """Redraw the whole frame if anything changed; the driver sends only what changed.
 
         If the panel refused the last frame or command (a bus error: the driver then

@@ -187,7 +187,7 @@ class Play(Screen):
             app.show("play")
             return
         app.log('{"ev":"undo","seed":' + str(g.seed) + ',"turn":' + str(g.turn) + "}")
-        app.save_game()
+        app.save_game_soon()
         app.last_scorer = -1
         app.show("play")
         self.cursor = len(g.dice) + 1
