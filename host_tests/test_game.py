@@ -423,3 +423,43 @@ def test_bad_construction():
         Game(rules.YAHTZEE, ["a"] * 7)
     with pytest.raises(RuleError):
         Game(99, ["a"])
+
+
+# ---- the card's one-pass table -------------------------------------------------------
+def yahtzee_then(g, r, points, abbr=None):
+    """The five-alike box scored (50, or 0 with other dice), then optionally the 3s (with
+    three of them: five would be a joker, which the 1956 rule keeps out of the 3s)."""
+    yb = g.rs.yahtzee_box
+    r.push(*([6] * g.rs.ndice if points else range(1, g.rs.ndice + 1)))
+    g.roll()
+    g.score(yb)
+    if abbr:
+        turn(g, r, [3, 3, 3, 1, 2, 4][: g.rs.ndice], abbr)
+
+
+@pytest.mark.parametrize("rid,joker", [(rid, JOKER_FORCED) for rid in range(rules.COUNT)]
+                         + [(rules.YAHTZEE, JOKER_FREE), (rules.YAHTZEE, JOKER_ORIGINAL)])
+@pytest.mark.parametrize("before", ["fresh", "yz50", "yz0", "yz50+3s"])
+def test_card_table_is_box_by_box_for_every_dice(rid, joker, before):
+    """Game.card fills the whole card in one pass; it must agree with box_state and
+    preview box by box, for every multiset of dice, joker or not."""
+    g, r = new_game(rid, joker=joker)
+    if before != "fresh":
+        yahtzee_then(g, r, before.startswith("yz50"), "3s" if "+" in before else None)
+    n = g.rs.nboxes
+    snap = g.snapshot()
+
+    def check(game):
+        states, values = bytearray(n), [None] * n
+        game.card(states, values)
+        for b in range(n):
+            st = game.box_state(b)
+            assert (states[b], values[b]) == (st, 0 if st == LOCKED else game.preview(b)), b
+
+    check(g)  # before the roll: every open box locked
+    for counts in rules.multisets(g.rs.ndice):
+        roller = ScriptedRoller()
+        h = Game.restore(snap, roller)
+        roller.push(*[f for f in range(1, 7) for _ in range(counts[f])])
+        h.roll()
+        check(h)

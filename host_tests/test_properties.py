@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from picoyacht import rules
-from picoyacht.game import YAHTZEE_BONUS, Game, RuleError
+from picoyacht.game import LOCKED, YAHTZEE_BONUS, Game, RuleError
 from picoyacht.rules import Options
 
 
@@ -21,6 +21,15 @@ class DrawRoller:
 options = st.builds(Options, joker=st.integers(0, 2), sharp=st.booleans(),
                     saved_rolls=st.booleans(), bonus100=st.booleans(),
                     bet=st.integers(0, 255))
+
+
+def assert_card_is_box_by_box(g):
+    """Game.card (one pass, for the card screen) agrees with box_state and preview."""
+    n = g.rs.nboxes
+    states, values = bytearray(n), [None] * n
+    g.card(states, values)
+    want = [(g.box_state(b), 0 if g.box_state(b) == LOCKED else g.preview(b)) for b in range(n)]
+    assert list(zip(states, values, strict=True)) == want
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -41,6 +50,7 @@ def test_random_complete_games(rid, players, opts, data):
         while g.rolls_left and data.draw(st.booleans(), label="reroll"):
             g.set_held(data.draw(st.integers(0, (1 << rs.ndice) - 2), label="held"))
             g.roll()
+        assert_card_is_box_by_box(g)
         legal = [b for b in range(rs.nboxes) if g._allowed() >> b & 1]
         assert legal, "a rolled turn always has a legal box"
         before = g.snapshot()

@@ -281,6 +281,32 @@ class Game:
             return LOCKED
         return POINTS if self.preview(box) > 0 else ZERO
 
+    def card(self, states, values):
+        """box_state() and preview() of every box into states and values, in one pass:
+        the card reads all of them at once, and box by box costs 13 times the joker
+        and dice checks (12 ms on a Pico, per opening of the card)."""
+        seat = self.current
+        allowed = self._allowed()
+        counts = self._counts
+        face = 0
+        if allowed:
+            rules.counts_of(self.dice, counts)
+            if self.joker_active():
+                face = self._five_alike_face()
+        done = self.filled[seat]
+        over = self.over
+        for b in range(self.rs.nboxes):
+            if over or done >> b & 1:
+                states[b] = FILLED
+                values[b] = self.box_score(seat, b)
+            elif allowed >> b & 1:
+                v = self._box_value(b, counts, face)
+                states[b] = POINTS if v > 0 else ZERO
+                values[b] = v
+            else:
+                states[b] = LOCKED
+                values[b] = 0
+
     def pending_yahtzee_bonus(self):
         """The Yahtzee bonus that scoring now would earn (0 or 100)."""
         if not self._five_alike_face():

@@ -365,12 +365,8 @@ class Card(Screen):
                 seen[i] = g.dice[i]
         seen[6] = g.rolls_used & 0xFF
         seen[7] = g.turn & 0xFF
-        if same:
-            return
-        for b in range(g.rs.nboxes):
-            st = g.box_state(b)
-            self.states[b] = st
-            self.values[b] = 0 if st == LOCKED else g.preview(b)
+        if not same:
+            g.card(self.states, self.values)
 
     def key(self, btn):
         app = self.app
