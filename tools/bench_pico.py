@@ -86,6 +86,12 @@ def play(fw, turns):
             "full_frames": sum(r[4] >= FULL_FRAME for r in recs)}
     every = [r for r in p.records if r[0] in ACTIONS]
     res["i2c_median_all"] = statistics.median(wire(r) for r in every) if every else None
+    saves = [r for r in p.records if r[0] == "save"]
+    if saves:  # the pass after a scored box (or undo): its log line and the game's save
+        allocs = [r[3] for r in saves if r[3] is not None]
+        res["save"] = {"n": len(saves), "alloc_max": max(allocs) if allocs else None,
+                       "alloc_median": statistics.median(allocs) if allocs else None,
+                       "ms_max": round(max(r[2] for r in saves) / 1000, 1)}
     anim = [r for r in p.records if r[0] == "anim"]
     if anim:
         res["anim_ms_max"] = round(max(pass_ms(r) for r in anim), 1)
@@ -104,7 +110,7 @@ def play(fw, turns):
 def cpu(fw, level, rid, turns, tables):
     p = pico.probe({"players": 4, "cpus": 4, "level": level, "rules": rid, "turns": turns,
                     "record": 1}, fw, tables=tables)
-    ms = [pass_ms(r) for r in p.records if r[0] == "cpu"]
+    ms = [pass_ms(r) for r in p.records if r[0] in ("cpu", "save")]  # a CPU's save too
     return {"level": LEVELS[level], "rules": rid, "passes": len(ms),
             "max_ms": round(max(ms), 1) if ms else None,
             "p99_ms": round(p99(ms), 1) if ms else None,
@@ -265,6 +271,12 @@ def table(rep):
     row("I2C bytes: every action, median", "<= 150", ["-" if m is None else "%s B" % m
                                                       for m in med],
         all(m <= BUDGET["i2c_median"] for m in med if m is not None) if any(med) else None)
+    sv = each(lambda fw: get(fw, "play", "save"))
+    row("alloc: a box's save, the pass after", "(part of score)",
+        ["-" if not v else "%s B (max %s)" % (v["alloc_median"], v["alloc_max"]) for v in sv])
+    row("pass: a box's save, the pass after", "<= 50 ms",
+        ["-" if not v else "max %s ms" % v["ms_max"] for v in sv],
+        all(v["ms_max"] <= BUDGET["cpu_ms"] for v in sv if v) if any(sv) else None)
     an = each(lambda fw: get(fw, "play", "anim_ms_max"))
     row("roll animation frame, max", "<= 33 ms", ["-" if v is None else "%s ms" % v for v in an],
         all(v <= BUDGET["anim_ms"] for v in an if v is not None) if any(an) else None)

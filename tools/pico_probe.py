@@ -47,9 +47,10 @@ NA = -0x7FFFFFF  # allocation not measured on this pass
 GC_ROOM = 48000  # collect between passes (collector off on human turns) below this
 
 # Record kinds: what the pass did.
-K_NAV, K_HOLD, K_CURSOR, K_ROLL, K_SCORE, K_MENU, K_PAGE, K_CARD, K_ANIM, K_CPU, K_DRAW = range(11)
+K_NAV, K_HOLD, K_CURSOR, K_ROLL, K_SCORE, K_MENU, K_PAGE, K_CARD, K_ANIM, K_CPU, K_DRAW, \
+    K_SAVE = range(12)
 KIND_NAMES = ("nav", "hold", "cursor", "roll", "score", "menu", "page", "card_cursor", "anim",
-              "cpu", "draw")
+              "cpu", "draw", "save")
 WAIT = -1
 DONE = -2
 # Screens by index (the records keep a byte); an unknown screen is "other".
@@ -197,6 +198,7 @@ class ProbeBoard(board_pico.PicoBoard):
         self.pressed = bytearray()  # logical buttons, in order (host replays them)
         self.t0 = self.a0 = self.f0 = self.b0 = self.w0 = 0
         self.press_seen = False
+        self.due = False  # a save was due at the start of the pass
         self.watch = False  # measure allocation on this pass
         self.waiting = False  # a press was asked for and not seen yet
         self.idle_count = 0
@@ -247,6 +249,11 @@ class ProbeBoard(board_pico.PicoBoard):
             if kind == PRESS or kind == REPEAT or kind == LONG:
                 seen = True
         self.press_seen = seen
+        self.due = self.app is not None and self.app._save_due
+
+    def saved(self, app):
+        """This pass was the one after a move that saves the game (App.after_move)."""
+        return self.due and not app._save_due
 
     def idle(self):
         t1 = time.ticks_us()
@@ -268,9 +275,18 @@ class ProbeBoard(board_pico.PicoBoard):
         if self.press_seen:
             if whole > self.max_press_pass_us:
                 self.max_press_pass_us = whole
+            # a player reacts to the frame: the next press comes GAP_MS after it at the
+            # earliest, not at once when a slow pass (a module loading) outlasted the press
+            at = time.ticks_add(time.ticks_ms(), GAP_MS)
+            if time.ticks_diff(at, self.next_at) > 0:
+                self.next_at = at
             self.waiting = False
             kind = self.kind
             self.kind = K_NAV
+        elif self.saved(app):
+            kind = K_SAVE
+            if cpu and whole > self.max_cpu_us:
+                self.max_cpu_us = whole
         elif cpu:
             kind = K_CPU
             if whole > self.max_cpu_us:
@@ -316,7 +332,7 @@ class ProbeBoard(board_pico.PicoBoard):
         gc.enable()
         if self.record and not cpu_plays(app):
             self.idle_count += 1
-            if self.idle_count >= IDLE_EVERY or self.waiting:
+            if self.idle_count >= IDLE_EVERY or self.waiting or app._save_due:
                 self.idle_count = 0
                 self.begin_watch()
         now = time.ticks_ms()

@@ -90,7 +90,7 @@ class App:
         self.note_at = 0
         self.note_key = False  # the note stays until the next key (a coach's tip)
         self.save_msg = ""
-        self._save_due = False  # the game is saved after this pass's frame: see render()
+        self._save_due = False  # the game is saved on the pass after its frame: after_move()
         self._score_log = None  # (seat, box, points, dice, bonus): logged after the frame
         self.last_line = ""
         self.coach_line = ""
@@ -310,13 +310,17 @@ class App:
             self.save("game", self.game.snapshot())
 
     def save_game_soon(self):
-        """Save the game once this pass's frame is on the panel: a save is tens of ms of
+        """Save the game once the move's frame is on the panel: a save is tens of ms of
         flash work, and the player should see the move first."""
         self._save_due = True
 
-    def _after_frame(self):
+    def after_move(self):
         """What a move left for after its frame: its log line (5 ms to build on a Pico),
-        then the game's save. Also run before the next event, so the order holds."""
+        then the game's save. The Runner gives it a loop pass of its own (a frame and a
+        save in one pass took 55-67 ms on the emulated Pico, over the 50 ms a pass may
+        take); it also runs before the next event, so the order holds. True if it ran."""
+        if self._score_log is None and not self._save_due:
+            return False
         self._log_score()
         if self._save_due:
             self._save_due = False
@@ -324,6 +328,7 @@ class App:
             self.save_game()
             if self.save_msg != shown:  # "not saved", or its end, shows next pass
                 self.dirty = True
+        return True
 
     def _log_score(self):
         args = self._score_log
@@ -450,7 +455,7 @@ class App:
     # ---------------------------------------------------------------- events and time
     def event(self, ev, now):
         """One debounced event (kind << 4 | button) at time now."""
-        self._after_frame()
+        self.after_move()
         self.now = now
         kind = kind_of(ev)
         btn = button_of(ev)
@@ -520,14 +525,6 @@ class App:
         self.message("Oops", [repr(e)[:21], "the game is kept"], self.keys("OK: title"))
 
     def render(self):
-        """The frame (see _frame), then what the move left for after it (_after_frame):
-        also when drawing failed, so a drawing bug cannot cost the game."""
-        try:
-            return self._frame()
-        finally:
-            self._after_frame()
-
-    def _frame(self):
         """Redraw the whole frame if anything changed; the driver sends only what changed.
 
         If the panel refused the last frame or command (a bus error: the driver then
@@ -603,6 +600,15 @@ class Runner:
         deb = self.deb
         now = b.ticks_ms()
         b.poll(deb, now)
+        if not deb.pending():  # the last pass's move: its save, in a pass of its own
+            try:
+                moved = app.after_move()  # (a press waiting gets it first: see event())
+            except Exception as e:
+                app.fault(e)
+                moved = True
+            if moved:
+                b.idle()
+                return
         ev = deb.get()
         while ev >= 0:
             try:

@@ -135,6 +135,38 @@ def check_resume():
     print("PASS resume turn=%d" % app2.game.turn)
 
 
+def check_frame_first():
+    """A scored box is on the panel before the flash is touched: the pass that scores draws
+    and writes nothing; the next pass, a pass of its own, logs the box and saves; the
+    pass after that draws again if anything changed. The saved game is the scored one."""
+    fs = FakeFs()
+    b, r, d, app = rig(FULL, Store(fs, "/saves"))
+    new_game(d, app, 1)
+    d.press(K.B_ROLL)
+    d.run_ms(300)
+    d.press(K.B_OK)
+    assert app.screen.NAME == "card"
+    writes = fs.counts.get("rename", 0)
+    b.raw |= 1 << K.B_OK
+    for _ in range(20):  # the press is debounced over a few samples
+        frames, boxes = app.frames, b.boxes
+        r.step()
+        if app.game.turn:
+            break
+    assert app.game.turn == 1, "the box was not scored"
+    assert app.frames == frames + 1 and bytes(b.i2c.ram) == bytes(app.disp.buffer)
+    assert fs.counts.get("rename", 0) == writes and b.boxes == boxes, "saved before the frame"
+    frames = app.frames
+    r.step()
+    assert fs.counts.get("rename", 0) > writes, "not saved on the next pass"
+    assert b.boxes == boxes + 1 and app.frames == frames
+    b.raw = 0
+    d.run_ms(100)
+    saved = app.store.load("game")
+    assert bytes(saved) == bytes(app.game.snapshot()), "the save is not the scored game"
+    print("PASS frame_first")
+
+
 def check_corrupt():
     """Corrupt or missing saves: a fresh start with a message, never a crash."""
     fs = FakeFs()
