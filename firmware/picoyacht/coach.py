@@ -84,8 +84,11 @@ class Coach:
         if game is None:
             ready = True
         elif game.kinds[game.current] == HUMAN:
-            if self.level and game.rolls_used and not busy:
-                self._thinking(game, True)
+            if self.level and game.rolls_used and not self._loading(game, busy, True):
+                if not busy:
+                    self._thinking(game, True)
+            return False
+        elif self._loading(game, busy, game.kinds[game.current] > 1):
             return False
         else:
             ready = self._plan_roll or game.kinds[game.current] == 1  # Easy: no search
@@ -148,6 +151,22 @@ class Coach:
         self._off = _RETRY_STEPS
 
     # ---------------------------------------------------------------- engine
+    def _loading(self, game, busy, table):
+        """Load the engine's module, then (if `table`) Expert's table, each in a loop pass
+        of its own and not in one that draws: on the .mpy layout the import alone took
+        40-55 ms on the Pico, too much on top of a step. True until they are in."""
+        if self._off:
+            return False
+        if self._st is None:
+            if not busy:
+                self._strat()
+            return True
+        if table and self._st and self._tbl is None:
+            if not busy:
+                self._table(game)
+            return True
+        return False
+
     def _strat(self):
         if self._off:
             return None
