@@ -199,6 +199,7 @@ class ProbeBoard(board_pico.PicoBoard):
         self.t0 = self.a0 = self.f0 = self.b0 = self.w0 = 0
         self.press_seen = False
         self.due = False  # a save was due at the start of the pass
+        self.swept = False  # and the heap had been collected for it
         self.watch = False  # measure allocation on this pass
         self.waiting = False  # a press was asked for and not seen yet
         self.idle_count = 0
@@ -250,10 +251,12 @@ class ProbeBoard(board_pico.PicoBoard):
                 seen = True
         self.press_seen = seen
         self.due = self.app is not None and self.app._save_due
+        self.swept = self.due and self.app._swept
 
     def saved(self, app):
-        """This pass was the one after a move that saves the game (App.after_move)."""
-        return self.due and not app._save_due
+        """This pass was one of the two after a move that saves the game (App.after_move:
+        a collection, then the save)."""
+        return self.due and (not app._save_due or app._swept != self.swept)
 
     def idle(self):
         t1 = time.ticks_us()

@@ -11,6 +11,8 @@ them, home() for the title. A screen's module is imported the first time it is o
 so setup, records and diagnostics cost no heap in a game resumed at boot.
 """
 
+import gc
+
 from picoyacht import gamelog
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, MIN_BUTTONS, NBUTTONS
 from picoyacht.coach import Coach
@@ -91,6 +93,7 @@ class App:
         self.note_key = False  # the note stays until the next key (a coach's tip)
         self.save_msg = ""
         self._save_due = False  # the game is saved on the pass after its frame: after_move()
+        self._swept = False  # the heap was collected for that save
         self._score_log = None  # (seat, box, points, dice, bonus): logged after the frame
         self.last_line = ""
         self.coach_line = ""
@@ -151,7 +154,6 @@ class App:
         return s
 
     def _drop_unused(self, shown):
-        import gc
         import sys
 
         import picoyacht
@@ -314,15 +316,21 @@ class App:
         flash work, and the player should see the move first."""
         self._save_due = True
 
-    def after_move(self):
-        """What a move left for after its frame: its log line (5 ms to build on a Pico),
-        then the game's save. The Runner gives it a loop pass of its own (a frame and a
-        save in one pass took 55-67 ms on the emulated Pico, over the 50 ms a pass may
-        take); it also runs before the next event, so the order holds. True if it ran."""
+    def after_move(self, whole=False):
+        """What a move left for after its frame, in loop passes of their own (a frame and
+        a save in one pass took 55-67 ms on the emulated Pico, over the 50 ms a pass may
+        take): its log line (5 ms to build on a Pico) and a collection, then the game's
+        save, which then never sets off a collection halfway (that pass took 84 ms).
+        `whole`: all of it now, before an event, so the order holds. True if it ran."""
         if self._score_log is None and not self._save_due:
             return False
         self._log_score()
         if self._save_due:
+            if not whole and not self._swept:
+                self._swept = True
+                gc.collect()
+                return True
+            self._swept = False
             self._save_due = False
             shown = self.save_msg
             self.save_game()
@@ -455,7 +463,7 @@ class App:
     # ---------------------------------------------------------------- events and time
     def event(self, ev, now):
         """One debounced event (kind << 4 | button) at time now."""
-        self.after_move()
+        self.after_move(True)
         self.now = now
         kind = kind_of(ev)
         btn = button_of(ev)
