@@ -62,6 +62,8 @@ class Coach:
         self._off = 0  # CPU steps the fallback still plays after an engine error
         self._cost = -1  # the coach's verdict on the CPU's step being made, for box:
         self._cost_box = -1
+        self._easy = None  # Easy's (kind, arg) for the position _easy_pos, made a pass ahead
+        self._easy_pos = -1
 
     def start(self, game, level):
         from picoyacht.roller import Roller
@@ -72,6 +74,7 @@ class Coach:
         self._plan_roll = False
         self._rng = Roller(game.seed ^ 0x2545F49)
         self._think = None
+        self._easy_pos = -1
 
     # ---------------------------------------------------------------- pacing
     def wait(self, now):
@@ -91,8 +94,12 @@ class Coach:
         elif self._loading(game, busy, game.kinds[game.current] > 1):
             return False
         else:
-            ready = self._plan_roll or game.kinds[game.current] == 1  # Easy: no search
-            if not ready and busy:
+            ready = self._plan_roll
+            if not ready and game.kinds[game.current] == 1:  # Easy: no search
+                ready = self._easy_pos == position(game)
+                if not ready and not busy:
+                    ready = not self._decide_easy(game)
+            elif not ready and busy:
                 t = self._think
                 ready = t is not None and t.done and self._pos == position(game)
             elif not ready:
@@ -150,6 +157,17 @@ class Coach:
         self._think = None
         self._off = _RETRY_STEPS
 
+    def _decide_easy(self, game):
+        """Easy's move, a pass ahead of the step that shows it: its 12 ms with the step's
+        score and hand-over frame came to 50-52 ms a pass on the emulated Pico. False
+        without an engine (the fallback then plays at once)."""
+        st = self._strat()
+        if st is None:
+            return False
+        self._easy = st.cpu_step(game, st.EASY, None, self._rng)
+        self._easy_pos = position(game)
+        return True
+
     # ---------------------------------------------------------------- engine
     def _loading(self, game, busy, table):
         """Load the engine's module, then (if `table`) Expert's table, each in a loop pass
@@ -206,7 +224,10 @@ class Coach:
         if st is None:
             return fallback(game, level)
         if level == st.EASY:  # no search: the same (seeded) mistakes as ever
-            kind, arg = st.cpu_step(game, level, None, self._rng)
+            if self._easy_pos != position(game):
+                self._decide_easy(game)
+            kind, arg = self._easy
+            self._easy_pos = -1
         else:
             t = self._thought(game, False)
             if t is None:
