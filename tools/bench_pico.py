@@ -111,7 +111,10 @@ def cpu(fw, level, rid, turns, tables):
     p = pico.probe({"players": 4, "cpus": 4, "level": level, "rules": rid, "turns": turns,
                     "record": 1}, fw, tables=tables)
     ms = [pass_ms(r) for r in p.records if r[0] in ("cpu", "save")]  # a CPU's save too
-    return {"level": LEVELS[level], "rules": rid, "passes": len(ms),
+    passes = p.summary.get("passes", [])  # also the passes that drew nothing (imports)
+    whole = (int(passes[passes.index("max_cpu_us") + 1]) / 1000 if "max_cpu_us" in passes
+             else None)
+    return {"level": LEVELS[level], "rules": rid, "passes": len(ms), "any_pass_max_ms": whole,
             "max_ms": round(max(ms), 1) if ms else None,
             "p99_ms": round(p99(ms), 1) if ms else None,
             "over_50": sum(m > 50 for m in ms), "completed": p.completed,
@@ -291,7 +294,8 @@ def table(rep):
         vals = each(lambda fw, k=k: get(fw, k))
         name = "CPU pass max / p99: %s, rules %s" % (LEVELS[int(k.split()[1])], k.split()[2])
         row(name, "<= 50 ms", ["-" if not v or v.get("max_ms") is None else (
-            "%s / %s ms (%d of %d > 50)" % (v["max_ms"], v["p99_ms"], v["over_50"], v["passes"]))
+            "%s / %s ms (%d of %d > 50); any pass %s ms" % (
+                v["max_ms"], v["p99_ms"], v["over_50"], v["passes"], v.get("any_pass_max_ms")))
             for v in vals],
             all(v["max_ms"] <= BUDGET["cpu_ms"] for v in vals if v and v.get("max_ms")))
     for s in CTRLC_SCREENS:
