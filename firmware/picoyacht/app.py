@@ -176,7 +176,8 @@ class App:
                 except AttributeError:
                     pass
         self._extra = shown != _KEPT and shown != "play"
-        gc.collect()  # now, so what comes next fills the hole they leave
+        if not self._save_due:  # else after_move collects in the next pass, not this one
+            gc.collect()  # now, so what comes next fills the hole they leave
 
     def home(self):
         return self.show("title")
