@@ -42,8 +42,10 @@ untouched (.tmp was not current, else step 0 ran). From then on .tmp is a
 valid newer copy until step 3 renames it into .dat. Step 2 moves the verified
 current .dat into .bak (or, on FAT, first removes .bak while .dat and .tmp are
 both valid). So a power cut anywhere leaves the previous or the new payload as
-the current copy, and only a file just read back as valid is ever renamed into
-.bak: a corrupt primary is never rotated into the backup slot.
+the current copy, and only a file read back as valid is ever renamed into
+.bak: a corrupt primary is never rotated into the backup slot. (A save reads the
+three slots back first, unless this store's own last save of the kind wrote the
+.dat and nothing has loaded or failed since: then it trusts that verified write.)
 
 The filesystem is injected: ``fs`` needs ``open(path, mode)`` (modes "rb" and
 "wb"; files with read/write/flush/close), ``remove(path)``, ``rename(a, b)``
@@ -168,6 +170,13 @@ def _errno(e):
     return n
 
 
+def _prune(verdicts, res):
+    """Forget the verdicts on copies no longer on flash: at most three stay."""
+    for key in list(verdicts):
+        if key[0] not in (res[0][1], res[1][1], res[2][1]):
+            del verdicts[key]
+
+
 def _close(f):
     try:
         f.close()
@@ -204,6 +213,10 @@ class Store:
         self.last_error = ""
         self._checks = {}  # kind -> the caller's payload check, from load()
         self._verdicts = {}  # kind -> {(seq, crc): accepted} for the copies on flash
+        # kind -> the three slots as this store's last save of it left them: the next save
+        # starts from them instead of reading all three back (three file objects, ~5 KB
+        # of heap on a Pico, per save). Any load, delete or failed save forgets them.
+        self._slots = {}
 
     # ---------------------------------------------------------------- paths
     def _paths(self, kind):
@@ -265,9 +278,7 @@ class Store:
         if verdicts is None:
             verdicts = self._verdicts[kind] = {}
         res = [self._read(p, kid, want, check, verdicts) for p in paths]
-        for key in list(verdicts):  # forget copies no longer on flash: at most three stay
-            if key[0] not in (res[0][1], res[1][1], res[2][1]):
-                del verdicts[key]
+        _prune(verdicts, res)
         best = -1
         for i in range(3):
             if res[i][0] == _OK and (best < 0 or res[i][1] > res[best][1]):
@@ -285,6 +296,7 @@ class Store:
         if check is not None:
             self._checks[kind] = check
             self._verdicts.pop(kind, None)
+        self._slots.pop(kind, None)
         paths, res, best = self._scan(kind, True)
         status = res[0][0]
         if best == 0:
@@ -361,7 +373,11 @@ class Store:
         if n > MAX_PAYLOAD:
             self.last_error = MSG_TOO_BIG
             return False
-        paths, res, cur = self._scan(kind, False)
+        res = self._slots.pop(kind, None)  # gone until this save has succeeded
+        if res is None:
+            paths, res, cur = self._scan(kind, False)
+        else:
+            paths, cur = self._paths(kind), 0  # its own last save left the current .dat
         tmp = paths[2]
         seq = 1
         for r in res:
@@ -400,6 +416,10 @@ class Store:
             if verdicts is not None:
                 verdicts[(seq, struct.unpack("<I", head[_CRC_SPAN:])[0])] = True
             self._commit(paths, res, cur)
+            res = [(_OK, seq, None), res[0] if cur == 0 else res[1], (_MISSING, 0, None)]
+            if verdicts is not None:
+                _prune(verdicts, res)
+            self._slots[kind] = res
         except OSError as e:
             if f is not None:
                 _close(f)
@@ -427,6 +447,7 @@ class Store:
         the usual state (no leftover temp) a half-done delete looks like no
         delete, never like an older save."""
         dat, bak, tmp = self._paths(kind)
+        self._slots.pop(kind, None)
         try:
             for p in (tmp, bak, dat):
                 self._remove(p)
