@@ -261,3 +261,21 @@ def test_targeted_mutations_are_refused(rs, players):
             print("load accepted:", name)
         refused += 1
     assert refused >= len(MUTATIONS) - 8
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**30 - 1, 2**30, 2**31 + 5, 2**32 - 1, 2**32 + 7, -1])
+def test_seed_and_roller_state_are_little_endian_u32s(seed):
+    """Written from 16-bit halves (no int of 2**30 or more, a heap object on a Pico, is
+    formed), they are still seed mod 2**32 and getstate(), for the device's roller and for a
+    stand-in that has only getstate()."""
+    import struct
+
+    from picoyacht.roller import Roller
+
+    for roller in (Roller(seed & 0xFFFFFFFF), LcgRoller(seed & 0xFFFF)):
+        for _ in range(50):  # states on both sides of 2**30
+            g = Game(0, ["A"], roller=roller, seed=seed)
+            at = len(snapshot._MAGIC) + 10
+            assert struct.unpack("<II", g.snapshot()[at:at + 8]) == (
+                seed & 0xFFFFFFFF, roller.getstate() & 0xFFFFFFFF)
+            roller.d6()

@@ -62,6 +62,11 @@ class Roller:
         """The 32-bit state (nonzero), for snapshots."""
         return (self._hi << 16) | self._lo
 
+    def halves(self):
+        """getstate() as (high, low) 16-bit halves, never formed into one int: on a Pico an
+        int of 2**30 or more is a heap object, and the game snapshots at every box."""
+        return self._hi, self._lo
+
     def setstate(self, state):
         """Continue exactly where `getstate()` was taken."""
         if state <= 0 or state > 0xFFFFFFFF:

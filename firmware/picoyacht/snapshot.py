@@ -26,16 +26,22 @@ def _fletcher16(data, end):
     return b << 8 | a
 
 
-def _u32(out, v):
-    out.append(v & 0xFF)
-    out.append(v >> 8 & 0xFF)
-    out.append(v >> 16 & 0xFF)
-    out.append(v >> 24 & 0xFF)
+def _u32(out, hi, lo):
+    """A u32 from its 16-bit halves: no int of 2**30 or more (a heap object on a Pico)."""
+    out.append(lo & 0xFF)
+    out.append(lo >> 8)
+    out.append(hi & 0xFF)
+    out.append(hi >> 8)
 
 
 def dump(game):
     rs = game.rs
-    out = bytearray(_MAGIC)
+    nb = rs.nboxes
+    # room for the largest game of this shape up front, then emptied: appends fill it
+    # without the bytearray growing (each growth leaves its old buffer as garbage, several
+    # hundred bytes a snapshot on a Pico, and the game snapshots at every box)
+    out = bytearray(32 + game.nseats * (MAX_NAME + nb + 9))
+    out[:] = _MAGIC
     flags, bet = game.options.pack()
     out.append(VERSION)
     out.append(rs.id)
@@ -47,21 +53,30 @@ def dump(game):
     out.append(game.rolls_left)
     out.append(game.held)
     out.append(1 if game.single_roll else 0)
-    _u32(out, game.seed & 0xFFFFFFFF)
-    getstate = getattr(game.roller, "getstate", None)
-    _u32(out, (getstate() if getstate else 0) & 0xFFFFFFFF)
+    seed = game.seed
+    _u32(out, seed >> 16 & 0xFFFF, seed & 0xFFFF)
+    roller = game.roller
+    if hasattr(roller, "halves"):
+        hi, lo = roller.halves()
+    else:  # a stand-in roller (tests)
+        state = roller.getstate() if hasattr(roller, "getstate") else 0
+        hi, lo = state >> 16 & 0xFFFF, state & 0xFFFF
+    _u32(out, hi, lo)
     out.extend(game.order)
     out.extend(game.dice)
-    nb = rs.nboxes
+    sc = game.scores
     for s in range(game.nseats):
-        name = game.names[s].encode()[:MAX_NAME]
+        name = game.names[s].encode()
+        if len(name) > MAX_NAME:
+            name = name[:MAX_NAME]
         out.append(game.kinds[s] << 4 | len(name))
         out.extend(name)
         f = game.filled[s]
         out.append(f & 0xFF)
         out.append(f >> 8 & 0xFF)
         out.append(f >> 16 & 0xFF)
-        out.extend(game.scores[s * nb:(s + 1) * nb])
+        for b in range(s * nb, s * nb + nb):  # a slice would be a copy
+            out.append(sc[b])
         if rs.joker:
             out.append(game.ybonus[s])
         if rs.saved_rolls:
