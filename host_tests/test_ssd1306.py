@@ -303,6 +303,46 @@ def test_full_width_pages_go_in_one_write():
     assert panel.log[w0 + 1] == b"\x40" + bytes(d.buffer[256:640])
 
 
+class OneBufferPanel(Panel):
+    """A panel on a bus like the rp2 port's, where writevto copies its buffers into one
+    heap block of their total length: the largest such copy is recorded."""
+
+    def __init__(self, addr=0x3C):
+        super().__init__(addr)
+        self.joined = 0
+
+    def writevto(self, addr, vecs, stop=True):
+        self.joined = max(self.joined, sum(len(v) for v in vecs if len(v)))
+        super().writevto(addr, vecs, stop)
+
+
+@pytest.mark.micropython
+def test_full_width_writes_are_one_buffer_and_the_borrowed_byte_comes_back():
+    """A full-width window goes out as one buffer (a writevto of a full frame needs 1,025
+    contiguous bytes of heap on the Pico); the framebuffer byte it borrows for the control
+    byte is restored, also when the bus fails mid-write."""
+    panel = OneBufferPanel()
+    d = SSD1306_I2C(128, 64, panel, addr=panel.addr)
+    assert panel.ram == d.buffer
+    for p0 in range(1, 8):
+        d.fill(0)
+        d.pixel(127, 8 * p0 - 1, 1)  # the last byte of page p0 - 1: the borrowed one
+        d.flush()
+        d.fill_rect(0, 8 * p0, 128, 8, 1)  # page p0, every column
+        before = bytes(d.buffer)
+        flush_counting(d, panel)
+        assert bytes(d.buffer) == before and d.buffer[p0 * 128 - 1] == 0x80
+    d.mark_all()
+    flush_counting(d, panel)  # the whole frame
+    assert panel.joined <= 1 + 128, panel.joined  # only a narrow window's page is joined
+    d.fill_rect(0, 24, 128, 16, 1)  # pages 3 and 4; the borrowed byte ends page 2
+    d.pixel(127, 23, 1)
+    before = bytes(d.buffer)
+    panel.fail_after = 1  # the window command goes, the data write fails
+    assert not d.flush()
+    assert bytes(d.buffer) == before
+
+
 @pytest.mark.micropython
 def test_all_pages_changed_goes_as_one_frame():
     d, panel = make()

@@ -14,12 +14,17 @@ finds the changed column span of every page that differs, and plans windows:
 * the controller's window is remembered: a window equal to the last one costs no command
   at all, a change of pages only or of columns only costs 3 command bytes instead of 6.
 
-No allocation per flush. A full-width window goes out as page views of the framebuffer
-in one write (i2c.writevto, a preallocated list of buffers; empty ones are skipped). A
-narrower one goes page by page through two small scratch buffers: w = 8q + r bytes are
-copied into scratch A (r < 8 bytes) and scratch B (8q bytes), and sent as the
-preallocated views A[:r] and B[:8q] (7 + 17 views instead of one per length). The
-compare and the copies are fast.span and fast.copy: native code on the Pico.
+No allocation per flush. A full-width window's pages are contiguous in the framebuffer,
+which sits one byte into a larger buffer: the byte before the window's first page is set
+to the data control byte for the write and restored after it, and one preallocated view
+(one per first page and page count) goes out with i2c.writeto. One buffer, because the rp2
+port's writevto copies several into a heap block of their total length (a full frame
+needed 1,025 contiguous free bytes, and failed for them in a tight heap). A narrower
+window goes page by page through two small scratch buffers: w = 8q + r bytes are copied
+into scratch A (r < 8 bytes) and scratch B (8q bytes), and sent as the preallocated views
+A[:r] and B[:8q] (7 + 17 views instead of one per length) with writevto, whose copy is
+then at most 129 bytes and freed at once. The compare and the copies are fast.span and
+fast.copy: native code on the Pico.
 
 A display that stops answering (loose wire, brown-out) must not stop the game: every bus
 error is caught, counted in `errors`, and leaves `ok` False with everything to resend.
@@ -103,7 +108,10 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self.i2c = i2c
         self.addr = addr
         self.external_vcc = external_vcc
-        self.buffer = bytearray(PAGES * PAGE_BYTES)
+        raw = bytearray(1 + PAGES * PAGE_BYTES)  # a control byte's room, then the frame
+        raw[0] = _CTRL_DATA
+        self._raw = raw
+        self.buffer = memoryview(raw)[1:]
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self.ok = False  # the panel answered the last write
         self.errors = 0  # I2C writes that raised OSError
@@ -116,14 +124,17 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._cw = bytearray((_UNKNOWN, _UNKNOWN, _UNKNOWN, _UNKNOWN))
         # Everything a flush touches is built once, here.
         self._shadow = bytearray(PAGES * PAGE_BYTES)  # what the panel holds
-        mv = memoryview(self.buffer)
+        mv = self.buffer
         smv = memoryview(self._shadow)
         self._pages = tuple(mv[p * PAGE_BYTES : (p + 1) * PAGE_BYTES] for p in range(PAGES))
         self._spages = tuple(smv[p * PAGE_BYTES : (p + 1) * PAGE_BYTES] for p in range(PAGES))
-        data = bytes((_CTRL_DATA,))
-        self._frame_vec = (data, mv)
-        self._wide = [data] + [b""] * PAGES  # full-width window: page views, one write
-        self._narrow = [data, b"", b""]  # one page of a narrower window: A[:r], B[:8q]
+        # Full-width writes: _runs[p0][n - 1] is the control byte's slot before page p0,
+        # then pages p0 .. p0 + n - 1.
+        rmv = memoryview(raw)
+        self._runs = tuple(
+            tuple(rmv[p * PAGE_BYTES : (p + n) * PAGE_BYTES + 1] for n in range(1, PAGES - p + 1))
+            for p in range(PAGES))
+        self._narrow = [bytes((_CTRL_DATA,)), b"", b""]  # a narrower window's page: A, B
         sa = bytearray(8)
         sb = bytearray(PAGE_BYTES)
         self._sa_buf = sa
@@ -155,6 +166,17 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self.bytes_sent += len(buf)
         self.writes += 1
 
+    def _write_pages(self, p0, n):
+        """Pages p0 .. p0 + n - 1, full width, in one single-buffer write."""
+        raw = self._raw
+        at = p0 * PAGE_BYTES  # the last byte of page p0 - 1 (or the spare byte): borrowed
+        keep = raw[at]
+        raw[at] = _CTRL_DATA
+        try:
+            self._write(self._runs[p0][n - 1])
+        finally:
+            raw[at] = keep
+
     def _writev(self, vec, n):
         self.i2c.writevto(self.addr, vec)
         self.bytes_sent += n
@@ -175,7 +197,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         """Run the init sequence, then send the whole frame. False if the bus failed."""
         try:
             self._write(self._init)  # leaves the display off, window = whole frame
-            self._writev(self._frame_vec, 1 + PAGES * PAGE_BYTES)
+            self._write_pages(0, PAGES)
             copy(self._shadow, 0, self.buffer, 0, PAGES * PAGE_BYTES)
             self._set_cw(0, WIDTH - 1, 0, PAGES - 1)
             if self._on:
@@ -300,10 +322,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             w = WIDTH
         if w == WIDTH:
             self._window(0, WIDTH - 1, p0, p1)
-            vec = self._wide
-            for k in range(PAGES):
-                vec[k + 1] = self._pages[p0 + k] if k < n else b""
-            self._writev(vec, 1 + WIDTH * n)
+            self._write_pages(p0, n)
         else:
             self._window(a, a + w - 1, p0, p1)
             vec = self._narrow
