@@ -50,11 +50,11 @@ COUNTS = {
     "cuts": (["stride=1", "mode=0"], ["stride=1", "mode=0"]),  # littlefs model
     "cuts_bytes": (["stride=1", "mode=0", "lfs=0"], ["stride=14", "mode=0", "lfs=0"]),
     "errors": (["mode=1"], ["mode=1"]),
-    "corrupt": (["n=10000"], ["n=200"]),
+    "corrupt": (["n=10000"], ["n=120"]),
     "mash_events": (1000000, 24000),  # CI: 12,000 a seed, 6-8 games and power cycles each
     "heap_games": (100, 100),
     "display_seconds": (1800, 240),
-    "soak_games": (1000, 20),
+    "soak_games": (1000, 12),
     # tools/saves_emu.mjs on the emulated Pico: games x boxes saved, every flash op cut
     # tools/pico_stress.py on the emulated Pico: saves tapped through; games played
     "pico_saves": (40, 10),
