@@ -17,7 +17,7 @@ venv: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check firmware host_tests tools
-	$(BIN)/pytest -q --durations=12 host_tests
+	$(BIN)/pytest -q -n auto --dist loadgroup --durations=12 host_tests
 
 # Every budget in one table, written to build/bench.json so runs can be compared (never
 # asserted in tests): runs bench-core, bench-ui and (tables built) bench-strategy quietly,

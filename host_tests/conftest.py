@@ -141,6 +141,15 @@ def pytest_collection_modifyitems(session, config, items):
             out.append(MicroPythonTwin.from_parent(item.parent, name=test + "[micropython]",
                                                    test=test))
     items[:] = out
+    # `make test` runs on two workers (pytest-xdist, --dist loadgroup): a module's tests stay
+    # on one worker (its fixtures and its one MicroPython twin run are made once), except the
+    # stress runs, each long and independent, which spread over both.
+    for item in items:
+        if item.path.stem not in SPREAD:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+
+SPREAD = {"test_stress"}
 
 
 # ---- progress: name a test that runs long, so a quiet `make test` says what it waits for -----

@@ -3,7 +3,8 @@ boot path, corrupted files, button mashing, the heap over 100 games, display fau
 watchdog and a soak, all on the MicroPython unix port (scripts in host_tests/mp/stress_*).
 
 Counts are scaled for CI (tools/stress.py COUNTS, second column); PICOYACHT_STRESS=1 runs
-the full counts of `make stress`. The counts each test ran go to build/test_stress.json.
+the full counts of `make stress`. The counts each test ran go to build/test_stress.json
+(test_stress-gwN.json per worker of a parallel run).
 Heaps are 64-bit unix-port heaps: see tools/stress.py HEAPS and the report of `make stress`.
 """
 
@@ -23,7 +24,9 @@ RAN = {}
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
     yield stress.build(tmp_path_factory.mktemp("stress-mpy"))
-    dst = ROOT / "build" / "test_stress.json"
+    # one file per test worker (pytest-xdist spreads this module's tests over two)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    dst = ROOT / "build" / ("test_stress-%s.json" % worker if worker else "test_stress.json")
     dst.parent.mkdir(exist_ok=True)
     dst.write_text(json.dumps({"full": FULL, "runs": RAN}, indent=1))
 

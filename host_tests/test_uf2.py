@@ -18,6 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 UF2DIR = ROOT / "tools" / "uf2"
 sys.path.insert(0, str(UF2DIR))
+import pico  # noqa: E402  (tools/, on the path from conftest)
+
 import build  # noqa: E402
 
 PACKAGE = sorted(p.name for p in (ROOT / "firmware" / "picoyacht").glob("*.py"))
@@ -127,20 +129,13 @@ def test_uf2_blocks_cover_both_regions_and_nothing_else():
 
 # ---------------------------------------------------------------- on the emulated Pico
 def _emulator():
-    """build/rp2emu with its npm dependency, or a reason to skip."""
+    """build/rp2emu with its npm dependency (tools/pico.py installs it), or a reason to skip."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         return "node/npm not installed"
-    emu = ROOT / "build" / "rp2emu"
-    if not (emu / "node_modules" / "rp2040js").exists():
-        src = ROOT.parent / "shared" / "rp2emu"
-        if not src.exists():
-            return "no emulator at %s" % src
-        if not emu.exists():
-            shutil.copytree(src, emu, ignore=shutil.ignore_patterns("node_modules"))
-            for p in [emu, *emu.rglob("*")]:
-                p.chmod(p.stat().st_mode | 0o200)
-        subprocess.run(["npm", "install", "--prefix", str(emu), "--no-audit", "--no-fund"],
-                       check=True, capture_output=True, timeout=300)
+    try:
+        pico.install()
+    except pico.PicoError as e:
+        return str(e)
     return None
 
 

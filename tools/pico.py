@@ -28,6 +28,7 @@ API (every function takes `fw`, a firmware version in FIRMWARES, default DEFAULT
   blocker(free) -> str                 Python that leaves `free` bytes of heap free
 """
 
+import fcntl
 import hashlib
 import json
 import shutil
@@ -60,7 +61,15 @@ def node():
 
 
 def install():
-    """build/rp2emu with rp2040js installed (copied from ../shared/rp2emu once)."""
+    """build/rp2emu with rp2040js installed (copied from ../shared/rp2emu once). One
+    process at a time: the test suite's workers may all ask at once."""
+    BUILD.mkdir(exist_ok=True)
+    with open(BUILD / "rp2emu.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _install()
+
+
+def _install():
     pkg = EMU / "node_modules" / "rp2040js" / "package.json"
     if pkg.exists() and json.loads(pkg.read_text()).get("version") == RP2040JS:
         return EMU

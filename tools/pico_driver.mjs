@@ -11,7 +11,7 @@
 // and let main.py run, for `bootMs` of emulated time), setup ([code]), run (code),
 // timeoutS (wall), holdMs, ctrlc ({delaysMs: [...]}: Ctrl-C this long after the device
 // raises ARM_PIN; with boot "main", after `atMs`), shots (frames on SHOT_PIN strobes).
-import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'fs';
+import { readFileSync, writeFileSync, existsSync, mkdirSync, renameSync } from 'fs';
 import { dirname, resolve } from 'path';
 import { pathToFileURL } from 'url';
 
@@ -48,7 +48,10 @@ async function makeImage() {
   }
   await emu.execOk('import os; os.sync() if hasattr(os, "sync") else None');
   mkdirSync(dirname(job.image), { recursive: true });
-  writeFileSync(job.image, emu.dumpFs());
+  // written aside, then renamed: a parallel test run may be making the same image
+  const part = `${job.image}.${process.pid}.part`;
+  writeFileSync(part, emu.dumpFs());
+  renameSync(part, job.image);
   emu.stop();
   log(`flash image ${job.image} (${job.files.length} files) in ${Date.now() - wall0} ms`);
 }
