@@ -50,7 +50,7 @@ except ImportError:
     const = lambda x: x
 
 RING = const(64)  # samples; runs of one level keep two, so ~15 taps fit a blocked loop pass
-WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
+_WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
 # WATCHDOG CTRL's atomic-clear alias (base + 0x3000) and its ENABLE bit, per chip
 _WDT_CLR = (("RP2350", 0x400DB000), ("RP2040", 0x4005B000))
 _WDT_ENABLE = 1 << 30
@@ -113,7 +113,7 @@ class PicoBoard:
         self.lost = 0
         self.timer = None
         self.wdt = None  # started by the first idle(): after the app has booted
-        self.wdt_ms = min(getattr(cfg, "WDT_MS", 8000), WDT_MAX_MS)
+        self.wdt_ms = min(getattr(cfg, "WDT_MS", 8000), _WDT_MAX_MS)
         self.grace_ms = getattr(cfg, "WDT_GRACE_MS", 8000)
         self._fed = time.ticks_ms()  # the main loop's last feed
         self.interrupted = False

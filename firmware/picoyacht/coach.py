@@ -3,7 +3,7 @@
 picoyacht.strategy is big, so it is imported on first need; where it is missing or runs out
 of heap, picoyacht.policy's fallback plays on. Nothing here draws or reads a button.
 
-Thinking is spread over loop passes (strategy.Thinking, THINK_BUDGET a pass): a CPU seat's
+Thinking is spread over loop passes (strategy.Thinking, _THINK_BUDGET a pass): a CPU seat's
 next decision (and, with tips on, the coach's verdict on it) while its step interval runs,
 and on a human's turn the hint, so no pass stalls the screen, the buttons or the watchdog.
 """
@@ -24,7 +24,7 @@ except ImportError:  # CPython
 CPU_HANDOVER_MS = const(1200)  # a CPU's hand-over screen stays this long
 _CPU_STEP_MS = const(600)  # between a CPU's visible steps
 _TIP_CENTI = const(50)  # the coach speaks up from half a point given away
-THINK_BUDGET = const(12000)  # strategy COST units (about us on the Pico) of thinking a pass
+_THINK_BUDGET = const(12000)  # strategy COST units (about us on the Pico) of thinking a pass
 _RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this many steps on
 
 
@@ -127,7 +127,7 @@ class Coach:
                 t = st.Thinking(self._cpu_steps, st, game)
             self._think = t
         try:
-            t.step(THINK_BUDGET)
+            t.step(_THINK_BUDGET)
         except Exception as e:
             self._broken(e)
             return None

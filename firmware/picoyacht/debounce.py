@@ -40,7 +40,7 @@ RELEASE = const(2)
 LONG = const(3)
 REPEAT = const(4)
 EMPTY = const(-1)  # get() when no event is queued
-TICKS_MASK = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30 on the rp2 port
+_TICKS_MASK = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30 on the rp2 port
 TICKS_PERIOD = 0x40000000  # for callers; 2**30 is a long int on the Pico: never computed with
 
 
@@ -67,11 +67,11 @@ def _add(t, delta, mask):
 def ticks_diff(a, b, period=0):
     """a - b for wrapping tick counts, in [-period/2, period/2); period a power of 2
     (0: the rp2 tick period, 2**30)."""
-    return _diff(a, b, period - 1 if period else TICKS_MASK)
+    return _diff(a, b, period - 1 if period else _TICKS_MASK)
 
 
 def ticks_add(t, delta, period=0):
-    return _add(t, delta, period - 1 if period else TICKS_MASK)
+    return _add(t, delta, period - 1 if period else _TICKS_MASK)
 
 
 def event(kind, button):

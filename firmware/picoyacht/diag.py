@@ -30,7 +30,7 @@ except ImportError:  # CPython
 NA = "n/a"
 ERR = "error"
 LABELS = "123456RUDAB"  # hold 1-6, Roll, Up, Down, A (OK), B (Menu)
-SLOW_MS = const(1000)
+_SLOW_MS = const(1000)
 _MASK30 = const(0x3FFFFFFF)  # rp2 ticks_ms wraps at 2**30
 # sys.implementation._mpy >> 10: the native code architecture.
 ARCHS = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
@@ -109,7 +109,7 @@ def build():
 
 def collect(board, now_ms, seed=None, prev=None, buttons=None):
     """The facts now. Pass the last result as `prev` to update it in place (no new object,
-    and the slow facts only once per SLOW_MS); its .changed says whether to redraw.
+    and the slow facts only once per _SLOW_MS); its .changed says whether to redraw.
     `buttons` (a mask) stands in for board.read(), e.g. the debouncer's state."""
     f = prev if prev is not None else Facts()
     old = (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
@@ -118,7 +118,7 @@ def collect(board, now_ms, seed=None, prev=None, buttons=None):
     if isinstance(present, int):
         f.present = present
     f.seed = NA if seed is None else seed
-    if not f.fresh or ((now_ms - f.at) & _MASK30) >= SLOW_MS:
+    if not f.fresh or ((now_ms - f.at) & _MASK30) >= _SLOW_MS:
         f.fresh = True
         f.at = now_ms
         f.i2c = _scan(board)

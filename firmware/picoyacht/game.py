@@ -40,8 +40,8 @@ RATE_ABOVE = const(4)  # only with Sharp Dice
 
 # Seat kinds: 0 is a human, 1..3 a CPU of that level.
 HUMAN = const(0)
-CPU_EASY = const(1)
-CPU_NORMAL = const(2)
+_CPU_EASY = const(1)
+_CPU_NORMAL = const(2)
 CPU_EXPERT = const(3)
 
 ROLLS_PER_TURN = const(3)

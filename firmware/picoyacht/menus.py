@@ -18,12 +18,12 @@ T_NEW = const(1)
 T_RECORDS = const(2)
 T_DEMO = const(3)
 # Menu item codes.
-M_BACK = const(0)
+_M_BACK = const(0)
 M_SCORES = const(1)
 M_UNDO = const(2)
-M_HINT = const(3)
-M_QUIT = const(4)
-M_STOP = const(5)
+_M_HINT = const(3)
+_M_QUIT = const(4)
+_M_STOP = const(5)
 _COLS = const(21)
 
 
@@ -74,29 +74,29 @@ class Menu(Choice):
     def enter(self):
         app = self.app
         g = app.game
-        items = bytearray((M_BACK, M_SCORES))
+        items = bytearray((_M_BACK, M_SCORES))
         if (g.can_undo and not app.demo and app.last_scorer >= 0
                 and g.kinds[app.last_scorer] == HUMAN):
             items.append(M_UNDO)
         if app.coach.level and g.kinds[g.current] == HUMAN and g.rolls_used:
-            items.append(M_HINT)
-        items.append(M_STOP if app.demo else M_QUIT)
+            items.append(_M_HINT)
+        items.append(_M_STOP if app.demo else _M_QUIT)
         self.items = items
         self.sel = 0
 
     def pick(self, code):
         app = self.app
-        if code == M_BACK or code < 0:
+        if code == _M_BACK or code < 0:
             app.coach.wait(app.now)
             app.back()
         elif code == M_SCORES:
             app.go("scores")
         elif code == M_UNDO:
             app.play.undo()
-        elif code == M_HINT:
+        elif code == _M_HINT:
             app.show("play")
             app.play.hint()
-        elif code == M_QUIT or code == M_STOP:
+        elif code == _M_QUIT or code == _M_STOP:
             if app.demo:
                 app.game = None
                 app.demo = False

@@ -19,11 +19,11 @@ except ImportError:  # CPython
 
 # Setup row codes.
 R_RULES = const(0)
-R_JOKER = const(1)
-R_SHARP = const(2)
-R_BET = const(3)
-R_SAVED = const(4)
-R_BONUS = const(5)
+_R_JOKER = const(1)
+_R_SHARP = const(2)
+_R_BET = const(3)
+_R_SAVED = const(4)
+_R_BONUS = const(5)
 R_PLAYERS = const(6)
 R_COACH = const(7)
 R_START = const(8)
@@ -58,15 +58,15 @@ class Setup(Choice):
         rs = RULESETS[s.rid]
         items = bytearray((R_RULES,))
         if rs.joker:
-            items.append(R_JOKER)
+            items.append(_R_JOKER)
         if rs.sharp:
-            items.append(R_SHARP)
+            items.append(_R_SHARP)
         if rs.casino:
-            items.append(R_BET)
+            items.append(_R_BET)
         if rs.saved_rolls:
-            items.append(R_SAVED)
+            items.append(_R_SAVED)
         if rs.bonus_option:
-            items.append(R_BONUS)
+            items.append(_R_BONUS)
         items.append(R_PLAYERS)
         for i in range(s.nplayers):
             items.append(R_KIND + i)
@@ -105,16 +105,16 @@ class Setup(Choice):
         o = s.options
         if code == R_RULES:
             s.rid = (s.rid + d) % rules.COUNT
-        elif code == R_JOKER:
+        elif code == _R_JOKER:
             o.joker = (o.joker + d) % 3
-        elif code == R_SHARP:
+        elif code == _R_SHARP:
             o.sharp = (o.sharp + d) % 2 == 1
-        elif code == R_BET:
+        elif code == _R_BET:
             i = BETS.index(o.bet) if o.bet in BETS else 1
             o.bet = BETS[(i + d) % len(BETS)]
-        elif code == R_SAVED:
+        elif code == _R_SAVED:
             o.saved_rolls = (o.saved_rolls + d) % 2 == 1
-        elif code == R_BONUS:
+        elif code == _R_BONUS:
             o.bonus100 = (o.bonus100 + d) % 2 == 1
         elif code == R_PLAYERS:
             s.nplayers = (s.nplayers - 1 + d) % 6 + 1
@@ -181,15 +181,15 @@ class Setup(Choice):
         cv.text(LABELS[code], 1, y, c)
         if code == R_RULES:
             cv.rtext(RULESETS[s.rid].name, W, y)
-        elif code == R_JOKER:
+        elif code == _R_JOKER:
             cv.rtext(JOKER_NAMES[o.joker], W, y)
-        elif code == R_SHARP:
+        elif code == _R_SHARP:
             cv.rtext(ON_OFF[o.sharp], W, y)
-        elif code == R_BET:
+        elif code == _R_BET:
             cv.rnum(o.bet, W, y)
-        elif code == R_SAVED:
+        elif code == _R_SAVED:
             cv.rtext(ON_OFF[o.saved_rolls], W, y)
-        elif code == R_BONUS:
+        elif code == _R_BONUS:
             cv.rnum(100 if o.bonus100 else 50, W, y)
         elif code == R_PLAYERS:
             cv.rnum(s.nplayers, W, y)

@@ -47,9 +47,9 @@ except ImportError:  # CPython (host tests)
     const = lambda x: x
 
 WIDTH = const(128)
-HEIGHT = const(64)
-PAGES = const(8)
-PAGE_BYTES = const(128)
+_HEIGHT = const(64)
+_PAGES = const(8)
+_PAGE_BYTES = const(128)
 
 _CTRL_CMD = const(0x00)  # Co = 0, D/C# = 0: every following byte is a command
 _CTRL_DATA = const(0x40)  # D/C# = 1: every following byte is display RAM
@@ -72,7 +72,7 @@ _INIT = (
     _CTRL_CMD,
     _DISPLAY_OFF,
     0xD5, 0x80,  # clock: divide 1, default oscillator
-    0xA8, HEIGHT - 1,  # multiplex ratio
+    0xA8, _HEIGHT - 1,  # multiplex ratio
     0xD3, 0x00,  # display offset
     0x40,  # start line 0
     0x8D, 0x14,  # charge pump: 0x14 on (internal), 0x10 off (external VCC)
@@ -87,7 +87,7 @@ _INIT = (
     0xA4,  # output follows RAM
     _NORMAL,
     _SET_COL_ADDR, 0, WIDTH - 1,
-    _SET_PAGE_ADDR, 0, PAGES - 1,
+    _SET_PAGE_ADDR, 0, _PAGES - 1,
 )  # fmt: skip
 _I_PUMP = const(10)
 _I_SEG = const(13)
@@ -101,14 +101,14 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     """The 128x64 panel at `addr` (0x3C, or 0x3D with SA0 high) on `i2c`."""
 
     def __init__(self, width, height, i2c, addr=0x3C, external_vcc=False):
-        if width != WIDTH or height != HEIGHT:
+        if width != WIDTH or height != _HEIGHT:
             raise ValueError("128x64 only")
         self.width = width
         self.height = height
         self.i2c = i2c
         self.addr = addr
         self.external_vcc = external_vcc
-        raw = bytearray(1 + PAGES * PAGE_BYTES)  # a control byte's room, then the frame
+        raw = bytearray(1 + _PAGES * _PAGE_BYTES)  # a control byte's room, then the frame
         raw[0] = _CTRL_DATA
         self._raw = raw
         self.buffer = memoryview(raw)[1:]
@@ -123,31 +123,32 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         # The controller's window (c0, c1, p0, p1), pointer at its start; 255 = unknown.
         self._cw = bytearray((_UNKNOWN, _UNKNOWN, _UNKNOWN, _UNKNOWN))
         # Everything a flush touches is built once, here.
-        self._shadow = bytearray(PAGES * PAGE_BYTES)  # what the panel holds
+        self._shadow = bytearray(_PAGES * _PAGE_BYTES)  # what the panel holds
         mv = self.buffer
         smv = memoryview(self._shadow)
-        self._pages = tuple(mv[p * PAGE_BYTES : (p + 1) * PAGE_BYTES] for p in range(PAGES))
-        self._spages = tuple(smv[p * PAGE_BYTES : (p + 1) * PAGE_BYTES] for p in range(PAGES))
+        self._pages = tuple(mv[p * _PAGE_BYTES : (p + 1) * _PAGE_BYTES] for p in range(_PAGES))
+        self._spages = tuple(smv[p * _PAGE_BYTES : (p + 1) * _PAGE_BYTES] for p in range(_PAGES))
         # Full-width writes: _runs[p0][n - 1] is the control byte's slot before page p0,
         # then pages p0 .. p0 + n - 1.
         rmv = memoryview(raw)
         self._runs = tuple(
-            tuple(rmv[p * PAGE_BYTES : (p + n) * PAGE_BYTES + 1] for n in range(1, PAGES - p + 1))
-            for p in range(PAGES))
+            tuple(rmv[p * _PAGE_BYTES : (p + n) * _PAGE_BYTES + 1]
+                  for n in range(1, _PAGES - p + 1))
+            for p in range(_PAGES))
         self._narrow = [bytes((_CTRL_DATA,)), b"", b""]  # a narrower window's page: A, B
         sa = bytearray(8)
-        sb = bytearray(PAGE_BYTES)
+        sb = bytearray(_PAGE_BYTES)
         self._sa_buf = sa
         self._sb_buf = sb
         amv = memoryview(sa)
         bmv = memoryview(sb)
         self._sa = tuple(amv[:r] for r in range(8))
-        self._sb = tuple(bmv[: 8 * q] for q in range(PAGE_BYTES // 8 + 1))
+        self._sb = tuple(bmv[: 8 * q] for q in range(_PAGE_BYTES // 8 + 1))
         # The planner's tables: span per page, best cost of pages [0, i), where runs start.
-        self._lo = bytearray(PAGES)
-        self._hi = bytearray(PAGES)
-        self._cost = [0] * (PAGES + 1)
-        self._from = bytearray(PAGES + 1)
+        self._lo = bytearray(_PAGES)
+        self._hi = bytearray(_PAGES)
+        self._cost = [0] * (_PAGES + 1)
+        self._from = bytearray(_PAGES + 1)
         self._win = bytearray((_CTRL_CMD, _SET_COL_ADDR, 0, 0, _SET_PAGE_ADDR, 0, 0))
         self._colwin = memoryview(self._win)[:4]  # ctrl 0x21 c0 c1: columns only
         self._pwin = bytearray((_CTRL_CMD, _SET_PAGE_ADDR, 0, 0))
@@ -169,7 +170,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def _write_pages(self, p0, n):
         """Pages p0 .. p0 + n - 1, full width, in one single-buffer write."""
         raw = self._raw
-        at = p0 * PAGE_BYTES  # the last byte of page p0 - 1 (or the spare byte): borrowed
+        at = p0 * _PAGE_BYTES  # the last byte of page p0 - 1 (or the spare byte): borrowed
         keep = raw[at]
         raw[at] = _CTRL_DATA
         try:
@@ -197,9 +198,9 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         """Run the init sequence, then send the whole frame. False if the bus failed."""
         try:
             self._write(self._init)  # leaves the display off, window = whole frame
-            self._write_pages(0, PAGES)
-            copy(self._shadow, 0, self.buffer, 0, PAGES * PAGE_BYTES)
-            self._set_cw(0, WIDTH - 1, 0, PAGES - 1)
+            self._write_pages(0, _PAGES)
+            copy(self._shadow, 0, self.buffer, 0, _PAGES * _PAGE_BYTES)
+            self._set_cw(0, WIDTH - 1, 0, _PAGES - 1)
             if self._on:
                 self._cmd1[1] = _DISPLAY_ON
                 self._write(self._cmd1)
@@ -226,12 +227,12 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         spages = self._spages
         force = self._force
         n = 0
-        for p in range(PAGES):
+        for p in range(_PAGES):
             if force >> p & 1:
                 lo[p] = 0
                 hi[p] = WIDTH - 1
             elif pages[p] != spages[p]:  # compared in C; then the span from both ends
-                d = span(buf, sh, p * PAGE_BYTES, PAGE_BYTES)
+                d = span(buf, sh, p * _PAGE_BYTES, _PAGE_BYTES)
                 lo[p] = d & 0xFF
                 hi[p] = d >> 8
             else:
@@ -249,7 +250,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         cost = self._cost
         frm = self._from
         cost[0] = 0
-        for i in range(1, PAGES + 1):
+        for i in range(1, _PAGES + 1):
             if lo[i - 1] == _UNKNOWN:
                 cost[i] = cost[i - 1]
                 frm[i] = _UNKNOWN
@@ -330,14 +331,14 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             q = w >> 3
             buf = self.buffer
             for p in range(p0, p1 + 1):
-                at = p * PAGE_BYTES + a
+                at = p * _PAGE_BYTES + a
                 copy(self._sa_buf, 0, buf, at, r)
                 copy(self._sb_buf, 0, buf, at + r, w - r)
                 vec[1] = self._sa[r]
                 vec[2] = self._sb[q]
                 self._writev(vec, 1 + w)
-        at = p0 * PAGE_BYTES
-        copy(self._shadow, at, self.buffer, at, (p1 - p0 + 1) * PAGE_BYTES)
+        at = p0 * _PAGE_BYTES
+        copy(self._shadow, at, self.buffer, at, (p1 - p0 + 1) * _PAGE_BYTES)
 
     def flush(self):
         """Send what changed. True if the panel is up to date, False on a bus error."""
@@ -348,7 +349,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._plan()
         frm = self._from
         try:
-            i = PAGES
+            i = _PAGES
             while i > 0:
                 j = frm[i]
                 if j == _UNKNOWN:

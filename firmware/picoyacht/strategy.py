@@ -70,24 +70,24 @@ STAGES = const(2)  # re-roll stages searched (a classic turn has at most two re-
 # Normal's tuning: picked by a small grid over seeded games of the NumPy twin
 # (tools/strategy_np.py) on Yahtzee, Yatzy, Maxi and Deluxe.
 PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
-CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
+_CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
 YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
 
 CHUNK = const(30)  # keeps per step of a re-roll stage
-ROLLS_CHUNK = const(2)  # rolls scored per step of an engine's build
-INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
-PHI_SLOTS = const(8)  # Normal's bonus-chance rows kept (a turn needs at most 7)
+_ROLLS_CHUNK = const(2)  # rolls scored per step of an engine's build
+_INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
+_PHI_SLOTS = const(8)  # Normal's bonus-chance rows kept (a turn needs at most 7)
 # Work per yield in COST units, about 1 us each on the Pico (v1.28.0, emulated: measured per
 # chunk kind). Per keep of a stage step, per roll of a box's fill, per box score evaluated,
 # per child found, per (total, count) of a bonus-chance row, per value read from the table,
 # per value of Normal's estimate.
-C_KEEP = const(110)
-C_FILL = const(40)
-C_EVAL = const(420)
-C_INDEX = const(180)
-C_PHI = const(27)
-C_READ = const(1000)
-C_HEUR = const(1300)
+_C_KEEP = const(110)
+_C_FILL = const(40)
+_C_EVAL = const(420)
+_C_INDEX = const(180)
+_C_PHI = const(27)
+_C_READ = const(1000)
+_C_HEUR = const(1300)
 
 _epoch = 0  # bumped by every one-shot run: a half-done Thinking then starts over
 
@@ -191,8 +191,8 @@ class Dice:
                 size += 1
             for f in range(6):
                 self.child[6 * i + f] = self.index(c + (1 << (3 * f)), size + 1)
-            if i % INDEX_CHUNK == INDEX_CHUNK - 1:
-                yield 6 * INDEX_CHUNK * C_INDEX
+            if i % _INDEX_CHUNK == _INDEX_CHUNK - 1:
+                yield 6 * _INDEX_CHUNK * _C_INDEX
         yield 0
 
     def _walk(self, n, fill):
@@ -241,7 +241,7 @@ class Dice:
         while hi > 0:
             lo = hi - CHUNK if hi > CHUNK else 0
             self.expect(a, lo, hi)
-            yield (hi - lo) * C_KEEP
+            yield (hi - lo) * _C_KEEP
             hi = lo
 
     def maxdown_steps(self, a):
@@ -249,7 +249,7 @@ class Dice:
         while lo < self.r0:
             hi = lo + CHUNK if lo + CHUNK < self.r0 else self.r0
             self.maxdown(a, lo, hi)
-            yield (hi - lo) * C_KEEP
+            yield (hi - lo) * _C_KEEP
             lo = hi
 
     def maxdown(self, a, lo=0, hi=-1):
@@ -322,8 +322,8 @@ class Engine:
             for b in range(6, nb):
                 s = rules.evaluate(rs.boxes[b], counts)
                 sc[r * nl + b - 6] = s if s > 0 else 0
-            if r % ROLLS_CHUNK == ROLLS_CHUNK - 1:
-                yield ROLLS_CHUNK * nl * C_EVAL
+            if r % _ROLLS_CHUNK == _ROLLS_CHUNK - 1:
+                yield _ROLLS_CHUNK * nl * _C_EVAL
         self.sc = sc
         self.jsc = bytearray(6 * nb)  # Yahtzee: joker scores of five alike, per face
         self.yroll = bytearray(6)
@@ -336,7 +336,7 @@ class Engine:
                 for b in range(nb):
                     s = rules.evaluate(rs.boxes[b], counts, True)
                     self.jsc[(f - 1) * nb + b] = s if s > 0 else 0
-                yield nb * C_EVAL
+                yield nb * _C_EVAL
         self.S = zeros("i", d.nr)
         self.A = zeros("i", d.nk)
         self.ready = True
@@ -367,15 +367,15 @@ class Engine:
         self.a_left = -1
         if level == EXPERT:
             fut = table.value
-            cost = C_READ
+            cost = _C_READ
         elif level == GREEDY:
             fut = _zero
             cost = 0
         else:
             fut = self.heuristic
-            cost = C_HEUR
+            cost = _C_HEUR
             yield from self.pars_steps()
-        yield from self._weights(mask, up, y, fut, cost, cost == C_HEUR)
+        yield from self._weights(mask, up, y, fut, cost, cost == _C_HEUR)
         yield from self._fill_s(mask, y)
         self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
         self.key = True
@@ -447,7 +447,7 @@ class Engine:
                     v = sc[r * nl + j] * ONE + w
                     if v > S[r]:
                         S[r] = v
-            yield nr * C_FILL
+            yield nr * _C_FILL
         if self.yzb >= 0 and mask >> self.yzb & 1:
             for f in range(1, 7):
                 S[self.yroll[f - 1]] = self._joker_best(mask, f) + self.ybonus
@@ -504,7 +504,7 @@ class Engine:
         r0 = d.r0
         for r in range(self.nr):
             A[r0 + r] = S[r]
-        yield self.nr * C_FILL
+        yield self.nr * _C_FILL
         yield from d.expect_steps(A)
         for _ in range(rolls_left - 1):
             yield from d.maxdown_steps(A)
@@ -630,14 +630,14 @@ class Engine:
                     S[r] = ((codes[r0 + r] >> (3 * b)) & 7) * (b + 1) * ONE
                 else:
                     S[r] = sc[r * nl + b - 6] * ONE
-            yield nr * C_FILL
+            yield nr * _C_FILL
             par[b] = yield from self.start_steps()
         self.a_left = -1
         self.par = par
 
     def phi(self, open_upper):
         """Chance (/255) that the open upper boxes still add >= need, per need (a view of
-        at + 1 bytes), if each die ends on the chased face with chance CHASE_P."""
+        at + 1 bytes), if each die ends on the chased face with chance _CHASE_P."""
         _drain(self.phi_steps(open_upper))
         at1 = self.rs.bonus_at + 1
         i = self._phi_slot(open_upper) * at1
@@ -645,20 +645,20 @@ class Engine:
 
     def _phi_slot(self, open_upper):
         of = self._phi_of
-        for i in range(PHI_SLOTS):
+        for i in range(_PHI_SLOTS):
             if of[i] == open_upper:
                 return i
         return -1
 
     def phi_steps(self, open_upper):
         """Computes phi's row for these open upper boxes into a slot, unless there (the
-        rows and work arrays are allocated once: PHI_SLOTS rows, oldest replaced)."""
+        rows and work arrays are allocated once: _PHI_SLOTS rows, oldest replaced)."""
         at = self.rs.bonus_at
         n = self.rs.ndice
         if self._phi is None:
-            self.pmf = _binomial(n, CHASE_P)
-            self._phi = bytearray(PHI_SLOTS * (at + 1))
-            self._phi_of = bytearray(b"\xff" * PHI_SLOTS)
+            self.pmf = _binomial(n, _CHASE_P)
+            self._phi = bytearray(_PHI_SLOTS * (at + 1))
+            self._phi_of = bytearray(b"\xff" * _PHI_SLOTS)
             self._dist = zeros("i", 2 * (at + 1))
         if self._phi_slot(open_upper) >= 0:
             return
@@ -687,9 +687,9 @@ class Engine:
                     q = pmf[k]
                     dist[new + s2] += ((p >> 8) * q + (((p & 255) * q) >> 8)) >> 8
             cur = new
-            yield at1 * (n + 1) * C_PHI
+            yield at1 * (n + 1) * _C_PHI
         slot = self._phi_next
-        self._phi_next = (slot + 1) % PHI_SLOTS
+        self._phi_next = (slot + 1) % _PHI_SLOTS
         self._phi_of[slot] = 255  # invalid until written
         t = self._phi
         base = slot * at1
