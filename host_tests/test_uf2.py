@@ -18,8 +18,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 UF2DIR = ROOT / "tools" / "uf2"
 sys.path.insert(0, str(UF2DIR))
-import pico  # noqa: E402  (tools/, on the path from conftest)
-
 import build  # noqa: E402
 
 PACKAGE = sorted(p.name for p in (ROOT / "firmware" / "picoyacht").glob("*.py"))
@@ -130,6 +128,8 @@ def test_uf2_blocks_cover_both_regions_and_nothing_else():
 # ---------------------------------------------------------------- on the emulated Pico
 def _emulator():
     """build/rp2emu with its npm dependency (tools/pico.py installs it), or a reason to skip."""
+    import pico  # tools/, on the path from conftest (here: ruff sorts it the same in any tree)
+
     if shutil.which("node") is None or shutil.which("npm") is None:
         return "node/npm not installed"
     try:
