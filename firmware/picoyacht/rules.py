@@ -22,7 +22,7 @@ NAME = const(0)
 ABBR = const(1)
 KIND = const(2)
 ARG_A = const(3)
-_ARG_B = const(4)
+ARG_B = const(4)
 MODE = const(5)
 VALUE = const(6)
 
@@ -35,7 +35,7 @@ RUN = const(2)
 CHANCE = const(3)
 
 # Score modes once a box is satisfied.
-_MATCHED = const(0)  # sum of the dice that make the combination (best fit)
+MATCHED = const(0)  # sum of the dice that make the combination (best fit)
 ALL = const(1)  # sum of all dice
 FIXED = const(2)  # VALUE
 ALL_PLUS = const(3)  # sum of all dice + VALUE
@@ -60,7 +60,7 @@ _ACE_NAMES = ("Aces",) + _UPPER_NAMES[1:]
 
 
 def _upper(names):
-    return tuple((names[f - 1], str(f) + "s", UPPER, f, 0, _MATCHED, 0) for f in range(1, 7))
+    return tuple((names[f - 1], str(f) + "s", UPPER, f, 0, MATCHED, 0) for f in range(1, 7))
 
 
 def _yahtzee_boxes():
@@ -77,13 +77,13 @@ def _yahtzee_boxes():
 
 def _yatzy_boxes(yatzy_mode, yatzy_value):
     return _upper(_UPPER_NAMES) + (
-        ("One pair", "1P", PARTS, 0x2, 1, _MATCHED, 0),
-        ("Two pairs", "2P", PARTS, 0x22, 1, _MATCHED, 0),
-        ("3 of a kind", "3K", PARTS, 0x3, 1, _MATCHED, 0),
-        ("4 of a kind", "4K", PARTS, 0x4, 1, _MATCHED, 0),
+        ("One pair", "1P", PARTS, 0x2, 1, MATCHED, 0),
+        ("Two pairs", "2P", PARTS, 0x22, 1, MATCHED, 0),
+        ("3 of a kind", "3K", PARTS, 0x3, 1, MATCHED, 0),
+        ("4 of a kind", "4K", PARTS, 0x4, 1, MATCHED, 0),
         ("Sm straight", "SS", RUN, 5, 0b10, FIXED, 15),
         ("Lg straight", "LS", RUN, 5, 0b100, FIXED, 20),
-        ("Full house", "FH", PARTS, 0x23, 1, _MATCHED, 0),
+        ("Full house", "FH", PARTS, 0x23, 1, MATCHED, 0),
         ("Chance", "CH", CHANCE, 0, 0, ALL, 0),
         ("Yatzy", "YZ", PARTS, 0x5, 0, yatzy_mode, yatzy_value),
     )
@@ -91,12 +91,12 @@ def _yatzy_boxes(yatzy_mode, yatzy_value):
 
 def _maxi_boxes(full_house_mode, yatzy_mode, yatzy_value):
     return _upper(_UPPER_NAMES) + (
-        ("One pair", "1P", PARTS, 0x2, 1, _MATCHED, 0),
-        ("Two pairs", "2P", PARTS, 0x22, 1, _MATCHED, 0),
-        ("Three pairs", "3P", PARTS, 0x222, 1, _MATCHED, 0),
-        ("3 of a kind", "3K", PARTS, 0x3, 1, _MATCHED, 0),
-        ("4 of a kind", "4K", PARTS, 0x4, 1, _MATCHED, 0),
-        ("5 of a kind", "5K", PARTS, 0x5, 1, _MATCHED, 0),
+        ("One pair", "1P", PARTS, 0x2, 1, MATCHED, 0),
+        ("Two pairs", "2P", PARTS, 0x22, 1, MATCHED, 0),
+        ("Three pairs", "3P", PARTS, 0x222, 1, MATCHED, 0),
+        ("3 of a kind", "3K", PARTS, 0x3, 1, MATCHED, 0),
+        ("4 of a kind", "4K", PARTS, 0x4, 1, MATCHED, 0),
+        ("5 of a kind", "5K", PARTS, 0x5, 1, MATCHED, 0),
         ("Sm straight", "SS", RUN, 5, 0b10, FIXED, 15),
         ("Lg straight", "LS", RUN, 5, 0b100, FIXED, 20),
         ("Full straight", "FS", RUN, 6, 0b10, FIXED, 21),
@@ -187,7 +187,7 @@ def _build(rid):
         return RuleSet(rid, name, 6, _maxi_boxes(ALL, ALL_PLUS, 100), 84, 100,
                        casino=True, random_seating=True)
     if rid == MAXI:
-        return RuleSet(rid, name, 6, _maxi_boxes(_MATCHED, FIXED, 100), 84, 50,
+        return RuleSet(rid, name, 6, _maxi_boxes(MATCHED, FIXED, 100), 84, 50,
                        saved_rolls=True, bonus_option=True)
     if rid == DELUXE:
         return RuleSet(rid, name, 6, _deluxe_boxes(), 84, 50, rolloff=True)
@@ -303,11 +303,11 @@ def evaluate(box, counts, joker=False):
     mode = box[MODE]
     matched = total
     if kind == PARTS:
-        matched = _fit(counts, box[ARG_A], 0, box[_ARG_B])
+        matched = _fit(counts, box[ARG_A], 0, box[ARG_B])
         if matched < 0 and not joker:
             return -1
     elif kind == RUN:
-        if not joker and not _run(counts, box[ARG_A], box[_ARG_B]):
+        if not joker and not _run(counts, box[ARG_A], box[ARG_B]):
             return -1
     if mode == FIXED:
         return box[VALUE]
