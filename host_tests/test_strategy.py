@@ -12,7 +12,7 @@ import sys
 import pytest
 from cpu_moves import apply
 
-from picoyacht import rules, strategy, strategy_table
+from picoyacht import engine, rules, strategy, strategy_table
 from picoyacht.game import Game
 from picoyacht.rules import Options
 
@@ -159,9 +159,9 @@ def test_policy_evaluation_of_the_exact_table_is_optimal():
     start = sub_start(rs)
     spec = bt.Spec(rules.YAHTZEE, rules.JOKER_FORCED, start)
     V = bt.solve(spec)
-    fine = np.nan_to_num(np.round(V * strategy.ONE)).astype(np.int64)
+    fine = np.nan_to_num(np.round(V * engine.ONE)).astype(np.int64)
     Vp = bt.solve(spec, fine)
-    coarse = np.nan_to_num(np.round(V / 8) * 8 * strategy.ONE).astype(np.int64)
+    coarse = np.nan_to_num(np.round(V / 8) * 8 * engine.ONE).astype(np.int64)
     Vc = bt.solve(spec, coarse)
     for up in (0, 50, 60):
         assert Vp[start, 0, up] == pytest.approx(V[start, 0, up], abs=1e-6)
@@ -213,7 +213,7 @@ def test_table_reads_match_the_decoder(sub_table):
                 if bt.np.isnan(V[m, y, up]):
                     continue
                 assert t.value(m, up, y) == Vq[m, y, up]
-                assert abs(t.value(m, up, y) / strategy.ONE - V[m, y, up]) < 0.2
+                assert abs(t.value(m, up, y) / engine.ONE - V[m, y, up]) < 0.2
 
 
 def test_missing_table_falls_back_to_normal(tmp_path):
@@ -388,10 +388,10 @@ def test_coach_costs_and_hint():
 
 @pytest.mark.micropython
 def test_engine_ram_and_values_stay_small_ints():
-    e = strategy.Engine(rules.RULESETS[rules.MAXI])
+    e = engine.Engine(rules.RULESETS[rules.MAXI])
     e.pars()
     assert max(e.par) < (1 << 29)
-    assert abs(strategy.NEG) < (1 << 30)
+    assert abs(engine.NEG) < (1 << 30)
 
 
 # ---- MicroPython ----------------------------------------------------------------------------

@@ -35,7 +35,7 @@ import strategy_np as sn  # noqa: E402
 from cpu_moves import apply  # noqa: E402
 from mpy_build import compile_package  # noqa: E402
 
-from picoyacht import rules, strategy  # noqa: E402
+from picoyacht import engine, rules, strategy  # noqa: E402
 from picoyacht.game import Game  # noqa: E402
 
 from scripted import LcgRoller  # noqa: E402
@@ -139,7 +139,7 @@ class Agreement:
             best = vals.max(axis=1)
         else:
             S = ex.fill_s(mask, y, Wu, Wb)
-            L = np.minimum(left, strategy.STAGES)
+            L = np.minimum(left, engine.STAGES)
             chosen = np.empty(G)
             best = np.empty(G)
             for lv in (1, 2):

@@ -26,10 +26,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
 
-from picoyacht import rules, strategy  # noqa: E402
+from picoyacht import engine, rules  # noqa: E402
 from picoyacht.strategy_table import HEADER, MAGIC  # noqa: E402
 
-ONE = strategy.ONE
+ONE = engine.ONE
 BSHIFT = 7
 CHUNK = 1024
 
@@ -119,7 +119,7 @@ class Spec:
         self.rs, self.rid = rs, rid
         self.joker = joker
         opts = rules.Options(joker=joker if joker is not None else 0)
-        self.eng = strategy.Engine(rs, opts)
+        self.eng = engine.Engine(rs, opts)
         d = self.eng.dice
         self.d = d
         self.nb, self.nr, self.nk, self.r0 = rs.nboxes, d.nr, d.nk, d.r0

@@ -14,12 +14,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
 
-from picoyacht import rules, strategy  # noqa: E402
+from picoyacht import engine, rules, strategy  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
 from build_tables import joker_allowed, parents  # noqa: E402
 
-ONE = strategy.ONE
+ONE = engine.ONE
 
 
 class Twin:
@@ -29,7 +29,7 @@ class Twin:
         self.rs, self.rid, self.options, self.level = rs, rid, options, level
         self.exact = exact
         self.one = 1 if exact else ONE
-        self.eng = eng = strategy.Engine(rs, options)
+        self.eng = eng = engine.Engine(rs, options)
         d = eng.dice
         self.n, self.nb, self.nr, self.nk, self.r0 = rs.ndice, rs.nboxes, d.nr, d.nk, d.r0
         self.at = rs.bonus_at
@@ -77,7 +77,7 @@ class Twin:
                 o = ((masks >> b) & 1) == 0
                 tot += np.where(o, par[b], 0)
                 nopen += o
-            self.parsum = (tot >> 8) * strategy.PAR_W
+            self.parsum = (tot >> 8) * engine.PAR_W
             self.nopen = nopen
             self.phi = np.array([list(eng.phi(o)) for o in range(64)], dtype=np.int64)
             self.bunit = self.bonus * ONE // 255
@@ -91,7 +91,7 @@ class Twin:
             return np.zeros(np.broadcast(m2, u2, y2).shape, dtype=np.int64)
         v = self.parsum[m2] + np.where(u2 < self.at, self.bunit * self.phi[
             (~m2) & 63, np.clip(self.at - u2, 0, self.at)], 0)
-        return v + np.where(y2 == 1, self.nopen[m2] * (strategy.YZ_OPEN * ONE), 0)
+        return v + np.where(y2 == 1, self.nopen[m2] * (engine.YZ_OPEN * ONE), 0)
 
     def weights(self, mask, up, y):
         G = len(mask)
@@ -118,7 +118,7 @@ class Twin:
     def neg(self, shape):
         if self.exact:
             return np.full(shape, -np.inf)
-        return np.full(shape, strategy.NEG, dtype=np.int64)
+        return np.full(shape, engine.NEG, dtype=np.int64)
 
     def fill_s(self, mask, y, Wu, Wb):
         G = len(mask)
@@ -138,7 +138,7 @@ class Twin:
             if len(jg):
                 for f in range(1, 7):
                     v, _, _ = self.joker_choice(mask[jg], f, Wu[jg], Wb[jg])
-                    S[jg, self.yroll[f - 1]] = v + y[jg] * (strategy.YAHTZEE_BONUS * self.one)
+                    S[jg, self.yroll[f - 1]] = v + y[jg] * (engine.YAHTZEE_BONUS * self.one)
         return S
 
     def joker_allowed(self, mask, f, b):
@@ -180,7 +180,7 @@ class Twin:
     def stage(self, S, left):
         G = S.shape[0]
         A = np.empty((G, self.nk + 1), dtype=S.dtype)
-        A[:, self.nk] = -np.inf if self.exact else strategy.NEG * 4
+        A[:, self.nk] = -np.inf if self.exact else engine.NEG * 4
         A[:, self.r0:self.nk] = S
         for i in range(left):
             if i:
@@ -279,7 +279,7 @@ def play(twin, games, seed, sample=None):
             if not go.any():
                 break
             idx = np.nonzero(go)[0]
-            L = np.minimum(left[idx], strategy.STAGES)
+            L = np.minimum(left[idx], engine.STAGES)
             keep = np.empty(len(idx), dtype=np.int64)
             for lv in (1, 2):
                 sel = np.nonzero(L == lv)[0]
@@ -312,7 +312,7 @@ def play(twin, games, seed, sample=None):
         assert (b >= 0).all()
         if twin.yzb >= 0:
             yz5 = counts.max(axis=1) == n
-            total += np.where(yz5 & (y == 1), strategy.YAHTZEE_BONUS, 0)
+            total += np.where(yz5 & (y == 1), engine.YAHTZEE_BONUS, 0)
             y = np.where((b == twin.yzb) & (pts > 0), 1, y)
         upper = b < 6
         newup = up + np.where(upper, pts, 0)

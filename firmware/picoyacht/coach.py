@@ -52,6 +52,7 @@ class Coach:
         self.at = 0  # when the CPU last stepped (or was told to wait)
         self.prof = None  # strategy.Proficiency once the first move is judged
         self._st = None  # picoyacht.strategy, or False when missing or broken
+        self._eng = False  # picoyacht.engine is imported (a pass before strategy)
         self._tbl = None  # Expert's table for this game, or False
         self._plan_roll = False
         self._rng = None
@@ -170,20 +171,30 @@ class Coach:
 
     # ---------------------------------------------------------------- engine
     def _loading(self, game, busy, table):
-        """Load the engine's module, then (if `table`) Expert's table, each in a loop pass
-        of its own and not in one that draws: on the .mpy layout the import alone took
-        40-55 ms on the Pico, too much on top of a step. True until they are in."""
+        """Load the engine's module, then strategy's, then (if `table`) Expert's table,
+        each in a loop pass of its own and not in one that draws: on the .mpy layout one
+        import of both took 55 ms on the Pico, over a pass's 50 ms. True until they are in."""
         if self._off:
             return False
         if self._st is None:
-            if not busy:
+            if not busy and self._eng:
                 self._strat()
+            elif not busy:
+                self._load_engine()
             return True
         if table and self._st and self._tbl is None:
             if not busy:
                 self._table(game)
             return True
         return False
+
+    def _load_engine(self):
+        try:
+            from picoyacht import engine  # noqa: F401  (strategy's import then finds it)
+
+            self._eng = True
+        except (ImportError, MemoryError):
+            self._st = False  # strategy needs it: the fallback plays
 
     def _strat(self):
         if self._off:

@@ -1,10 +1,7 @@
 """CPU players and the coach: Easy, Normal and Expert, all on the device.
 
-Every level that thinks ahead uses the same exact in-turn search: for the boxes still open,
-the value of ending the turn with each of the dice's multisets (S), then, one re-roll stage
-at a time, the expected value of holding each kept multiset (average over one more die at
-a time) and the best hold from each roll (max over sub-multisets). What differs is the
-value of the position after the box is filled:
+Every level that thinks ahead runs picoyacht.engine's exact in-turn search; what differs is
+the value of the position after the box is filled:
 
 - Expert reads it from a precomputed table on flash (see strategy_table.Table), which makes
   it the optimal solitaire policy (maximum expected final score) for Yahtzee and Yatzy.
@@ -13,11 +10,6 @@ value of the position after the box is filled:
   still reaching it. No table, works for every rule set (Maxi's saved rolls included).
 - Greedy (a bench baseline, not a seat level) maximizes this turn's points only.
 - Easy plays like a casual person and makes mistakes: no search at all.
-
-Arithmetic is integer only. Values are fixed point with ONE = 1 << 16 per point and stay
-far inside 30-bit small ints (the largest sum formed is 6 x ~700 points). Work arrays are
-allocated once per engine; a turn's S values are cached, so later decisions in the same
-turn only redo the re-roll stages. Results are identical on CPython and MicroPython.
 
 Stepwise: every computation is a generator that yields its work in chunks of a few ms on
 the Pico (each yield says how much work, in COST units of about a microsecond there), so
@@ -31,7 +23,6 @@ Public API (units: `value` and costs are centi-points, i.e. 25459 = 254.59 point
         value: expected final total of the seat (banked points + expected rest) after the
         recommended action; Normal's is its own estimate, not a true expectation.
     cpu_step(game, level, table=None, rng=None) -> (kind, arg)    one action for a CPU seat
-    apply(game, action)                                            performs (kind, arg)
     action_value(game, kind, arg, level=EXPERT, table=None) -> centi-points, same scale
     move_cost(game, kind, arg, table=None) -> centi-points given away (>= 0)
     Proficiency                                                    game-over summary
@@ -41,9 +32,16 @@ Public API (units: `value` and costs are centi-points, i.e. 25459 = 254.59 point
         move_cost_steps are the generators it runs
 """
 
-from array import array
-
 from picoyacht import rules
+from picoyacht.engine import (
+    EASY,
+    EXPERT,
+    GREEDY,  # noqa: F401  (a level of this API: the bench's baseline)
+    NORMAL,
+    STAGES,
+    Engine,
+    drain,
+)
 
 try:
     from micropython import const
@@ -56,48 +54,7 @@ except ImportError:  # CPython
 HOLD = const(0)
 SCORE = const(1)
 
-# Levels: the same numbers as the seat kinds in game.py.
-EASY = const(1)
-NORMAL = const(2)
-EXPERT = const(3)
-GREEDY = const(4)  # bench baseline: best points this turn, nothing else
-
-ONE = const(65536)  # fixed point: 1 point
-NEG = const(-(1 << 29))
-YAHTZEE_BONUS = const(100)
-STAGES = const(2)  # re-roll stages searched (a classic turn has at most two re-rolls)
-
-# Normal's tuning: picked by a small grid over seeded games of the NumPy twin
-# (tools/strategy_np.py) on Yahtzee, Yatzy, Maxi and Deluxe.
-PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
-_CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
-YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
-
-CHUNK = const(30)  # keeps per step of a re-roll stage
-_ROLLS_CHUNK = const(2)  # rolls scored per step of an engine's build
-_INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
-_PHI_SLOTS = const(8)  # Normal's bonus-chance rows kept (a turn needs at most 7)
-# Work per yield in COST units, about 1 us each on the Pico (v1.28.0, emulated: measured per
-# chunk kind). Per keep of a stage step, per roll of a box's fill, per box score evaluated,
-# per child found, per (total, count) of a bonus-chance row, per value read from the table,
-# per value of Normal's estimate.
-_C_KEEP = const(110)
-_C_FILL = const(40)
-_C_EVAL = const(420)
-_C_INDEX = const(180)
-_C_PHI = const(27)
-_C_READ = const(1000)
-_C_HEUR = const(1300)
-
 _epoch = 0  # bumped by every one-shot run: a half-done Thinking then starts over
-
-
-def _drain(steps):
-    try:
-        while True:
-            next(steps)
-    except StopIteration as e:
-        return e.value
 
 
 def run(steps):
@@ -105,7 +62,7 @@ def run(steps):
     are shared, so any Thinking left half-way restarts (see Thinking)."""
     global _epoch
     _epoch = (_epoch + 1) & 0xFFFFFF
-    return _drain(steps)
+    return drain(steps)
 
 
 class Thinking:
@@ -142,11 +99,6 @@ class Thinking:
         return self.done
 
 
-def zeros(typecode, n):
-    """A zero-filled array without a temporary list (4 bytes per "i", 2 per "H")."""
-    return array(typecode, bytes(n * (4 if typecode == "i" else 2)))
-
-
 def to_centi(v):
     """Fixed point (ONE per point) to centi-points, rounded; no big ints for |v| < 2^29."""
     if v < 0:
@@ -154,601 +106,13 @@ def to_centi(v):
     return ((v >> 2) * 25 + 2048) >> 12
 
 
-class Dice:
-    """The multisets of 0..n dice ("keeps"), ordered by size then by packed code.
-
-    A multiset is packed as 3 bits per face (face 1 lowest). child[6*i+f-1] is the index
-    of keep i plus one die f. The keeps of exactly n dice are the rolls: r0 .. nk-1."""
-
-    def __init__(self, n, later=False):
-        self.n = n
-        self.steps = self._build()
-        if not later:
-            _drain(self.steps)
-
-    def _build(self):
-        n = self.n
-        # two passes over the face counts in ascending code order (face 6 outermost):
-        # count the multisets of each size, then place them; no temporary lists.
-        self.start = [0] * (n + 2)
-        yield from self._walk(n, None)
-        for k in range(n + 1):
-            self.start[k + 1] += self.start[k]
-        nk = self.start[n + 1]
-        self.nk = nk
-        self.codes = zeros("i", nk)
-        yield from self._walk(n, [0] * (n + 1))
-        self.r0 = self.start[n]
-        self.nr = nk - self.r0
-        # children (one more die) of every keep smaller than a roll; sizes ascend with
-        # the index, so the search needs no parent table (see maxdown)
-        r0 = self.r0
-        self.child = zeros("H", 6 * r0)
-        size = 0
-        for i in range(r0):
-            c = self.codes[i]
-            while i >= self.start[size + 1]:
-                size += 1
-            for f in range(6):
-                self.child[6 * i + f] = self.index(c + (1 << (3 * f)), size + 1)
-            if i % _INDEX_CHUNK == _INDEX_CHUNK - 1:
-                yield 6 * _INDEX_CHUNK * _C_INDEX
-        yield 0
-
-    def _walk(self, n, fill):
-        for c6 in range(n + 1):
-            for c5 in range(n + 1 - c6):
-                yield 40 * (n + 1 - c6 - c5) * (n + 1 - c6 - c5)
-                for c4 in range(n + 1 - c6 - c5):
-                    for c3 in range(n + 1 - c6 - c5 - c4):
-                        for c2 in range(n + 1 - c6 - c5 - c4 - c3):
-                            s2 = c6 + c5 + c4 + c3 + c2
-                            for c1 in range(n + 1 - s2):
-                                size = s2 + c1
-                                if fill is None:
-                                    self.start[size + 1] += 1
-                                else:
-                                    self.codes[self.start[size] + fill[size]] = (
-                                        c1 | c2 << 3 | c3 << 6 | c4 << 9 | c5 << 12 | c6 << 15)
-                                    fill[size] += 1
-
-    def index(self, code, size):
-        lo, hi = self.start[size], self.start[size + 1] - 1
-        codes = self.codes
-        while lo <= hi:
-            mid = (lo + hi) >> 1
-            c = codes[mid]
-            if c == code:
-                return mid
-            if c < code:
-                lo = mid + 1
-            else:
-                hi = mid - 1
-        raise ValueError("not a multiset")
-
-    def expect(self, a, lo=0, hi=-1):
-        """In place: a[i] for every keep of fewer than n dice becomes the mean (rounded) of
-        its six one-more-die children; a[r0:] (the rolls) must hold the leaf values.
-        lo, hi: only keeps lo .. hi-1 (all of them in descending chunks is the same)."""
-        ch = self.child
-        for i in range((self.r0 if hi < 0 else hi) - 1, lo - 1, -1):
-            j = 6 * i
-            a[i] = (a[ch[j]] + a[ch[j + 1]] + a[ch[j + 2]] + a[ch[j + 3]] + a[ch[j + 4]]
-                    + a[ch[j + 5]] + 3) // 6
-
-    def expect_steps(self, a):
-        hi = self.r0
-        while hi > 0:
-            lo = hi - CHUNK if hi > CHUNK else 0
-            self.expect(a, lo, hi)
-            yield (hi - lo) * _C_KEEP
-            hi = lo
-
-    def maxdown_steps(self, a):
-        lo = 0
-        while lo < self.r0:
-            hi = lo + CHUNK if lo + CHUNK < self.r0 else self.r0
-            self.maxdown(a, lo, hi)
-            yield (hi - lo) * _C_KEEP
-            lo = hi
-
-    def maxdown(self, a, lo=0, hi=-1):
-        """In place: a[i] becomes the max of a over all sub-multisets of keep i. Pushes
-        each keep's final value to its children, in index (= size) order (ascending
-        chunks of lo .. hi-1 do the same)."""
-        ch = self.child
-        for i in range(lo, self.r0 if hi < 0 else hi):
-            v = a[i]
-            j = 6 * i
-            for f in range(6):
-                c = ch[j + f]
-                if v > a[c]:
-                    a[c] = v
-
-
-def _counts_code(dice, counts):
-    rules.counts_of(dice, counts)
-    code = 0
-    for f in range(6):
-        code |= counts[f + 1] << (3 * f)
-    return code
-
-
-class Engine:
-    """One rule set's in-turn search with its preallocated work arrays."""
-
-    def __init__(self, rs, options=None, later=False):
-        """later: leave the build to build_steps() (the device spreads it over passes)."""
-        self.rs = rs
-        self.options = options or rules.Options()
-        n = rs.ndice
-        nb = rs.nboxes
-        self.nb = nb
-        self.nl = nb - 6  # lower boxes: their scores per roll (upper ones come from counts)
-        self.dice = Dice(n, True)
-        self.yzb = rs.yahtzee_box if rs.joker else -1
-        self.Wb = zeros("i", nb + 1)  # lower boxes; [nb] = Yahtzee box with 50
-        self.Wu = zeros("i", 6 * (n + 1))  # upper face f with k dice
-        self.counts = bytearray(7)
-        self.key = False  # S is valid for (k_level, k_table, k_mask, k_up, k_y)
-        self.k_level = self.k_table = self.k_mask = self.k_up = self.k_y = None
-        self.bv = zeros("i", nb)  # box values of the current roll
-        self.sub = bytearray(7)
-        self.ybonus = 0
-        self.par = None
-        self.ops = 0  # inner-loop steps done (for the bench: a rough op count)
-        self.pmf = None  # Normal's binomial pmf and bonus-chance rows: see phi_steps
-        self._phi = None
-        self._phi_of = None
-        self._phi_next = 0
-        self.a_left = -1  # A holds stage(a_left) of the current S (3: start_steps), or -1
-        self.ready = False
-        self._build = self._build_steps()
-        if not later:
-            _drain(self._build)
-
-    def _build_steps(self):
-        rs = self.rs
-        n, nb, nl = rs.ndice, self.nb, self.nl
-        d = self.dice
-        yield from d.steps
-        self.nr = d.nr
-        counts = self.counts
-        sc = bytearray(d.nr * nl)
-        for r in range(d.nr):
-            code = d.codes[d.r0 + r]
-            for f in range(6):
-                counts[f + 1] = (code >> (3 * f)) & 7
-            for b in range(6, nb):
-                s = rules.evaluate(rs.boxes[b], counts)
-                sc[r * nl + b - 6] = s if s > 0 else 0
-            if r % _ROLLS_CHUNK == _ROLLS_CHUNK - 1:
-                yield _ROLLS_CHUNK * nl * _C_EVAL
-        self.sc = sc
-        self.jsc = bytearray(6 * nb)  # Yahtzee: joker scores of five alike, per face
-        self.yroll = bytearray(6)
-        if rs.joker:
-            for f in range(1, 7):
-                for g in range(7):
-                    counts[g] = 0
-                counts[f] = n
-                self.yroll[f - 1] = d.index(n << (3 * (f - 1)), n) - d.r0
-                for b in range(nb):
-                    s = rules.evaluate(rs.boxes[b], counts, True)
-                    self.jsc[(f - 1) * nb + b] = s if s > 0 else 0
-                yield nb * _C_EVAL
-        self.S = zeros("i", d.nr)
-        self.A = zeros("i", d.nk)
-        self.ready = True
-
-    def build_steps(self):
-        """Finishes this engine's build, wherever it was left (whoever asks first)."""
-        for cost in self._build:
-            yield cost
-        if not self.ready:  # the build died (MemoryError): this engine is unusable
-            raise MemoryError("engine build")
-
-    # ---- position ---------------------------------------------------------------------
-    def prepare(self, game, level, table):
-        """Fill S for this turn's position (cached while the position is unchanged)."""
-        _drain(self.prepare_steps(game, level, table))
-
-    def prepare_steps(self, game, level, table):
-        seat = game.current
-        mask = game.filled[seat]
-        up = game.upper_total(seat)
-        y = 0
-        if self.yzb >= 0 and game.is_filled(seat, self.yzb) and game.box_score(seat, self.yzb):
-            y = 1
-        if (self.key and self.k_level == level and self.k_table is table
-                and self.k_mask == mask and self.k_up == up and self.k_y == y):
-            return
-        self.key = False
-        self.a_left = -1
-        if level == EXPERT:
-            fut = table.value
-            cost = _C_READ
-        elif level == GREEDY:
-            fut = _zero
-            cost = 0
-        else:
-            fut = self.heuristic
-            cost = _C_HEUR
-            yield from self.pars_steps()
-        yield from self._weights(mask, up, y, fut, cost, cost == _C_HEUR)
-        yield from self._fill_s(mask, y)
-        self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
-        self.key = True
-
-    def _weights(self, mask, up, y, fut, cost, normal):
-        rs = self.rs
-        n = rs.ndice
-        at = rs.bonus_at
-        bonus = rs.upper_bonus(self.options)
-        upc = up if up < at else at
-        for b in range(self.nb):
-            bit = 1 << b
-            if mask & bit:
-                continue
-            m2 = mask | bit
-            if normal:
-                yield from self.phi_steps(~m2 & 63)
-            if b < 6:
-                f = b + 1
-                for k in range(n + 1):
-                    u2 = up + k * f
-                    pts = k * f
-                    if up < at <= u2:
-                        pts += bonus
-                    self.Wu[b * (n + 1) + k] = pts * ONE + fut(m2, u2 if u2 < at else at, y)
-            elif b == self.yzb:
-                self.Wb[b] = fut(m2, upc, 0)
-                self.Wb[self.nb] = fut(m2, upc, 1)
-            else:
-                self.Wb[b] = fut(m2, upc, y)
-            yield cost * (n + 1 if b < 6 else 2)
-        self.ybonus = YAHTZEE_BONUS * ONE if y else 0
-
-    def score(self, r, b):
-        """Points of roll r (0 .. nr-1) in box b, no joker."""
-        if b < 6:
-            return ((self.dice.codes[self.dice.r0 + r] >> (3 * b)) & 7) * (b + 1)
-        return self.sc[r * self.nl + b - 6]
-
-    def _fill_s(self, mask, y):
-        S, sc, nb, nr, nl = self.S, self.sc, self.nb, self.nr, self.nl
-        Wb, Wu = self.Wb, self.Wu
-        codes, r0 = self.dice.codes, self.dice.r0
-        n1 = self.rs.ndice + 1
-        for r in range(nr):
-            S[r] = NEG
-        for b in range(nb):
-            if mask >> b & 1:
-                continue
-            self.ops += nr
-            if b < 6:
-                base = b * n1
-                sh = 3 * b
-                for r in range(nr):
-                    v = Wu[base + ((codes[r0 + r] >> sh) & 7)]
-                    if v > S[r]:
-                        S[r] = v
-            elif b == self.yzb:
-                w0, w50 = Wb[b], Wb[nb]
-                for r in range(nr):
-                    s = sc[r * nl + b - 6]
-                    v = s * ONE + (w50 if s else w0)
-                    if v > S[r]:
-                        S[r] = v
-            else:
-                w = Wb[b]
-                j = b - 6
-                for r in range(nr):
-                    v = sc[r * nl + j] * ONE + w
-                    if v > S[r]:
-                        S[r] = v
-            yield nr * _C_FILL
-        if self.yzb >= 0 and mask >> self.yzb & 1:
-            for f in range(1, 7):
-                S[self.yroll[f - 1]] = self._joker_best(mask, f) + self.ybonus
-
-    def _joker_rule(self, mask, f):
-        """(allowed mask, upper may score) for five f's once the Yahtzee box is filled."""
-        nb = self.nb
-        open_mask = ((1 << nb) - 1) & ~mask
-        lower_open = open_mask & ~63
-        fbit = 1 << (f - 1)
-        variant = self.options.joker
-        if variant == rules.JOKER_FREE:
-            return open_mask, True
-        if variant == rules.JOKER_FORCED and open_mask & fbit:
-            return fbit, True
-        if lower_open:
-            return lower_open, True
-        return open_mask & 63, variant != rules.JOKER_ORIGINAL
-
-    def _joker_best(self, mask, f):
-        nb = self.nb
-        allowed, upper_scores = self._joker_rule(mask, f)
-        use_joker = self.options.joker != rules.JOKER_FREE or mask >> (f - 1) & 1
-        row = self.yroll[f - 1]
-        n1 = self.rs.ndice + 1
-        best = NEG
-        for b in range(nb):
-            if not allowed >> b & 1:
-                continue
-            if b < 6:
-                k = self.rs.ndice if (b == f - 1 and upper_scores) else 0
-                v = self.Wu[b * n1 + k]
-            else:
-                s = self.jsc[(f - 1) * nb + b] if use_joker else self.score(row, b)
-                v = s * ONE + self.Wb[b]
-            if v > best:
-                best = v
-        return best
-
-    # ---- stages -------------------------------------------------------------------------
-    def stage(self, rolls_left):
-        """A[k] = value of holding keep k and re-rolling the rest, `rolls_left` re-rolls
-        to go (1 or 2); A[roll] = the value of that roll with rolls_left - 1 re-rolls."""
-        self.a_left = -1
-        return _drain(self.stage_steps(rolls_left))
-
-    def stage_steps(self, rolls_left):
-        """stage(), kept: a later call on the same S reuses A (advise, then a tip's
-        action_value)."""
-        d, A, S = self.dice, self.A, self.S
-        if self.a_left == rolls_left:
-            return A
-        self.a_left = -1
-        r0 = d.r0
-        for r in range(self.nr):
-            A[r0 + r] = S[r]
-        yield self.nr * _C_FILL
-        yield from d.expect_steps(A)
-        for _ in range(rolls_left - 1):
-            yield from d.maxdown_steps(A)
-            yield from d.expect_steps(A)
-        self.ops += self.nr + 6 * r0 * (2 * rolls_left - 1)
-        self.a_left = rolls_left
-        return A
-
-    def start_steps(self):
-        """The value before the turn's first roll (three rolls ahead), in A[0]."""
-        if self.a_left != STAGES + 1:
-            yield from self.stage_steps(STAGES)
-            self.a_left = -1
-            yield from self.dice.maxdown_steps(self.A)
-            yield from self.dice.expect_steps(self.A)
-            self.a_left = STAGES + 1
-        return self.A[0]
-
-    def best_hold(self, dice, rolls_left):
-        """(keep index, value) over the sub-multisets of the dice; keeping all means
-        scoring now (valued by S). Ties go to the larger keep index (score first)."""
-        return _drain(self.best_hold_steps(dice, rolls_left))
-
-    def best_hold_steps(self, dice, rolls_left):
-        d = self.dice
-        A = yield from self.stage_steps(rolls_left)
-        counts = self.counts
-        code = _counts_code(dice, counts)
-        ridx = d.index(code, d.n)
-        best_i = ridx
-        best = self.S[ridx - d.r0]
-        # Every sub-multiset (an odometer over the face counts), the empty one included;
-        # keeping all is the roll itself, valued above.
-        sub = self.sub
-        for f in range(7):
-            sub[f] = 0
-        while True:
-            size = 0
-            c = 0
-            for g in range(6):
-                size += sub[g + 1]
-                c |= sub[g + 1] << (3 * g)
-            if size < d.n:
-                self.ops += 1
-                i = d.index(c, size)
-                v = A[i]
-                if v > best or (v == best and i > best_i):
-                    best, best_i = v, i
-            f = 1
-            while f <= 6:
-                if sub[f] < counts[f]:
-                    sub[f] += 1
-                    break
-                sub[f] = 0
-                f += 1
-            if f > 6:
-                break
-        return best_i, best, ridx
-
-    def box_values(self, game):
-        """Fills bv[box] with the value of filling each box the game allows now (after
-        prepare); returns the allowed mask."""
-        allowed = game._allowed()
-        bv = self.bv
-        nb = self.nb
-        n1 = self.rs.ndice + 1
-        bonus = game.pending_yahtzee_bonus() * ONE
-        for b in range(nb):
-            if not allowed >> b & 1:
-                continue
-            s = game.preview(b)
-            if b < 6:
-                k = s // (b + 1)
-                if k > n1 - 1:
-                    k = n1 - 1
-                v = self.Wu[b * n1 + k]
-            elif b == self.yzb:
-                v = s * ONE + (self.Wb[nb] if s else self.Wb[b])
-            else:
-                v = s * ONE + self.Wb[b]
-            bv[b] = v + bonus
-        return allowed
-
-    def best_box(self, game):
-        allowed = self.box_values(game)
-        best_b, best = -1, NEG
-        for b in range(self.nb):
-            if allowed >> b & 1 and self.bv[b] > best:
-                best_b, best = b, self.bv[b]
-        return best_b, best
-
-    def keep_mask(self, dice, keep):
-        """A held mask over the dice positions that keeps multiset `keep` (lowest positions
-        first for each face)."""
-        code = self.dice.codes[keep]
-        mask = 0
-        for i in range(len(dice)):
-            sh = 3 * (dice[i] - 1)
-            if (code >> sh) & 7:
-                code -= 1 << sh
-                mask |= 1 << i
-        return mask
-
-    # ---- Normal's position estimate -------------------------------------------------------
-    def pars(self):
-        """Per box: expected points when chasing that box alone for a whole turn (fixed
-        point). Computed once with the same search, scoring only that box."""
-        _drain(self.pars_steps())
-        return self.par
-
-    def pars_steps(self):
-        if self.par is not None:
-            return
-        self.key = False
-        self.a_left = -1
-        par = zeros("i", self.nb)
-        S, nb, nr, nl, sc = self.S, self.nb, self.nr, self.nl, self.sc
-        codes, r0 = self.dice.codes, self.dice.r0
-        for b in range(nb):
-            self.a_left = -1  # S changes
-            for r in range(nr):  # self.score(r, b), inline
-                if b < 6:
-                    S[r] = ((codes[r0 + r] >> (3 * b)) & 7) * (b + 1) * ONE
-                else:
-                    S[r] = sc[r * nl + b - 6] * ONE
-            yield nr * _C_FILL
-            par[b] = yield from self.start_steps()
-        self.a_left = -1
-        self.par = par
-
-    def phi(self, open_upper):
-        """Chance (/255) that the open upper boxes still add >= need, per need (a view of
-        at + 1 bytes), if each die ends on the chased face with chance _CHASE_P."""
-        _drain(self.phi_steps(open_upper))
-        at1 = self.rs.bonus_at + 1
-        i = self._phi_slot(open_upper) * at1
-        return memoryview(self._phi)[i:i + at1]
-
-    def _phi_slot(self, open_upper):
-        of = self._phi_of
-        for i in range(_PHI_SLOTS):
-            if of[i] == open_upper:
-                return i
-        return -1
-
-    def phi_steps(self, open_upper):
-        """Computes phi's row for these open upper boxes into a slot, unless there (the
-        rows and work arrays are allocated once: _PHI_SLOTS rows, oldest replaced)."""
-        at = self.rs.bonus_at
-        n = self.rs.ndice
-        if self._phi is None:
-            self.pmf = _binomial(n, _CHASE_P)
-            self._phi = bytearray(_PHI_SLOTS * (at + 1))
-            self._phi_of = bytearray(b"\xff" * _PHI_SLOTS)
-            self._dist = zeros("i", 2 * (at + 1))
-        if self._phi_slot(open_upper) >= 0:
-            return
-        pmf = self.pmf
-        dist = self._dist  # two rows: the distribution so far, the next one
-        at1 = at + 1
-        for s in range(2 * at1):
-            dist[s] = 0
-        dist[0] = ONE
-        cur = 0
-        for f in range(1, 7):
-            if not open_upper >> (f - 1) & 1:
-                continue
-            new = at1 - cur
-            for s in range(at1):
-                dist[new + s] = 0
-            for s in range(at + 1):
-                p = dist[cur + s]
-                if not p:
-                    continue
-                for k in range(n + 1):
-                    s2 = s + k * f
-                    if s2 > at:
-                        s2 = at
-                    # (p * pmf[k]) >> 16 without a 32-bit product (a heap int on the Pico)
-                    q = pmf[k]
-                    dist[new + s2] += ((p >> 8) * q + (((p & 255) * q) >> 8)) >> 8
-            cur = new
-            yield at1 * (n + 1) * _C_PHI
-        slot = self._phi_next
-        self._phi_next = (slot + 1) % _PHI_SLOTS
-        self._phi_of[slot] = 255  # invalid until written
-        t = self._phi
-        base = slot * at1
-        tail = 0
-        for need in range(at, -1, -1):
-            tail += dist[cur + need]
-            t[base + need] = (tail * 255 + 32768) >> 16 if tail < ONE else 255
-        self._phi_of[slot] = open_upper
-
-    def heuristic(self, mask, up, y):
-        rs = self.rs
-        nb = self.nb
-        par = self.pars()
-        v = 0
-        nopen = 0
-        for b in range(nb):
-            if not mask >> b & 1:
-                v += par[b]
-                nopen += 1
-        v = (v >> 8) * PAR_W
-        at = rs.bonus_at
-        if up < at:
-            slot = self._phi_slot(~mask & 63)
-            if slot < 0:
-                _drain(self.phi_steps(~mask & 63))
-                slot = self._phi_slot(~mask & 63)
-            p = self._phi[slot * (at + 1) + at - up]
-            v += (rs.upper_bonus(self.options) * ONE // 255) * p
-        if y:
-            v += nopen * YZ_OPEN * ONE
-        return v
-
-
-def _zero(mask, up, y):
-    return 0
-
-
-def _binomial(n, p):
-    """Binomial pmf (fixed point /65536) for n trials with chance p/65536, integers only."""
-    q = ONE - p
-    out = []
-    c = 1
-    for k in range(n + 1):
-        v = c * ONE
-        for _ in range(k):
-            v = (v * p) >> 16
-        for _ in range(n - k):
-            v = (v * q) >> 16
-        out.append(v)
-        c = c * (n - k) // (k + 1)
-    return out
-
 
 # ---- engine cache (one engine held at a time: RAM) -------------------------------------------
 _engine = None
 
 
 def engine_for(game):
-    return _drain(engine_steps(game))
+    return drain(engine_steps(game))
 
 
 def engine_steps(game):

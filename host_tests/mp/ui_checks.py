@@ -347,6 +347,34 @@ def check_coach():
     print("PASS coach worst=%r given=%r" % (worst, ch.prof.totals))
 
 
+def check_loading():
+    """A CPU's engine, strategy and Expert's table modules load in loop passes of their own,
+    none of which draws: one import of engine and strategy took 55 ms of a pass on the
+    emulated Pico (.mpy layout), over the 50 ms a pass may take while a CPU plays."""
+    b, r, d, app = rig()
+    for m in ("picoyacht.engine", "picoyacht.strategy", "picoyacht.strategy_table"):
+        sys.modules.pop(m, None)
+    new_game(d, app, 2, human_all=True)
+    g = app.game
+    g.kinds[1] = 3  # seat 1 plays as an Expert CPU from here on
+    g.roll()
+    app.score(policy.best_box(g))  # its turn now
+    loads = []
+    for _ in range(5000):
+        before = [k for k in sys.modules if k.startswith("picoyacht.")]
+        frames = app.frames
+        r.step()
+        new = [k for k in sys.modules if k.startswith("picoyacht.") and k not in before]
+        if new:
+            loads.append((sorted(new), app.frames != frames))
+        if "picoyacht.strategy_table" in sys.modules:
+            break
+    assert [mods for mods, _ in loads] == [
+        ["picoyacht.engine"], ["picoyacht.strategy"], ["picoyacht.strategy_table"]], loads
+    assert not any(drew for _, drew in loads), loads
+    print("PASS loading %r" % loads)
+
+
 def main(argv):
     name = argv[0]
     if name == "mash":
