@@ -47,20 +47,23 @@ _CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box
 YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
 
 CHUNK = const(30)  # keeps per step of a re-roll stage
-_ROLLS_CHUNK = const(2)  # rolls scored per step of an engine's build
+_ROLLS_CHUNK = const(1)  # rolls scored per step of an engine's build
 _INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
 _PHI_SLOTS = const(8)  # Normal's bonus-chance rows kept (a turn needs at most 7)
 # Work per yield in COST units, about 1 us each on the Pico (v1.28.0, emulated: measured per
 # chunk kind). Per keep of a stage step, per roll of a box's fill, per box score evaluated,
 # per child found, per (total, count) of a bonus-chance row, per value read from the table,
-# per value of Normal's estimate.
+# per value of Normal's estimate. Six dice: a box's score and Normal's estimate cost twice as
+# much (the worst roll of Maxi's 14 lower boxes took 13 ms, a Deluxe estimate 2.5 ms).
 _C_KEEP = const(110)
 _C_FILL = const(40)
 _C_EVAL = const(420)
+_C_EVAL6 = const(940)
 _C_INDEX = const(180)
 _C_PHI = const(27)
 _C_READ = const(1000)
 _C_HEUR = const(1300)
+_C_HEUR6 = const(2600)
 
 
 def drain(steps):
@@ -238,6 +241,7 @@ class Engine:
         self.nr = d.nr
         counts = self.counts
         sc = bytearray(d.nr * nl)
+        c_eval = _C_EVAL6 if n > 5 else _C_EVAL
         for r in range(d.nr):
             code = d.codes[d.r0 + r]
             for f in range(6):
@@ -246,7 +250,7 @@ class Engine:
                 s = rules.evaluate(rs.boxes[b], counts)
                 sc[r * nl + b - 6] = s if s > 0 else 0
             if r % _ROLLS_CHUNK == _ROLLS_CHUNK - 1:
-                yield _ROLLS_CHUNK * nl * _C_EVAL
+                yield _ROLLS_CHUNK * nl * c_eval
         self.sc = sc
         self.jsc = bytearray(6 * nb)  # Yahtzee: joker scores of five alike, per face
         self.yroll = bytearray(6)
@@ -259,7 +263,7 @@ class Engine:
                 for b in range(nb):
                     s = rules.evaluate(rs.boxes[b], counts, True)
                     self.jsc[(f - 1) * nb + b] = s if s > 0 else 0
-                yield nb * _C_EVAL
+                yield nb * c_eval
         self.S = zeros("i", d.nr)
         self.A = zeros("i", d.nk)
         self.ready = True
@@ -288,6 +292,7 @@ class Engine:
             return
         self.key = False
         self.a_left = -1
+        normal = level != EXPERT and level != GREEDY
         if level == EXPERT:
             fut = table.value
             cost = _C_READ
@@ -296,9 +301,9 @@ class Engine:
             cost = 0
         else:
             fut = self.heuristic
-            cost = _C_HEUR
+            cost = _C_HEUR6 if self.rs.ndice > 5 else _C_HEUR
             yield from self.pars_steps()
-        yield from self._weights(mask, up, y, fut, cost, cost == _C_HEUR)
+        yield from self._weights(mask, up, y, fut, cost, normal)
         yield from self._fill_s(mask, y)
         self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
         self.key = True
