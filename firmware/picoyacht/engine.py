@@ -47,7 +47,6 @@ _CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box
 YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
 
 CHUNK = const(30)  # keeps per step of a re-roll stage
-_ROLLS_CHUNK = const(1)  # rolls scored per step of an engine's build
 _INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
 _PHI_SLOTS = const(8)  # Normal's bonus-chance rows kept (a turn needs at most 7)
 # Work per yield in COST units, about 1 us each on the Pico (v1.28.0, emulated: measured per
@@ -249,8 +248,7 @@ class Engine:
             for b in range(6, nb):
                 s = rules.evaluate(rs.boxes[b], counts)
                 sc[r * nl + b - 6] = s if s > 0 else 0
-            if r % _ROLLS_CHUNK == _ROLLS_CHUNK - 1:
-                yield _ROLLS_CHUNK * nl * c_eval
+            yield nl * c_eval  # a roll a step: a Maxi roll took up to 13 ms
         self.sc = sc
         self.jsc = bytearray(6 * nb)  # Yahtzee: joker scores of five alike, per face
         self.yroll = bytearray(6)
@@ -292,7 +290,7 @@ class Engine:
             return
         self.key = False
         self.a_left = -1
-        normal = level != EXPERT and level != GREEDY
+        normal = False
         if level == EXPERT:
             fut = table.value
             cost = _C_READ
@@ -300,6 +298,7 @@ class Engine:
             fut = _zero
             cost = 0
         else:
+            normal = True
             fut = self.heuristic
             cost = _C_HEUR6 if self.rs.ndice > 5 else _C_HEUR
             yield from self.pars_steps()
