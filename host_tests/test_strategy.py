@@ -501,3 +501,24 @@ def test_thinking_in_steps_gives_the_one_shot_answers():
 
 def test_expert_thinking_in_steps_gives_the_one_shot_answers(sub_table):
     assert stepwise_against_one_shot(str(sub_table[0])) == 50
+
+
+@pytest.mark.micropython
+def test_a_locked_call_gives_the_unlocked_result_and_error():
+    """engine.locked runs the build's hot loops with the heap locked (on MicroPython their
+    call frames then go on the C stack). A function that does allocate runs again unlocked,
+    and a real error comes out as itself, not as the MemoryError a locked heap makes of it."""
+
+    def add(a, b, c):
+        return a + b + c
+
+    def listed(a, b, c):
+        return [a, b, c]
+
+    def fails(a, b, c):
+        raise ValueError("not a multiset")
+
+    assert engine.locked(add, 1, 2, 3) == 6
+    assert engine.locked(listed, 1, 2, 3) == [1, 2, 3]
+    with pytest.raises(ValueError):
+        engine.locked(fails, 1, 2, 3)
