@@ -168,7 +168,7 @@ def advise_steps(game, level=EXPERT, table=None):
         keep, v, ridx = yield from e.best_hold_steps(game.dice, left)
         if keep != ridx:
             return HOLD, e.keep_mask(game.dice, keep), banked + to_centi(v)
-    b, v = e.best_box(game)
+    b, v = yield from e.best_box_steps(game)
     return SCORE, b, banked + to_centi(v)
 
 
@@ -192,7 +192,8 @@ def action_value_steps(game, kind, arg, level=EXPERT, table=None):
         return banked + to_centi(v)
     n = e.rs.ndice
     if arg == (1 << n) - 1 or game.rolls_left <= 0:
-        return banked + to_centi(e.best_box(game)[1])
+        b, v = yield from e.best_box_steps(game)
+        return banked + to_centi(v)
     left = game.rolls_left
     if left > STAGES:
         left = STAGES
