@@ -357,8 +357,8 @@ class Engine:
             if mask & bit:
                 continue
             m2 = mask | bit
-            if normal and (self._phi is None or self._phi_slot(~m2 & 63) < 0):
-                yield from self.phi_steps(~m2 & 63)  # (a generator made is garbage)
+            if normal and self._phi_slot(~m2 & 63) < 0:  # (a generator made is garbage)
+                yield from self.phi_steps(~m2 & 63)
             if b < 6:
                 f = b + 1
                 for k in range(n + 1):
@@ -588,7 +588,8 @@ class Engine:
     def pars(self):
         """Per box: expected points when chasing that box alone for a whole turn (fixed
         point). Computed once with the same search, scoring only that box."""
-        drain(self.pars_steps())
+        if self.par is None:  # (pars_steps() makes a generator: garbage at every call)
+            drain(self.pars_steps())
         return self.par
 
     def pars_steps(self):
@@ -621,6 +622,8 @@ class Engine:
 
     def _phi_slot(self, open_upper):
         of = self._phi_of
+        if of is None:  # no row yet
+            return -1
         for i in range(_PHI_SLOTS):
             if of[i] == open_upper:
                 return i
@@ -678,7 +681,7 @@ class Engine:
     def heuristic(self, mask, up, y):
         rs = self.rs
         nb = self.nb
-        par = self.par or self.pars()  # (pars() makes a generator: garbage at every call)
+        par = self.pars()
         v = 0
         nopen = 0
         for b in range(nb):
