@@ -138,6 +138,32 @@ def test_every_position_of_legal_play_validates(rid, players, opts, seed, data):
             g.score(data.draw(st.sampled_from(legal), label="box"))
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rid=st.integers(0, rules.COUNT - 1), players=st.integers(1, 6),
+       opts=st.builds(rules.Options, joker=st.integers(0, 2), sharp=st.booleans(),
+                      saved_rolls=st.booleans(), bet=st.integers(0, 255)),
+       seed=st.integers(0, 2**31), data=st.data())
+def test_undo_gives_back_the_position_before_the_box(rid, players, opts, seed, data):
+    """Every box of whole games, the last one too (a Casino pot paid out), is scored, taken
+    back and scored again: undo leaves exactly the state and snapshot before the box."""
+    g = Game(rid, ["P%d" % i for i in range(players)], kinds=[i % 4 for i in range(players)],
+             options=opts, roller=LcgRoller(seed))
+    nd = g.rs.ndice
+    while not g.over:
+        for _ in range(data.draw(st.integers(1, g.rolls_left), label="rolls")):
+            g.roll()
+            g.set_held(data.draw(st.integers(0, (1 << nd) - 2), label="held"))
+        legal = [b for b in range(g.rs.nboxes) if g._allowed() >> b & 1]
+        b = data.draw(st.sampled_from(legal), label="box")
+        before, data_before = state_of(g), g.snapshot()
+        g.score(b)
+        after = state_of(g)
+        g.undo()
+        assert state_of(g) == before and g.snapshot() == data_before and not g.can_undo
+        g.score(b)
+        assert state_of(g) == after
+
+
 def resigned(data):
     """The bytes with a fresh, valid checksum: what a buggy or foreign writer could leave."""
     body = bytearray(data[:-2])
