@@ -39,6 +39,7 @@ ACTIONS = ("hold", "cursor", "card_cursor", "roll", "score", "menu", "page")
 CTRLC_SCREENS = ("title", "setup", "play", "card", "handover", "menu", "scores", "anim", "cpu",
                  "over")
 LEVELS = {1: "Easy", 2: "Normal", 3: "Expert"}
+RULE_SETS = ("Yahtzee", "Yatzy", "Casino 5", "Casino 6", "Maxi", "Deluxe")  # by rules id
 BUDGET = {"heap_kb": 80, "action_ms": 20, "anim_ms": 33, "i2c_median": 150, "reset_ms": 150,
           "cpu_ms": 50, "ctrlc_ms": 1000}
 JOBS = 2  # emulator processes at a time
@@ -167,7 +168,7 @@ def run_all(args):
             for s in CTRLC_SCREENS:
                 jobs.append((fw, "ctrlc " + s, lambda fw=fw, s=s: ctrlc(fw, s)))
         if "cpu" not in skip:
-            rids = range(5) if args.all else (0,)
+            rids = range(len(RULE_SETS)) if args.all else (0,)
             for rid in rids:
                 for lvl in map(int, args.levels.split(",")):
                     jobs.append((fw, "cpu %d %d" % (lvl, rid),
@@ -292,12 +293,14 @@ def table(rep):
     cpu_keys = sorted({k for fw in fws for k in rep.get(fw, {}) if k.startswith("cpu ")})
     for k in cpu_keys:
         vals = each(lambda fw, k=k: get(fw, k))
-        name = "CPU pass max / p99: %s, rules %s" % (LEVELS[int(k.split()[1])], k.split()[2])
+        name = "CPU pass max / p99: %s, %s" % (LEVELS[int(k.split()[1])],
+                                                RULE_SETS[int(k.split()[2])])
         row(name, "<= 50 ms", ["-" if not v or v.get("max_ms") is None else (
             "%s / %s ms (%d of %d > 50); any pass %s ms" % (
                 v["max_ms"], v["p99_ms"], v["over_50"], v["passes"], v.get("any_pass_max_ms")))
             for v in vals],
-            all(v["max_ms"] <= BUDGET["cpu_ms"] for v in vals if v and v.get("max_ms")))
+            all(max(v["max_ms"], v["any_pass_max_ms"] or 0) <= BUDGET["cpu_ms"]
+                for v in vals if v and v.get("max_ms")))
     for s in CTRLC_SCREENS:
         vals = each(lambda fw, s=s: get(fw, "ctrlc " + s))
         if not any(vals):
