@@ -1,5 +1,5 @@
 """fast.py's byte loops against plain references: text through the Canvas pixel by pixel,
-and the driver's span and copy.
+and the driver's span, gap and copy.
 
 A twin module (host_tests/mp/README.md): on CPython this checks fast.py's Python loops;
 on the MicroPython unix port the viper ones it compiles at import. Both must give the
@@ -103,6 +103,41 @@ def test_span_and_copy_match_slices():
         want[at:at + n] = a[start:start + n]
         fast.copy(b, at, a, start, n)
         assert b == want
+
+
+def reference_gap(a, b, at, n, lo, hi, least):
+    """The first run of >= least columns in lo..hi, equal on all n pages, that a differing
+    column ends: first | last << 8, or -1."""
+    run = 0
+    for c in range(lo, hi + 1):
+        if all(a[at + p * 128 + c] == b[at + p * 128 + c] for p in range(n)):
+            run += 1
+            continue
+        if run >= least:
+            return (c - run) | (c - 1) << 8
+        run = 0
+    return -1
+
+
+@pytest.mark.micropython
+def test_gap_matches_a_column_by_column_reference():
+    r = Roller(5)
+    found = 0
+    for _ in range(300):
+        a = bytearray(1024)
+        b = bytearray(1024)
+        for _ in range(r.rand15() % 12):
+            i = r.rand15() % 1024
+            b[i] = 1 + r.rand15() % 255
+        p0 = r.rand15() % 8
+        n = 1 + r.rand15() % (8 - p0)
+        lo = r.rand15() % 128
+        hi = lo + r.rand15() % (128 - lo)
+        least = 1 + r.rand15() % 12
+        want = reference_gap(a, b, p0 * 128, n, lo, hi, least)
+        assert fast.gap(a, b, p0 * 128, n, lo, hi, least) == want, (p0, n, lo, hi, least)
+        found += want >= 0
+    assert found > 30
 
 
 @pytest.mark.micropython

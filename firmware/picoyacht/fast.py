@@ -121,6 +121,28 @@ def span(a: ptr8, b: ptr8, start: int, n: int) -> int:
 
 
 @micropython.viper
+def gap(a: ptr8, b: ptr8, at: int, n: int, lo: int, hi: int, least: int) -> int:
+    """The first run of at least `least` columns in [lo, hi] where a and b are equal on
+    each of the n pages from offset `at` (128 bytes a page): first | last << 8, or -1.
+    A run must end before hi, at a column that differs."""
+    run = 0
+    c = lo
+    while c <= hi:
+        p = at + c
+        end = p + (n << 7)
+        while p < end and a[p] == b[p]:
+            p += 128
+        if p < end:
+            if run >= least:
+                return (c - run) | (c - 1) << 8
+            run = 0
+        else:
+            run += 1
+        c += 1
+    return -1
+
+
+@micropython.viper
 def copy(dst: ptr8, at: int, src: ptr8, start: int, n: int):
     """dst[at:at + n] = src[start:start + n], without a slice object or a view."""
     end = start + n
