@@ -525,6 +525,31 @@ def test_a_locked_call_gives_the_unlocked_result_and_error():
 
 
 @pytest.mark.micropython
+def test_the_calls_a_decision_makes_locked_do_not_allocate():
+    """A decision calls Normal's estimate (7 times a box) and the dice index (once a hold
+    tried) with the heap locked, so their call frames need no heap: on the emulated Pico an
+    unlocked call's frame came from a fragmented heap and a Maxi thinking pass took up to
+    69 ms. If either allocated, locked() would run it twice. (CPython: plain calls.)"""
+    g = make_game(rules.MAXI, rules.JOKER_FORCED, 0, 0, 0, [1, 2, 3, 4, 5, 6], 1)
+    e = engine.Engine(g.rs)
+    e.prepare(g, engine.NORMAL, None)  # the pars and bonus-chance rows are made
+    mask = g.filled[g.current] | 1
+    locking = sys.implementation.name == "micropython"
+    if locking:
+        import micropython
+
+        micropython.heap_lock()
+    try:
+        v = e.heuristic(mask, 3, 0)
+        i = engine.Dice.index(e.dice, 0, 0)
+    finally:
+        if locking:
+            micropython.heap_unlock()
+    assert v == e.heuristic(mask, 3, 0) > 0
+    assert i == e.dice.start[0]
+
+
+@pytest.mark.micropython
 def test_a_decisions_last_steps_come_in_chunks():
     """After its re-roll stages, a decision tries every sub-multiset of the roll as a hold
     (64 for six different faces) and values every box: on the emulated Pico 18 and 11 ms

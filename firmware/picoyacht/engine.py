@@ -93,6 +93,10 @@ def locked(fn, a, b, c):
     return fn(a, b, c)
 
 
+def _unlocked(fn, a, b, c):
+    return fn(a, b, c)
+
+
 def drain(steps):
     """Runs a stepwise computation to its end; its result."""
     try:
@@ -364,6 +368,7 @@ class Engine:
         at = rs.bonus_at
         bonus = rs.upper_bonus(self.options)
         upc = up if up < at else at
+        call = locked if normal else _unlocked  # Normal's estimate: 7 calls deep, no I/O
         for b in range(self.nb):
             bit = 1 << b
             if mask & bit:
@@ -378,12 +383,12 @@ class Engine:
                     pts = k * f
                     if up < at <= u2:
                         pts += bonus
-                    self.Wu[b * (n + 1) + k] = pts * ONE + fut(m2, u2 if u2 < at else at, y)
+                    self.Wu[b * (n + 1) + k] = pts * ONE + call(fut, m2, u2 if u2 < at else at, y)
             elif b == self.yzb:
-                self.Wb[b] = fut(m2, upc, 0)
-                self.Wb[self.nb] = fut(m2, upc, 1)
+                self.Wb[b] = call(fut, m2, upc, 0)
+                self.Wb[self.nb] = call(fut, m2, upc, 1)
             else:
-                self.Wb[b] = fut(m2, upc, y)
+                self.Wb[b] = call(fut, m2, upc, y)
             yield cost * (n + 1 if b < 6 else 2)
         self.ybonus = YAHTZEE_BONUS * ONE if y else 0
 
@@ -528,7 +533,7 @@ class Engine:
                 c |= sub[g + 1] << (3 * g)
             if size < d.n:
                 self.ops += 1
-                i = d.index(c, size)
+                i = locked(Dice.index, d, c, size)
                 v = A[i]
                 if v > best or (v == best and i > best_i):
                     best, best_i = v, i
