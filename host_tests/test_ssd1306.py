@@ -162,9 +162,7 @@ def brute_force_wire(sp):
             if p == 7 or cuts >> p & 1:
                 dirty = [q for q in group if sp[q] is not None]
                 if dirty:
-                    n = dirty[-1] - dirty[0] + 1
-                    w = max(sp[q][1] for q in dirty) - min(sp[q][0] for q in dirty) + 1
-                    total += 8 + min(n * (w + 2), 128 * n + 2)
+                    total += group_wire(sp, dirty[0], dirty[-1])
                 group = []
         best = total if best is None else min(best, total)
     return best
@@ -423,12 +421,17 @@ def planned_groups(d):
     return out
 
 
+def union_span(sp, p0, p1):
+    """(lo, hi): the union of the changed spans of pages p0..p1."""
+    dirty = [sp[q] for q in range(p0, p1 + 1) if sp[q] is not None]
+    return min(s[0] for s in dirty), max(s[1] for s in dirty)
+
+
 def group_wire(sp, p0, p1):
     """Wire bytes of one group of pages sent through one window, as the planner prices it."""
-    dirty = [q for q in range(p0, p1 + 1) if sp[q] is not None]
+    a, b = union_span(sp, p0, p1)
     n = p1 - p0 + 1
-    w = max(sp[q][1] for q in dirty) - min(sp[q][0] for q in dirty) + 1
-    return 8 + min(n * (w + 2), 128 * n + 2)
+    return 8 + min(n * (b - a + 3), 128 * n + 2)
 
 
 def split_windows(sp, groups, before, after):
@@ -439,10 +442,8 @@ def split_windows(sp, groups, before, after):
     5 bytes' worth of the Pico's time for each of those 1 + n writes, buy the columns."""
     out = []
     for p0, p1 in groups:
-        dirty = [q for q in range(p0, p1 + 1) if sp[q] is not None]
+        a, b = union_span(sp, p0, p1)
         n = p1 - p0 + 1
-        a = min(sp[q][0] for q in dirty)
-        b = max(sp[q][1] for q in dirty)
         if 128 * n + 2 < n * (b - a + 3) or b - a == 127:
             out.append((0, 127, p0, p1))
             continue
