@@ -526,10 +526,11 @@ def test_a_locked_call_gives_the_unlocked_result_and_error():
 
 @pytest.mark.micropython
 def test_the_calls_a_decision_makes_locked_do_not_allocate():
-    """A decision calls Normal's estimate (7 times a box) and the dice index (once a hold
-    tried) with the heap locked, so their call frames need no heap: on the emulated Pico an
-    unlocked call's frame came from a fragmented heap and a Maxi thinking pass took up to
-    69 ms. If either allocated, locked() would run it twice. (CPython: plain calls.)"""
+    """A decision calls Normal's estimate (7 times a box), the dice index (once a hold
+    tried) and the game's card (once the roll's boxes are valued) with the heap locked, so
+    their call frames need no heap: on the emulated Pico an unlocked call's frame came from
+    a fragmented heap and a Maxi thinking pass took up to 69 ms. If one allocated, locked()
+    would run it twice. (CPython: plain calls.)"""
     g = make_game(rules.MAXI, rules.JOKER_FORCED, 0, 0, 0, [1, 2, 3, 4, 5, 6], 1)
     e = engine.Engine(g.rs)
     e.prepare(g, engine.NORMAL, None)  # the pars and bonus-chance rows are made
@@ -539,11 +540,14 @@ def test_the_calls_a_decision_makes_locked_do_not_allocate():
     try:
         v = e.heuristic(mask, 3, 0)
         i = engine.Dice.index(e.dice, 0, 0)
+        type(g).card(g, e.states, e.pts)
     finally:
         if engine.heap_lock is not None:
             engine.heap_unlock()
     assert v == e.heuristic(mask, 3, 0) > 0
     assert i == e.dice.start[0]
+    assert list(e.pts) == [g.preview(b) for b in range(g.rs.nboxes)]
+    assert max(e.pts) > 0
 
 
 @pytest.mark.micropython

@@ -184,7 +184,8 @@ def action_value_steps(game, kind, arg, level=EXPERT, table=None):
     yield from e.prepare_steps(game, level, table)
     banked = game.total(game.current) * 100
     if kind == SCORE:
-        if not e.box_values(game) >> arg & 1:
+        allowed = yield from e.box_values_steps(game)
+        if not allowed >> arg & 1:
             raise ValueError("box not allowed")
         return banked + to_centi(e.bv[arg])
     if not game.rolls_used:
