@@ -8,6 +8,8 @@ next decision (and, with tips on, the coach's verdict on it) while its step inte
 and on a human's turn the hint, so no pass stalls the screen, the buttons or the watchdog.
 """
 
+import gc
+
 from picoyacht import gamelog
 from picoyacht.debounce import ticks_diff
 from picoyacht.game import HUMAN, POINTS, ZERO, RuleError
@@ -56,6 +58,10 @@ class Coach:
         self._tbl = None  # Expert's table for this game, or False
         self._plan_roll = False
         self._rng = None
+        # The heap is collected once the step is thought out, in a pass that does nothing
+        # else: left to the collector, a collection (10-12 ms on the emulated Pico) fell
+        # now and then in the pass of a CPU's box and its hand-over frame, 51-55 ms in Maxi.
+        self._swept = False
         self._think = None  # strategy.Thinking for the position below
         self._pos = -1
         self._mask = -1
@@ -84,7 +90,8 @@ class Coach:
     def due(self, now, game=None, busy=False):
         """True once per CPU step interval when a CPU seat plays and its step is thought
         out. Meanwhile (and on a human's turn, for the hint) it thinks a budget a pass,
-        unless busy (the pass draws a frame)."""
+        unless busy (the pass draws a frame); once the step is thought out, a pass of its
+        own collects the heap."""
         if game is None:
             ready = True
         elif game.kinds[game.current] == HUMAN:
@@ -100,14 +107,19 @@ class Coach:
                 ready = self._easy_pos == position(game)
                 if not ready and not busy:
                     ready = not self._decide_easy(game)
-            elif not ready and busy:
-                t = self._think
-                ready = t is not None and t.done and self._pos == position(game)
             elif not ready:
-                t = self._thinking(game, False)
-                ready = t is None or t.done
+                t = self._think
+                ready = (t is not None and t.done and self._pos == position(game)
+                         and not self._human)
+                if not ready and not busy:
+                    ready = self._thinking(game, False) is None  # done: ready next pass
+        if ready and not self._swept and not busy:
+            gc.collect()  # in a pass of its own: see _swept
+            self._swept = True
+            return False
         if ready and ticks_diff(now, self.at) >= _CPU_STEP_MS:
             self.at = now
+            self._swept = False
             return True
         return False
 
@@ -228,8 +240,6 @@ class Coach:
         if self._off:
             self._off -= 1
             if not self._off:  # try the engine again, with the heap collected
-                import gc
-
                 gc.collect()
         st = self._strat()
         if st is None:
