@@ -16,6 +16,7 @@ tools/pico_probe.py's player. One table, also written to build/bench_pico.json:
   cpu       max and p99 loop pass while a CPU plays, per level (and rule set with --all)
   console   one Ctrl-C as mpremote sends it reaching the REPL, per screen: tries, ms
   sampling  the mode board_pico really runs
+Every run plays the same games (the probe's boot entropy is fixed: its opts "seed").
 Nothing is asserted. Emulated times are somewhat optimistic (no XIP cache misses).
 Options: --fw 1.28.0,1.24.1  --turns N  --cpu-turns N  --levels 1,2,3  --skip heap,cpu,ctrlc
 --all (every rule set)  --resume (keep a cut-short run's rows)  --table FILE.

@@ -17,7 +17,7 @@ Records go out as lines ("R ..."), a summary at the end ("S ..."): tools/pico.py
 main(opts): players, rules, cpus (CPU seats, at the end), level (CPU level 1-3), tour (menu,
 scores pages and cursor moves at turn 2), record, shots (toggle GP27 after each action's
 frame), arm (a screen name: raise GP26 there and wait for the host's Ctrl-C), turns (stop
-after this many turns).
+after this many turns), seed (the boot's entropy: the games' dice; default 1).
 """
 
 import gc
@@ -217,6 +217,7 @@ class ProbeBoard(board_pico.PicoBoard):
         self.max_cpu_us = 0
         self.max_press_pass_us = 0
         self.t_frame = 0  # ticks_us at the end of the last flush
+        self.seed = opts.get("seed", 1)
         # last: the sampling Timer starts in there, and no attribute may be added after it
         super().__init__(cfg)
         flush = self.display.flush
@@ -230,6 +231,13 @@ class ProbeBoard(board_pico.PicoBoard):
 
     def running(self):
         return not self.done
+
+    def urandom(self, n):
+        """The boot's entropy from opts "seed": every run plays the same games. With
+        os.urandom (the SDK's generator mixes in the timer) any change of the code moved
+        the boot's timing, so the games, and the tour's per-action figures with them."""
+        s = self.seed
+        return bytes((s >> (8 * (i & 3))) & 255 for i in range(n))
 
     def poll(self, deb, now):
         d = self.display
