@@ -558,7 +558,7 @@ class Engine:
     def box_values_steps(self, game):
         """Fills bv[box] with the value of filling each box the game allows now (after
         prepare); returns the allowed mask. The points come from one reading of the card
-        with the heap locked: a preview a box redid the dice's counts and joker checks,
+        with the heap locked: a preview per box redid the dice's counts and joker checks,
         each call's frame from the heap, and Maxi's 20 boxes took 12-15 ms on the
         emulated Pico, up to 33 ms on a fragmented heap."""
         allowed = game._allowed()
