@@ -108,9 +108,8 @@ class Coach:
                 if not ready and not busy:
                     ready = not self._decide_easy(game)
             elif not ready:
-                t = self._think
-                ready = (t is not None and t.done and self._pos == position(game)
-                         and not self._human)
+                t = self._current(game, False)
+                ready = t is not None and t.done
                 if not ready and not busy:
                     ready = self._thinking(game, False) is None  # done: ready next pass
         if ready and not self._swept and not busy:
@@ -123,17 +122,24 @@ class Coach:
             return True
         return False
 
+    def _current(self, game, human):
+        """The Thinking made for this moment (position, filled boxes, hint or CPU), or
+        None: a Thinking left from an earlier moment is stale."""
+        t = self._think
+        if (t is None or self._pos != position(game) or self._mask != game.filled[game.current]
+                or self._human != human):
+            return None
+        return t
+
     def _thinking(self, game, human):
         """The Thinking for this moment (started anew when the position moved on), one
         budget further; None without an engine."""
         st = self._strat()
         if st is None:
             return None
-        t = self._think
-        pos = position(game)
-        mask = game.filled[game.current]
-        if t is None or self._pos != pos or self._mask != mask or self._human != human:
-            self._pos, self._mask, self._human = pos, mask, human
+        t = self._current(game, human)
+        if t is None:
+            self._pos, self._mask, self._human = position(game), game.filled[game.current], human
             if human:
                 t = st.Thinking(st.advise_steps, game, st.EXPERT, self._table(game))
             else:
