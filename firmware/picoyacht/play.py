@@ -194,7 +194,8 @@ class Play(Screen):
         app.show_note("Undone")
 
     def _animate(self):
-        """The dice tumble on screen (and rattle, with a piezo) for a moment."""
+        """The rolled dice flicker through faces (and rattle, with a piezo) for a moment,
+        in place, as on a handheld's display: only their pips change on the panel."""
         self.app.sound(ROLL)
         self.anim = 1
         self.anim_at = self.app.now
@@ -283,9 +284,8 @@ class Play(Screen):
         rolled = g.rolls_used > 0
         for i in range(n):
             x = dice_x(n, i)
-            held = rolled and not anim and g.held >> i & 1
-            yo = 1 if anim and (i + anim) & 1 else 0
-            cv.die(x, 17 + yo, dice[i] if rolled or anim else 0, held)
+            held = rolled and g.held >> i & 1  # solid and still while the others tumble
+            cv.die(x, 17, dice[i] if rolled or anim else 0, held)
             if held:
                 cv.fb.fill_rect(x, 36, _DIE, 2, 1)
             if self.hint_mask >> i & 1:

@@ -252,6 +252,35 @@ def check_anim():
     t0 = b.t
     d.press(K.B_ROLL, hold=15, gap=0)
     assert g.rolls_used == 2 and b.t - t0 <= 20
+    # a roll with a die held: while the others flicker, the held die stays as it was
+    # (solid, with its bar), and no die moves: only the rolled dice's pips change
+    d.run_ms(300)
+    assert g.held == 1 and g.rolls_left
+    from picoyacht.play import dice_x
+
+    n = len(g.dice)
+    before = d.frame()
+    changed = bytearray(128)  # columns of pages 2-4 (the dice and the bars) that changed
+    used = g.rolls_used
+    b.raw |= 1 << K.B_ROLL
+    for _ in range(200):  # the press, the animation's frames and the faces it lands on
+        r.step()
+        now = d.frame()
+        for x in range(128):
+            for page in range(2, 5):
+                if now[page * 128 + x] != before[page * 128 + x]:
+                    changed[x] = 1
+        if g.rolls_used != used:
+            b.raw = 0
+            if not app.screen.anim:
+                break
+    assert g.rolls_used == used + 1 and not app.screen.anim, "no roll, or it never ended"
+    x0 = dice_x(n, 0)
+    assert not any(changed[x0:x0 + 17]), "the held die changed while the others rolled"
+    for i in range(1, n):
+        x = dice_x(n, i)
+        assert not changed[x] and not changed[x + 16], "die %d moved" % i
+    assert any(changed), "no die changed face"
     print("PASS anim")
 
 
