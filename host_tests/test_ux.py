@@ -11,6 +11,7 @@ from picoyacht import menus, newgame, saves, sound, strategy_table
 from picoyacht.game import HUMAN
 from picoyacht.policy import best_box
 from picoyacht.rules import CASINO5, YAHTZEE
+from picoyacht.screens import CELL
 
 # Whether `make tables` was run must not change what the coach says here.
 strategy_table.load = lambda game, dirs=(): None
@@ -386,6 +387,33 @@ def test_scores_table_names_are_whole_when_there_is_room():
     r.new_game((HUMAN, HUMAN))
     r.app.go("scores")
     assert "Beatrice" in words(r.app)
+
+
+def test_the_handover_line_cuts_a_long_box_name_not_its_points():
+    r = Rig()
+    app = r.app
+    app.settings.names[0] = "Annabell"  # 8 characters, the most a name has
+    g = r.new_game((HUMAN, HUMAN))
+    small = [b[1] for b in g.rs.boxes].index("SS")  # "Sm straight": 24 characters in all
+    r.score(small, (1, 2, 3, 4, 6))
+    assert app.screen.NAME == "handover" and g.scores[small] == 30
+    cv = app.cv
+    nums = []
+    num = cv.num
+
+    def spy(n, x, y, c=1):
+        nums.append((n, x, y))
+        return num(n, x, y, c)
+
+    cv.num = spy
+    try:
+        w = words(app)
+    finally:
+        del cv.num
+    line = [(x, n) for n, x, y in nums if y == 40]
+    assert [n for _, n in line] == [30], nums
+    assert line[0][0] + 2 * CELL <= 1 + 21 * CELL  # within the line's 21 characters
+    assert "Annabell" in w and ": " in w and "Sm strai" in w, w  # 8 + 2 + 8 + 1 + 2
 
 
 def test_four_button_prompts_name_a_and_b():

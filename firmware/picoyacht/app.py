@@ -89,13 +89,19 @@ class App:
         self._start = False  # setup asked for a new game: started once its key returns
         self.dirty = True
         self.note = ""  # a status note over the play or card screen
+        self.note_num = -1  # a number the note ends with (a box's points), or -1
         self.note_at = 0
         self.note_key = False  # the note stays until the next key (a coach's tip)
         self.save_msg = ""
         self._save_due = False  # the game is saved on the pass after its frame: after_move()
         self._swept = False  # the heap was collected for that save
-        self._score_log = None  # (seat, box, points, dice, bonus): logged after the frame
-        self.last_line = ""
+        # A scored box's log line, written after its frame: its fields, kept without a
+        # tuple or a string so that scoring allocates nothing (box -1: none due)
+        self._log_box = -1
+        self._log_seat = self._log_pts = self._log_bonus = 0
+        self._log_dice = bytearray(0)  # sized to the game's dice: _adopt()
+        # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none)
+        self.last_seat = self.last_box = self.last_pts = -1
         self.coach_line = ""
         self.last_scorer = -1
         self.new_best = False  # the game just over set a record
@@ -146,7 +152,9 @@ class App:
         reach without another show() leave the heap, so the peak is the largest phase,
         not all of them: setup is gone during play, the results during setup, and the
         play screens once the game is over."""
-        del self._stack[:]
+        stack = self._stack
+        while stack:  # pops: a slice's delete would allocate
+            stack.pop()
         s = self._open(name)
         g = self.game
         if self._extra or (self.play is not None and (g is None or g.over)):
@@ -198,9 +206,11 @@ class App:
         self.find("message").set(title, lines, hint, then)
         self.show("message")
 
-    def show_note(self, text):
-        """A short status note over the play or card screen, gone after _NOTE_MS."""
+    def show_note(self, text, num=-1):
+        """A short status note over the play or card screen, gone after _NOTE_MS; `num`
+        (0 or more) is drawn after the text, so a box's note needs no string made."""
         self.note = text
+        self.note_num = num
         self.note_at = self.now
         self.note_key = False
         self.dirty = True
@@ -323,7 +333,7 @@ class App:
         take): its log line (5 ms to build on a Pico) and a collection, then the game's
         save, which then never sets off a collection halfway (that pass took 84 ms).
         `whole`: all of it now, before an event, so the order holds. True if it ran."""
-        if self._score_log is None and not self._save_due:
+        if self._log_box < 0 and not self._save_due:
             return False
         self._log_score()
         if self._save_due:
@@ -340,11 +350,11 @@ class App:
         return True
 
     def _log_score(self):
-        args = self._score_log
-        if args is not None:
-            self._score_log = None
-            self.log(gamelog.score_line(self.game, args[0], args[1], args[2], args[3],
-                                        args[4]))
+        box = self._log_box
+        if box >= 0:
+            self._log_box = -1
+            self.log(gamelog.score_line(self.game, self._log_seat, box, self._log_pts,
+                                        self._log_dice, self._log_bonus))
 
     def log(self, line):
         if self.console is not None:
@@ -361,13 +371,14 @@ class App:
         self.play.reset()
         self.note = ""
         self.last_scorer = -1
+        self._log_dice = bytearray(len(game.dice))
 
     def resume(self):
         g = self.game
         self.demo = False
         self.coach.level = self.settings.coach
         if g.rolls_used == 0 and g.nseats > 1:
-            self.last_line = ""
+            self.last_box = -1
             self.coach_line = ""
             self.show("handover")
         else:
@@ -403,7 +414,7 @@ class App:
     def _begin(self, g, level):
         self._adopt(g, level)
         self.save_msg = ""
-        self.last_line = ""
+        self.last_box = -1
         self.coach_line = ""
         self.log(gamelog.start_line(g))
         self.save_game_soon()
@@ -413,19 +424,22 @@ class App:
         """The current seat scores box (from the card, or a CPU's step)."""
         g = self.game
         seat = g.current
-        dice = bytes(g.dice)
         bonus = g.pending_yahtzee_bonus()
         tip = self.coach.tip(g, box)
+        self._log_dice[:] = g.dice  # as scored: the game moves on to the next turn's
         try:
             pts = g.score(box)
         except RuleError as e:
             self.show_note(str(e)[:21])
             return
-        self.last_scorer = seat
-        name = g.rs.boxes[box][NAME]
-        self.last_line = g.names[seat] + ": " + name + " " + str(pts)
+        self.last_scorer = self.last_seat = seat
+        self.last_box = box
+        self.last_pts = pts
         self.coach_line = tip
-        self._score_log = (seat, box, pts, dice, bonus)
+        self._log_seat = seat
+        self._log_pts = pts
+        self._log_bonus = bonus
+        self._log_box = box
         if bonus or (pts and box == g.rs.yahtzee_box):
             self.sound(FANFARE)
         else:
@@ -442,7 +456,7 @@ class App:
             if tip:  # the player's eyes are on the dice: the tip stays there until a key
                 self.keep_note(tip)
             else:
-                self.show_note(name + " " + str(pts))
+                self.show_note(g.rs.boxes[box][NAME], pts)
 
     def _game_over(self):
         g = self.game

@@ -19,6 +19,7 @@ from picoyacht.screens import (
     W,
     card_rows,
     header,
+    ndigits,
     row_sum,
 )
 
@@ -38,6 +39,13 @@ _CARD_ROWS = const(7)  # card rows under the header
 _MAX_BOXES = const(20)  # box indexes are below screens.ROW_UPPER
 STATE_MARK = (font.LOCK, font.CHECK, ord("+"), font.CROSS)  # LOCKED FILLED POINTS ZERO
 ROW_NAMES = ("Upper", "Bonus", "Yahtzee bonus", "Credits", "Total")
+
+
+def status_note(cv, app, y, c):
+    """The app's note, then its number if it has one (a box's points)."""
+    x = cv.text(app.note, 1, y, c, 21)
+    if app.note_num >= 0:
+        cv.num(app.note_num, x + CELL, y, c)
 
 
 def dice_x(n, i):
@@ -266,7 +274,7 @@ class Play(Screen):
             cv.glyph(font.BANG, xr - 8, 0, 0)
         # status line: a note, or the rolls left and the round
         if app.note:
-            cv.text(app.note, 1, 8, 1, 21)
+            status_note(cv, app, 8, 1)
         else:
             x = cv.text("Rolls ", 1, 8)
             for i in range(g.rolls_left + g.rolls_used):
@@ -416,7 +424,7 @@ class Card(Screen):
         cv.clear()
         if app.note:
             cv.bar(0)
-            cv.text(app.note, 1, 0, 0, 21)
+            status_note(cv, app, 0, 0)
         else:
             header(cv, g.names[seat], g.total(seat), page, npages)
         for r in range(_CARD_ROWS):
@@ -526,8 +534,13 @@ class Handover(Screen):
                     cv.text("..", x, 48)
                     break
                 x = cv.text(other, x + CELL, 48)
-        elif app.last_line:
-            cv.text(app.last_line, 1, 40, 1, 21)
+        elif app.last_box >= 0:  # "Ann: Chance 23": a long box name is cut, not its points
+            x = cv.text(g.names[app.last_seat], 1, 40)
+            x = cv.text(": ", x, 40)
+            pts = app.last_pts
+            x = cv.text(g.rs.boxes[app.last_box][NAME], x, 40, 1,
+                        21 - (x - 1) // CELL - 1 - ndigits(pts))
+            cv.num(pts, x + CELL, 40)
         if app.coach_line:
             cv.text(app.coach_line, 1, 48, 1, 21)
         if g.kinds[seat]:

@@ -100,9 +100,30 @@ def check_alloc():
 
     press_cycle()
     presses = allocated(press_cycle, 10)
-    print("PASS alloc idle=%d play_moves=%d card_moves=%d flips=%d presses=%d" % (
-        idle, play_moves, card_moves, flips, presses))
+
+    # A box scored from the card: the OK's pass (a zero box's question too) and its frame.
+    # The log line and the save follow in passes of their own (App.after_move).
+    ev_ok = (1 << 4) | K.B_OK
+    g = app.game
+
+    def ok_pass():
+        app.event(ev_ok, b.t)
+        app.render()
+
+    scoring = 0
+    for turn in range(2):
+        assert app.screen.NAME == "card", app.screen.NAME
+        while g.turn == turn:
+            scoring += allocated(ok_pass, 1)
+        assert app.screen.NAME == "play", app.screen.NAME
+        d.run_ms(2000)  # the note's time, the log line and the save
+        d.press(K.B_ROLL)
+        d.run_ms(400)
+        d.press(K.B_OK)
+    print("PASS alloc idle=%d play_moves=%d card_moves=%d flips=%d presses=%d scoring=%d" % (
+        idle, play_moves, card_moves, flips, presses, scoring))
     assert idle == 0 and play_moves == 0 and card_moves == 0 and flips == 0 and presses == 0
+    assert scoring == 0
 
 
 def score_one(d, app):
