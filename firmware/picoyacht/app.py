@@ -19,7 +19,7 @@ from picoyacht.coach import Coach
 from picoyacht.cues import GAME_OVER, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
 from picoyacht.debounce import PRESS, RELEASE, button_of, kind_of, ticks_diff
-from picoyacht.game import Game, RuleError
+from picoyacht.game import Game, RuleError, copy_into
 from picoyacht.rules import NAME, YAHTZEE, Options
 from picoyacht.saves import Records, Settings
 from picoyacht.screens import Canvas
@@ -426,7 +426,7 @@ class App:
         seat = g.current
         bonus = g.pending_yahtzee_bonus()
         tip = self.coach.tip(g, box)
-        self._log_dice[:] = g.dice  # as scored: the game moves on to the next turn's
+        copy_into(self._log_dice, g.dice)  # as scored: the game moves on to the next turn's
         try:
             pts = g.score(box)
         except RuleError as e:

@@ -59,6 +59,13 @@ ROLLS_PER_TURN = const(3)
 YAHTZEE_BONUS = const(100)
 
 
+def copy_into(dst, src):
+    """dst[:] = src for two of the same length, without a slice object: MicroPython
+    v1.24 allocates one (16 B on the Pico) for every slice assignment."""
+    for i in range(len(src)):
+        dst[i] = src[i]
+
+
 class RuleError(ValueError):
     """An illegal action; the game is unchanged."""
 
@@ -370,8 +377,8 @@ class Game:
         u[_U_SINGLE] = self.single_roll
         for s in range(self.nseats):
             u[_U_CREDITS + s] = self.credits[s]
-        self._undo_saved[:] = self.saved
-        self._undo_dice[:] = self.dice
+        copy_into(self._undo_saved, self.saved)
+        copy_into(self._undo_dice, self.dice)
         self.scores[seat * self.rs.nboxes + box] = points
         self.filled[seat] |= 1 << box
         if bonus:
@@ -416,8 +423,8 @@ class Game:
         self.filled[seat] &= ~(1 << box)
         if u[_U_BONUS]:
             self.ybonus[seat] -= 1
-        self.saved[:] = self._undo_saved
-        self.dice[:] = self._undo_dice
+        copy_into(self.saved, self._undo_saved)
+        copy_into(self.dice, self._undo_dice)
 
     # ---- totals and the end --------------------------------------------------------
     def upper_total(self, seat):
