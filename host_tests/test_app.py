@@ -67,7 +67,7 @@ def test_ui_game_fits_in_64k_beyond_its_code(buttons):
 
 @pytest.mark.parametrize("check", ["alloc", "resume", "corrupt", "full_flash", "idle",
                                    "anim", "display_dead", "diag", "demo", "coach",
-                                   "frame_first", "loading"])
+                                   "frame_first", "loading", "preload"])
 def test_behaviour(check):
     r = run("ui_checks", [check], "256k")
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]

@@ -511,6 +511,13 @@ class App:
             self.note = ""
             self.dirty = True
         self.screen.tick(now)
+        nxt = self.screen.NEXT
+        if nxt is not None and not self.dirty:
+            # A quiet pass (this screen's frame is up, no key came): the module of the
+            # screen it likely opens next loads now, not in that press's pass (the import
+            # made opening the scores a 58 ms pass on the emulated Pico). It leaves the
+            # heap with the next show() that cannot reach it, as if it had been opened.
+            self.find(nxt)
         idle = ticks_diff(now, self.last_input)
         if self.power == AWAKE and idle >= _DIM_MS:
             self.power = DIM

@@ -29,6 +29,7 @@ _COLS = const(21)
 
 class Title(Choice):
     NAME = "title"
+    NEXT = "setup"
     LABELS = ("Resume game", "New game", "Records", "Demo (all CPU)")
 
     def enter(self):
@@ -68,6 +69,7 @@ class Menu(Choice):
     """Opened over the play or hand-over screen; Back returns there."""
 
     NAME = "menu"
+    NEXT = "scores"
     LABELS = ("Back to game", "All scores", "Undo last box", "Hint", "Quit to title",
               "Stop demo")
 

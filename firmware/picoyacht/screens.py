@@ -254,6 +254,7 @@ class Screen:
     of an awake display, tick() on every loop pass, draw() when the frame is dirty."""
 
     NAME = ""
+    NEXT = None  # the screen a press here most likely opens: its module loads in advance
 
     def __init__(self, app):
         self.app = app
