@@ -416,6 +416,30 @@ def test_the_handover_line_cuts_a_long_box_name_not_its_points():
     assert "Annabell" in w and ": " in w and "Sm strai" in w, w  # 8 + 2 + 8 + 1 + 2
 
 
+def test_a_failed_load_ahead_is_tried_once_and_the_press_still_opens_its_screen():
+    r = Rig()
+    r.new_game()
+    app = r.app
+    tries = []
+    find = app.find
+
+    def short_of_heap(name):  # the scores' module cannot load while the menu is up
+        if name == "scores" and app.screen.NAME == "menu":
+            tries.append(name)
+            raise MemoryError
+        return find(name)
+
+    app.find = short_of_heap
+    app._screens.pop("scores", None)
+    r.d.press(K.B_MENU)
+    r.d.run_ms(500)
+    assert app.screen.NAME == "menu" and tries == ["scores"]  # once, and no fault shown
+    del app.find
+    r.d.press(K.B_DOWN)
+    r.d.press(K.B_OK)
+    assert app.screen.NAME == "scores"
+
+
 def test_four_button_prompts_name_a_and_b():
     r = Rig(FOUR)
     r.new_game((HUMAN, HUMAN))

@@ -84,6 +84,7 @@ class App:
         self.play = None  # the play screen while there is a game: it runs the turn
         self.screen = None
         self._stack = []  # screens back() returns to
+        self._next = None  # a screen to load ahead in a quiet pass: Screen.NEXT
         self._screens = {}  # name -> screen object, once opened
         self._extra = False  # a module beyond menus and play is loaded: see show()
         self._start = False  # setup asked for a new game: started once its key returns
@@ -197,6 +198,7 @@ class App:
     def _open(self, name):
         s = self.find(name)
         self.screen = s
+        self._next = s.NEXT
         s.enter()
         self.dirty = True
         return s
@@ -511,13 +513,17 @@ class App:
             self.note = ""
             self.dirty = True
         self.screen.tick(now)
-        nxt = self.screen.NEXT
+        nxt = self._next
         if nxt is not None and not self.dirty:
             # A quiet pass (this screen's frame is up, no key came): the module of the
             # screen it likely opens next loads now, not in that press's pass (the import
             # made opening the scores a 58 ms pass on the emulated Pico). It leaves the
             # heap with the next show() that cannot reach it, as if it had been opened.
-            self.find(nxt)
+            self._next = None  # tried once per opening
+            try:
+                self.find(nxt)
+            except Exception:  # out of heap, a damaged file: the press that opens it
+                pass  # tries again, and reports what went wrong then
         idle = ticks_diff(now, self.last_input)
         if self.power == AWAKE and idle >= _DIM_MS:
             self.power = DIM
