@@ -112,6 +112,9 @@ class App:
         self.frames = 0
         self.unsent = False  # the panel refused the last frame or command: retry
         self.unsent_at = now_ms
+        for name in SCREENS:  # the screens always at hand, made now: opening one allocates
+            if SCREENS[name] == _KEPT:  # nothing (their module is never dropped)
+                self.find(name)
         self._boot(boot_buttons, tone)
 
     # ---------------------------------------------------------------- sound
@@ -171,19 +174,16 @@ class App:
         playing = g is not None and not g.over
         if not playing:
             self.play = None
-        gone = []
-        for name in self._screens:
+        screens = self._screens
+        for name in SCREENS:  # (no list of names, no string made: this allocates nothing)
             mod = SCREENS[name]
-            if mod != _KEPT and mod != shown and not (playing and mod == "play"):
-                gone.append(name)
-        for name in gone:
-            mod = SCREENS[name]
-            del self._screens[name]
-            if sys.modules.pop("picoyacht." + mod, None) is not None:
-                try:
+            if (name in screens and mod != _KEPT and mod != shown
+                    and not (playing and mod == "play")):
+                del screens[name]
+                m = getattr(picoyacht, mod, None)
+                if m is not None:  # (the first of the module's screens)
+                    sys.modules.pop(m.__name__, None)
                     delattr(picoyacht, mod)
-                except AttributeError:
-                    pass
         self._extra = shown != _KEPT and shown != "play"
         if not self._save_due:  # else after_move collects in the next pass, not this one
             gc.collect()  # now, so what comes next fills the hole they leave

@@ -27,6 +27,20 @@ _M_STOP = const(5)
 _COLS = const(21)
 
 
+def _menu_items(k):
+    """The menu's items when it offers undo (bit 0) and a hint (bit 1), in a demo (bit 2)."""
+    items = bytearray((_M_BACK, M_SCORES))
+    if k & 1:
+        items.append(M_UNDO)
+    if k & 2:
+        items.append(_M_HINT)
+    items.append(_M_STOP if k & 4 else _M_QUIT)
+    return bytes(items)
+
+
+_MENU_ITEMS = tuple(_menu_items(k) for k in range(8))  # made once: opening allocates nothing
+
+
 class Title(Choice):
     NAME = "title"
     NEXT = "setup"
@@ -76,14 +90,10 @@ class Menu(Choice):
     def enter(self):
         app = self.app
         g = app.game
-        items = bytearray((_M_BACK, M_SCORES))
-        if (g.can_undo and not app.demo and app.last_scorer >= 0
-                and g.kinds[app.last_scorer] == HUMAN):
-            items.append(M_UNDO)
-        if app.coach.level and g.kinds[g.current] == HUMAN and g.rolls_used:
-            items.append(_M_HINT)
-        items.append(_M_STOP if app.demo else _M_QUIT)
-        self.items = items
+        undo = (g.can_undo and not app.demo and app.last_scorer >= 0
+                and g.kinds[app.last_scorer] == HUMAN)
+        hint = app.coach.level and g.kinds[g.current] == HUMAN and g.rolls_used
+        self.items = _MENU_ITEMS[(1 if undo else 0) | (2 if hint else 0) | (4 if app.demo else 0)]
         self.sel = 0
 
     def pick(self, code):

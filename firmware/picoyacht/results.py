@@ -37,6 +37,11 @@ class Scores(Pages):
     OK_BACK = True
     rows = b""
 
+    def __init__(self, app):
+        Pages.__init__(self, app)
+        g = app.game  # (as page: made with the screen, which loads ahead of its press)
+        self.rows = card_rows(g.rs) if g is not None else b""
+
     def enter(self):
         self.rows = card_rows(self.app.game.rs)
         self.page = 0

@@ -292,6 +292,11 @@ class Choice(Screen):
     items = b""
     sel = 0
 
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.items = b""  # the instance's own, made now: opening it allocates nothing
+        self.sel = 0
+
     def key(self, btn):
         n = len(self.items)
         if btn == B_UP:
@@ -312,6 +317,10 @@ class Pages(Screen):
 
     OK_BACK = False
     page = 0
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.page = 0  # the instance's own, made now: opening it allocates nothing
 
     def enter(self):
         self.page = 0

@@ -120,10 +120,31 @@ def check_alloc():
         d.press(K.B_ROLL)
         d.run_ms(400)
         d.press(K.B_OK)
-    print("PASS alloc idle=%d play_moves=%d card_moves=%d flips=%d presses=%d scoring=%d" % (
-        idle, play_moves, card_moves, flips, presses, scoring))
+
+    # The menu (first opened here), its move to the scores, the scores (loaded ahead, in a
+    # quiet pass), back twice, then a box whose pass also drops the scores' module.
+    d.press(K.B_MENU)
+    assert app.screen.NAME == "play", app.screen.NAME
+    key = [0]
+
+    def key_pass():
+        app.event((1 << 4) | key[0], b.t)
+        app.render()
+
+    menus = 0
+    for btn in (K.B_MENU, K.B_DOWN, K.B_OK, K.B_DOWN, K.B_MENU, K.B_MENU, K.B_OK):
+        key[0] = btn
+        menus += allocated(key_pass, 1)
+        d.run_ms(200)
+    assert app.screen.NAME == "card" and "picoyacht.results" in sys.modules
+    turn = g.turn
+    while g.turn == turn:
+        menus += allocated(ok_pass, 1)
+    assert "picoyacht.results" not in sys.modules
+    print("PASS alloc idle=%d play_moves=%d card_moves=%d flips=%d presses=%d scoring=%d "
+          "menus=%d" % (idle, play_moves, card_moves, flips, presses, scoring, menus))
     assert idle == 0 and play_moves == 0 and card_moves == 0 and flips == 0 and presses == 0
-    assert scoring == 0
+    assert scoring == 0 and menus == 0
 
 
 def score_one(d, app):
