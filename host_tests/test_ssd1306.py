@@ -860,3 +860,29 @@ def test_flush_bus_bytes_per_shape():
 def test_flushes_allocate_nothing():
     for name, (_, used) in shape_runs().items():
         assert used == 0, name
+
+
+@pytest.mark.micropython
+def test_a_flushs_planning_needs_no_heap():
+    """flush() finds the changed columns and plans its windows with the heap locked, so
+    their call frames go on the C stack (on the emulated Pico, unlocked, a score's frame
+    took 2.5-3.3 ms longer to send on a fragmented heap). If they allocated, the locked
+    heap would refuse (a MemoryError) and every flush would plan twice. CPython: plain."""
+    from picoyacht import ssd1306
+
+    lock = ssd1306.heap_lock
+    d, panel = make()
+    r = Roller(7)
+    for _ in range(20):
+        for _ in range(1 + r.d6() * 5):  # a few pixels scattered over the frame
+            d.pixel(r.rand15() & 127, r.rand15() & 63, 1)
+        if lock is not None:
+            lock()
+        try:
+            n = d._spans()
+            if n:
+                d._plan()
+        finally:
+            if lock is not None:
+                ssd1306.heap_unlock()
+        assert n and flush_counting(d, panel)[0] > 0

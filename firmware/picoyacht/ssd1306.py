@@ -49,6 +49,10 @@ try:
     from micropython import const
 except ImportError:  # CPython (host tests)
     const = lambda x: x
+try:
+    from micropython import heap_lock, heap_unlock
+except ImportError:  # CPython, or a port without them
+    heap_lock = None
 
 WIDTH = const(128)
 _HEIGHT = const(64)
@@ -247,6 +251,27 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             n += 1
         return n
 
+    def _changes(self):
+        """_spans, then _plan if a page changed: their number. With the heap locked, as they
+        allocate nothing: a function with more than a few locals otherwise gets its call
+        frame from the heap, a search on a fragmented one (the writes need the heap: the
+        rp2 port copies a write of several buffers into one heap block)."""
+        if heap_lock is not None:
+            heap_lock()
+            try:
+                n = self._spans()
+                if n:
+                    self._plan()
+                return n
+            except MemoryError:  # (none expected) the same, unlocked
+                pass
+            finally:
+                heap_unlock()
+        n = self._spans()
+        if n:
+            self._plan()
+        return n
+
     def _plan(self):
         """Cheapest split of the dirty pages into runs of adjacent pages, one window per
         run: _cost[i] = bus bytes for pages [0, i), _from[i] = first page of the run
@@ -366,9 +391,8 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         """Send what changed. True if the panel is up to date, False on a bus error."""
         if not self.ok:
             return self.init_display()
-        if not self._spans():
+        if not self._changes():
             return True
-        self._plan()
         frm = self._from
         try:
             i = _PAGES
