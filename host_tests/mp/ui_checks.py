@@ -418,6 +418,17 @@ def check_coach():
     print("PASS coach worst=%r given=%r" % (worst, ch.prof.totals))
 
 
+def step_noting_loads(r, app, loads):
+    """One loop pass; if it imported package modules, (their names, whether it drew a
+    frame) goes onto loads."""
+    before = [k for k in sys.modules if k.startswith("picoyacht.")]
+    frames = app.frames
+    r.step()
+    new = [k for k in sys.modules if k.startswith("picoyacht.") and k not in before]
+    if new:
+        loads.append((sorted(new), app.frames != frames))
+
+
 def check_loading():
     """A CPU's engine, strategy and Expert's table modules load in loop passes of their own,
     none of which draws: one import of engine and strategy took 55 ms of a pass on the
@@ -432,12 +443,7 @@ def check_loading():
     app.score(policy.best_box(g))  # its turn now
     loads = []
     for _ in range(5000):
-        before = [k for k in sys.modules if k.startswith("picoyacht.")]
-        frames = app.frames
-        r.step()
-        new = [k for k in sys.modules if k.startswith("picoyacht.") and k not in before]
-        if new:
-            loads.append((sorted(new), app.frames != frames))
+        step_noting_loads(r, app, loads)
         if "picoyacht.strategy_table" in sys.modules:
             break
     assert [mods for mods, _ in loads] == [
@@ -460,15 +466,10 @@ def check_preload():
     app = r.app
     loads = []
 
-    def run(ms):  # every pass that loaded a module: (modules, drew a frame)
+    def run(ms):
         end = b.t + ms
         while b.t < end:
-            before = [k for k in sys.modules if k.startswith("picoyacht.")]
-            frames = app.frames
-            r.step()
-            new = [k for k in sys.modules if k.startswith("picoyacht.") and k not in before]
-            if new:
-                loads.append((sorted(new), app.frames != frames))
+            step_noting_loads(r, app, loads)
 
     def press(btn):
         b.raw = 1 << btn
