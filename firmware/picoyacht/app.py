@@ -96,13 +96,13 @@ class App:
         self.save_msg = ""
         self._save_due = False  # the game is saved on the pass after its frame: after_move()
         self._swept = False  # the heap was collected for that save
-        # A scored box's log line, written after its frame: its fields, kept without a
-        # tuple or a string so that scoring allocates nothing (box -1: none due)
-        self._log_box = -1
-        self._log_seat = self._log_pts = self._log_bonus = 0
-        self._log_dice = bytearray(0)  # sized to the game's dice: _adopt()
-        # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none)
+        # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none) and for
+        # its log line, written after its frame: kept without a tuple or a string, so that
+        # scoring allocates nothing
         self.last_seat = self.last_box = self.last_pts = -1
+        self._log_due = False  # the last box's log line is still to write
+        self._log_bonus = 0
+        self._log_dice = bytearray(0)  # sized to the game's dice: _adopt()
         self.coach_line = ""
         self.last_scorer = -1
         self.new_best = False  # the game just over set a record
@@ -335,7 +335,7 @@ class App:
         take): its log line (5 ms to build on a Pico) and a collection, then the game's
         save, which then never sets off a collection halfway (that pass took 84 ms).
         `whole`: all of it now, before an event, so the order holds. True if it ran."""
-        if self._log_box < 0 and not self._save_due:
+        if not self._log_due and not self._save_due:
             return False
         self._log_score()
         if self._save_due:
@@ -352,11 +352,10 @@ class App:
         return True
 
     def _log_score(self):
-        box = self._log_box
-        if box >= 0:
-            self._log_box = -1
-            self.log(gamelog.score_line(self.game, self._log_seat, box, self._log_pts,
-                                        self._log_dice, self._log_bonus))
+        if self._log_due:
+            self._log_due = False
+            self.log(gamelog.score_line(self.game, self.last_seat, self.last_box,
+                                        self.last_pts, self._log_dice, self._log_bonus))
 
     def log(self, line):
         if self.console is not None:
@@ -438,10 +437,8 @@ class App:
         self.last_box = box
         self.last_pts = pts
         self.coach_line = tip
-        self._log_seat = seat
-        self._log_pts = pts
         self._log_bonus = bonus
-        self._log_box = box
+        self._log_due = True
         if bonus or (pts and box == g.rs.yahtzee_box):
             self.sound(FANFARE)
         else:
