@@ -35,7 +35,6 @@ class Scores(Pages):
 
     NAME = "scores"
     OK_BACK = True
-    rows = b""
 
     def __init__(self, app):
         Pages.__init__(self, app)

@@ -289,8 +289,6 @@ class Choice(Screen):
     """A list of item codes with a cursor: OK (or Roll) picks, Menu picks -1."""
 
     LABELS = ()
-    items = b""
-    sel = 0
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -316,7 +314,6 @@ class Pages(Screen):
     """Up/Down flip pages; OK turns the page (OK_BACK: goes back), Menu goes back."""
 
     OK_BACK = False
-    page = 0
 
     def __init__(self, app):
         Screen.__init__(self, app)
