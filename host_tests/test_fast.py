@@ -171,3 +171,25 @@ def test_big_text_matches_one_fill_rect_per_pixel():
                         want_cv.fb.fill_rect(x + col * scale, y + row * scale, scale, scale, c)
             x += CELL * scale
         assert buf == want, (s, x, y, scale, c)
+
+
+@pytest.mark.micropython
+def test_a_locked_call_gives_the_unlocked_result_and_error():
+    """fast.locked runs the hot paths' calls with the heap locked (a frame's drawing, the
+    display's flush planning, the engine's build: on MicroPython their call frames then go
+    on the C stack). A function that does allocate runs again unlocked, and a real error
+    comes out as itself, not as the MemoryError a locked heap makes of it."""
+
+    def add(a, b, c):
+        return a + b + c
+
+    def listed(a, b, c):
+        return [a, b, c]
+
+    def fails(a, b, c):
+        raise ValueError("not a multiset")
+
+    assert fast.locked(add, 1, 2, 3) == 6
+    assert fast.locked(listed, 1, 2, 3) == [1, 2, 3]
+    with pytest.raises(ValueError):
+        fast.locked(fails, 1, 2, 3)

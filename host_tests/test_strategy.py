@@ -12,7 +12,7 @@ import sys
 import pytest
 from cpu_moves import apply
 
-from picoyacht import coach, engine, rules, strategy, strategy_table
+from picoyacht import coach, engine, fast, rules, strategy, strategy_table
 from picoyacht.game import Game
 from picoyacht.policy import A_ROLL, A_SCORE
 from picoyacht.roller import Roller
@@ -506,27 +506,6 @@ def test_expert_thinking_in_steps_gives_the_one_shot_answers(sub_table):
 
 
 @pytest.mark.micropython
-def test_a_locked_call_gives_the_unlocked_result_and_error():
-    """engine.locked runs the build's hot loops with the heap locked (on MicroPython their
-    call frames then go on the C stack). A function that does allocate runs again unlocked,
-    and a real error comes out as itself, not as the MemoryError a locked heap makes of it."""
-
-    def add(a, b, c):
-        return a + b + c
-
-    def listed(a, b, c):
-        return [a, b, c]
-
-    def fails(a, b, c):
-        raise ValueError("not a multiset")
-
-    assert engine.locked(add, 1, 2, 3) == 6
-    assert engine.locked(listed, 1, 2, 3) == [1, 2, 3]
-    with pytest.raises(ValueError):
-        engine.locked(fails, 1, 2, 3)
-
-
-@pytest.mark.micropython
 def test_the_calls_a_decision_makes_locked_do_not_allocate():
     """A decision calls Normal's estimate (7 times a box), the dice index (once a hold
     tried) and the game's card (once the roll's boxes are valued) with the heap locked, so
@@ -537,15 +516,15 @@ def test_the_calls_a_decision_makes_locked_do_not_allocate():
     e = engine.Engine(g.rs)
     e.prepare(g, engine.NORMAL, None)  # the pars and bonus-chance rows are made
     mask = g.filled[g.current] | 1
-    if engine.heap_lock is not None:
-        engine.heap_lock()
+    if fast.heap_lock is not None:
+        fast.heap_lock()
     try:
         v = e.heuristic(mask, 3, 0)
         i = engine.Dice.index(e.dice, 0, 0)
         type(g).card(g, e.states, e.pts)
     finally:
-        if engine.heap_lock is not None:
-            engine.heap_unlock()
+        if fast.heap_lock is not None:
+            fast.heap_unlock()
     assert v == e.heuristic(mask, 3, 0) > 0
     assert i == e.dice.start[0]
     assert list(e.pts) == [g.preview(b) for b in range(g.rs.nboxes)]

@@ -19,6 +19,7 @@ from picoyacht.coach import Coach
 from picoyacht.cues import GAME_OVER, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
 from picoyacht.debounce import PRESS, RELEASE, button_of, kind_of, ticks_diff
+from picoyacht.fast import locked
 from picoyacht.game import Game, RuleError, copy_into
 from picoyacht.rules import NAME, YAHTZEE, Options
 from picoyacht.saves import Records, Settings
@@ -30,12 +31,6 @@ except ImportError:  # CPython
 
     def const(x):
         return x
-
-
-try:
-    from micropython import heap_lock, heap_unlock
-except ImportError:  # CPython, or a build without them
-    heap_lock = heap_unlock = None
 
 
 # Display power.
@@ -571,7 +566,7 @@ class App:
         if not self.dirty and not retry:
             return False
         self.dirty = False
-        draw(self.screen, self.cv)
+        locked(_draw, self.screen, self.cv, None)
         self.frames += 1
         self._flush()
         return True
@@ -585,24 +580,9 @@ class App:
         self.unsent_at = self.now
 
 
-def draw(screen, cv):
-    """screen.draw(cv) with the heap locked. MicroPython gives a function with more than a
-    few locals its call frame from the heap (given back on return), which on a fragmented
-    heap is a search on every call: a play frame took 10 ms on the Pico instead of 4.
-    Locked, frames go on the C stack. A screen that does allocate (its MemoryError, or
-    any error, which cannot be built while locked) is drawn again unlocked: a frame is
-    clear and repaint, so nothing is lost and a real error shows as itself."""
-    if heap_lock is None:
-        screen.draw(cv)
-        return
-    heap_lock()
-    try:
-        screen.draw(cv)
-        return
-    except MemoryError:
-        pass
-    finally:
-        heap_unlock()
+def _draw(screen, cv, _):
+    """screen.draw(cv), for fast.locked: a frame is clear and repaint, so a screen that
+    does allocate is simply drawn again unlocked, and nothing is lost."""
     screen.draw(cv)
 
 

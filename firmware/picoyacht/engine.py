@@ -21,6 +21,7 @@ import gc
 from array import array
 
 from picoyacht import rules
+from picoyacht.fast import locked
 
 try:
     from micropython import const
@@ -28,12 +29,6 @@ except ImportError:  # CPython
 
     def const(x):
         return x
-
-
-try:
-    from micropython import heap_lock, heap_unlock
-except ImportError:  # CPython, or a build without them
-    heap_lock = None
 
 
 # Levels (strategy's; the same numbers as the seat kinds in game.py)
@@ -74,23 +69,6 @@ _C_SUB = const(300)  # per sub-multiset of the dice tried as a hold (64 of six d
 _C_BOX = const(300)  # per box valued for the roll in hand (Maxi's 20: the card 3.8 ms)
 _SUB_CHUNK = const(16)  # sub-multisets tried per step
 _C_PASS = const(1 << 20)  # over any pass's budget: the next step starts a pass of its own
-
-
-def locked(fn, a, b, c):
-    """fn(a, b, c) with the heap locked. MicroPython gives a call frame of more than 11
-    words from the heap and frees it on return, unless the heap is locked: then it is on
-    the C stack. A build's box scores ran 2.3 times faster so on the Pico, and more on a
-    fragmented heap. fn must not allocate: if it does (a MemoryError), it runs again
-    unlocked, so it must be safe to repeat."""
-    if heap_lock is not None:
-        heap_lock()
-        try:
-            return fn(a, b, c)
-        except MemoryError:
-            pass
-        finally:
-            heap_unlock()
-    return fn(a, b, c)
 
 
 def _unlocked(fn, a, b, c):

@@ -43,16 +43,15 @@ tests use the pure-Python stand-in in tools/hostlib.
 
 import framebuf
 
-from picoyacht.fast import copy, gap, span
+from picoyacht.fast import copy, gap, locked, span
 
 try:
     from micropython import const
-except ImportError:  # CPython (host tests)
-    const = lambda x: x
-try:
-    from micropython import heap_lock, heap_unlock
-except ImportError:  # CPython, or a port without them
-    heap_lock = None
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
 
 WIDTH = const(128)
 _HEIGHT = const(64)
@@ -251,22 +250,10 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             n += 1
         return n
 
-    def _changes(self):
-        """_spans, then _plan if a page changed: their number. With the heap locked, as they
-        allocate nothing: a function with more than a few locals otherwise gets its call
-        frame from the heap, a search on a fragmented one (the writes need the heap: the
-        rp2 port copies a write of several buffers into one heap block)."""
-        if heap_lock is not None:
-            heap_lock()
-            try:
-                n = self._spans()
-                if n:
-                    self._plan()
-                return n
-            except MemoryError:  # (none expected) the same, unlocked
-                pass
-            finally:
-                heap_unlock()
+    def _find_changes(self, _b, _c):
+        """_spans, then _plan if a page changed: their number. flush() runs it with the heap
+        locked (fast.locked: it allocates nothing; the writes that follow need the heap, as
+        the rp2 port copies a write of several buffers into one heap block)."""
         n = self._spans()
         if n:
             self._plan()
@@ -391,7 +378,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         """Send what changed. True if the panel is up to date, False on a bus error."""
         if not self.ok:
             return self.init_display()
-        if not self._changes():
+        if not locked(SSD1306_I2C._find_changes, self, None, None):
             return True
         frm = self._from
         try:
