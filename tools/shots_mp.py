@@ -90,8 +90,7 @@ def main():
     s.item(newgame.R_KIND + 1)
     s.press(K.B_OK)  # P2: CPU Expert
     s.item(newgame.R_START)
-    s.press(K.B_DOWN)
-    s.press(K.B_UP)
+    s.press(K.B_DOWN, K.B_UP)
     s.shot("setup_start")
     s.press(K.B_OK)
     s.shot("handover")
@@ -117,14 +116,12 @@ def main():
     s.press(K.B_UP, K.B_UP)  # Large straight: 0
     s.press(K.B_OK)
     s.shot("card_confirm_zero")
-    s.press(K.B_MENU)
-    s.press(K.B_MENU)
+    s.press(K.B_MENU, K.B_MENU)
     s.shot("menu")
     s.item(menus.M_SCORES)
     s.press(K.B_OK)
     s.shot("scores")
-    s.press(K.B_MENU)
-    s.press(K.B_MENU)
+    s.press(K.B_MENU, K.B_MENU)
     # score a full house, then watch the CPU
     set_dice(app, (3, 3, 5, 3, 5))
     s.press(K.B_OK)

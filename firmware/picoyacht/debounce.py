@@ -32,8 +32,11 @@ preallocated lists and a bytearray ring.
 
 try:
     from micropython import const
-except ImportError:  # CPython (host tests)
-    const = lambda x: x
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
 
 PRESS = const(1)
 RELEASE = const(2)

@@ -427,10 +427,9 @@ class Card(Screen):
             status_note(cv, app, 0, 0)
         else:
             header(cv, g.names[seat], g.total(seat), page, npages)
-        for r in range(_CARD_ROWS):
-            i = page * _CARD_ROWS + r
-            if i >= len(rows):
-                break
+        first = page * _CARD_ROWS
+        for i in range(first, min(first + _CARD_ROWS, len(rows))):
+            r = i - first
             code = rows[i]
             y = (r + 1) * 8
             label = g.rs.boxes[code][NAME] if code < ROW_UPPER else ROW_NAMES[code - ROW_UPPER]

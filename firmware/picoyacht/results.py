@@ -74,12 +74,10 @@ class Scores(Pages):
             cv.text(g.names[s], xr - cw + 2, 8, 1, (cw - 2) // CELL)
             if s == g.current and not g.over:
                 cv.fb.hline(xr - cw + 2, 15, cw - 3, 1)
-        for r in range(_ROWS):
-            i = rp * _ROWS + r
-            if i >= len(rows):
-                break
+        first = rp * _ROWS
+        for i in range(first, min(first + _ROWS, len(rows))):
             code = rows[i]
-            y = (r + 2) * 8
+            y = (i - first + 2) * 8
             if code < ROW_UPPER:
                 cv.text(g.rs.boxes[code][1], 0, y)
             else:

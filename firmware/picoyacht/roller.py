@@ -13,8 +13,11 @@ the original seed is kept so a whole game can be replayed.
 
 try:
     from micropython import const
-except ImportError:  # CPython (host tests)
-    const = lambda x: x
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
 
 _M15 = const(0x7FFF)
 _M16 = const(0xFFFF)

@@ -261,21 +261,16 @@ def main(argv):
     ng = min(m.samples, HEAP_SAMPLES)
     if ng:
         first = 5 if ng >= 30 else 0
-        slope, growth, k = trend(m.heap, first, 100, ng)
-        out("HEAP_GAMES", k)
-        out("HEAP_FIRST", m.heap[first])
-        out("HEAP_LAST", m.heap[first + k - 1])
-        out("HEAP_MIN", min(m.heap[:ng]))
-        out("HEAP_MAX", max(m.heap[:ng]))
-        out("HEAP_SLOPE_MILLIBYTES_PER_GAME", slope)
-        out("HEAP_WINDOW_MIN_GROWTH", growth)
-        slope, growth, k = trend(m.heap_x, first, 100, ng)
-        out("HEAPX_FIRST", m.heap_x[first])
-        out("HEAPX_LAST", m.heap_x[first + k - 1])
-        out("HEAPX_MIN", min(m.heap_x[:ng]))
-        out("HEAPX_MAX", max(m.heap_x[:ng]))
-        out("HEAPX_SLOPE_MILLIBYTES_PER_GAME", slope)
-        out("HEAPX_WINDOW_MIN_GROWTH", growth)
+        for name, heap in (("HEAP", m.heap), ("HEAPX", m.heap_x)):
+            slope, growth, k = trend(heap, first, 100, ng)
+            if name == "HEAP":
+                out("HEAP_GAMES", k)
+            out(name + "_FIRST", heap[first])
+            out(name + "_LAST", heap[first + k - 1])
+            out(name + "_MIN", min(heap[:ng]))
+            out(name + "_MAX", max(heap[:ng]))
+            out(name + "_SLOPE_MILLIBYTES_PER_GAME", slope)
+            out(name + "_WINDOW_MIN_GROWTH", growth)
     out("EXCEPTIONS", m.faults)
     out("FAILURES", m.failures + m.faults)
 

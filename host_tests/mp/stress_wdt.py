@@ -315,12 +315,17 @@ def hang_after_boxes(p):
     return -1
 
 
-def scenario_hang():
+def game_at(turn):
+    """A new game on a fresh drive, played to `turn`: the drive, the Pico and the state."""
     fs = FakeFs()
     p = Pico(fs)
     p.new_game()
-    p.play_until(lambda: p.app.game.turn == 4)
-    want = p.app.game.snapshot()
+    p.play_until(lambda: p.app.game.turn == turn)
+    return fs, p, p.app.game.snapshot()
+
+
+def scenario_hang():
+    fs, p, want = game_at(4)
     t = hang_after_boxes(p)
     check(t > 0, "no reset after a hang")
     out("HANG_RESET_AFTER_MS", t)
@@ -334,11 +339,7 @@ def scenario_hang():
 
 
 def scenario_hang_save():
-    fs = FakeFs()
-    p = Pico(fs)
-    p.new_game()
-    p.play_until(lambda: p.app.game.turn == 2)
-    before = p.app.game.snapshot()
+    fs, p, before = game_at(2)
     after = []
 
     def stuck(path, data):

@@ -83,20 +83,14 @@ def check_alloc():
 
     flip()
     flips = allocated(flip, 5)
-    # a whole button press through the debouncer, in the loop
+    # whole button presses through the debouncer, in the loop: Down, then Up
+    cycle = (1 << K.B_DOWN, 0, 1 << K.B_UP, 0)
+
     def press_cycle():
-        b.raw = 1 << K.B_DOWN
-        for _ in range(8):
-            r.step()
-        b.raw = 0
-        for _ in range(8):
-            r.step()
-        b.raw = 1 << K.B_UP
-        for _ in range(8):
-            r.step()
-        b.raw = 0
-        for _ in range(8):
-            r.step()
+        for raw in cycle:
+            b.raw = raw
+            for _ in range(8):
+                r.step()
 
     press_cycle()
     presses = allocated(press_cycle, 10)
