@@ -27,18 +27,18 @@ _M_STOP = const(5)
 _COLS = const(21)
 
 
-def _menu_items(k):
-    """The menu's items when it offers undo (bit 0) and a hint (bit 1), in a demo (bit 2)."""
-    items = bytearray((_M_BACK, M_SCORES))
-    if k & 1:
-        items.append(M_UNDO)
-    if k & 2:
-        items.append(_M_HINT)
-    items.append(_M_STOP if k & 4 else _M_QUIT)
-    return bytes(items)
-
-
-_MENU_ITEMS = tuple(_menu_items(k) for k in range(8))  # made once: opening allocates nothing
+# The menu's item codes when it offers undo (bit 0 of the index) and a hint (bit 1), in a
+# demo (bit 2): literals, so that opening the menu allocates nothing.
+_MENU_ITEMS = (
+    b"\x00\x01\x04",  # Back, Scores, Quit
+    b"\x00\x01\x02\x04",  # Back, Scores, Undo, Quit
+    b"\x00\x01\x03\x04",  # Back, Scores, Hint, Quit
+    b"\x00\x01\x02\x03\x04",  # Back, Scores, Undo, Hint, Quit
+    b"\x00\x01\x05",  # Back, Scores, Stop
+    b"\x00\x01\x02\x05",  # Back, Scores, Undo, Stop
+    b"\x00\x01\x03\x05",  # Back, Scores, Hint, Stop
+    b"\x00\x01\x02\x03\x05",  # Back, Scores, Undo, Hint, Stop
+)
 
 
 class Title(Choice):

@@ -36,7 +36,7 @@ _ROW_TOTAL = const(36)
 
 # Pip layout per face: bits TL, TR, ML, C, MR, BL, BR.
 _PIPS = b"\x00\x08\x41\x49\x63\x6b\x77"
-_PIP_XY = (4, 4, 12, 4, 4, 8, 8, 8, 12, 8, 4, 12, 12, 12)
+_PIP_XY = b"\x04\x04\x0c\x04\x04\x08\x08\x08\x0c\x08\x04\x0c\x0c\x0c"  # (x, y) per bit: 4, 8, 12
 
 KIND_NAMES = ("Human", "CPU Easy", "CPU Normal", "CPU Expert")
 

@@ -1,8 +1,8 @@
 """Sound: short tone sequences on a passive piezo, played without ever blocking the loop.
 
-Each sound is a bytes table of (note, length) pairs built once at import: note is a MIDI
-number (0 = a rest), length counts UNIT_MS. A Player walks one table, advanced by
-tick(now_ms) from the main loop, and drives an injected tone output
+Each sound is a bytes literal of (note, length) pairs: note is a MIDI number (0 = a rest),
+length counts UNIT_MS. A Player walks one table, advanced by tick(now_ms) from the main
+loop, and drives an injected tone output
     tone(freq_hz, duty_u16)    freq_hz 0 (and duty 0) = silence
 (board_pico: machine.PWM; the simulator records the calls). Nothing here touches machine,
 and play()/tick() allocate nothing, so the same code runs on CPython and MicroPython.
@@ -63,26 +63,23 @@ def _freqs():
 FREQ = _freqs()
 
 
-def _table(*pairs):
-    out = bytearray()
-    for note, units in pairs:
-        out.append(note)
-        out.append(units)
-    return bytes(out)
-
-
-# A rattle: 10 ms clacks at scattered pitches with uneven gaps, like dice in a cup.
-_RATTLE = _table((86, 2), (0, 4), (79, 2), (0, 6), (91, 2), (0, 3), (82, 2), (0, 7),
-                 (89, 2), (0, 4), (77, 2), (0, 8), (87, 2), (0, 5), (80, 2), (0, 9), (84, 2))
+# Each sound: (note, length) byte pairs, written out as literals so that nothing is built
+# at import; each comment gives the pairs in decimal (MIDI 60 = C4, 72 = C5, 84 = C6).
 SOUNDS = (
-    _table((96, 2)),  # HOLD: 10 ms at C7
-    _RATTLE,  # ROLL
-    _table((84, 16), (88, 24)),  # SCORE: C6, E6 (a rising third)
-    _table((67, 16), (60, 32)),  # SCRATCH: G4 down to C4
-    _table((79, 20), (84, 20), (88, 20), (91, 40), (0, 8), (88, 20), (91, 80)),  # YAHTZEE
-    _table((91, 30), (88, 30), (84, 30), (79, 30), (84, 90)),  # GAME_OVER
+    b"\x60\x02",  # HOLD: (96, 2): 10 ms at C7
+    # ROLL, a rattle: 10 ms clacks at scattered pitches with uneven gaps, like dice in a cup:
+    # (86, 2) (0, 4) (79, 2) (0, 6) (91, 2) (0, 3) (82, 2) (0, 7) (89, 2)
+    # (0, 4) (77, 2) (0, 8) (87, 2) (0, 5) (80, 2) (0, 9) (84, 2)
+    b"\x56\x02\x00\x04\x4f\x02\x00\x06\x5b\x02\x00\x03\x52\x02\x00\x07\x59\x02"
+    b"\x00\x04\x4d\x02\x00\x08\x57\x02\x00\x05\x50\x02\x00\x09\x54\x02",
+    b"\x54\x10\x58\x18",  # SCORE: (84, 16) (88, 24): C6, E6 (a rising third)
+    b"\x43\x10\x3c\x20",  # SCRATCH: (67, 16) (60, 32): G4 down to C4
+    # YAHTZEE: (79, 20) (84, 20) (88, 20) (91, 40) (0, 8) (88, 20) (91, 80)
+    b"\x4f\x14\x54\x14\x58\x14\x5b\x28\x00\x08\x58\x14\x5b\x50",
+    # GAME_OVER: (91, 30) (88, 30) (84, 30) (79, 30) (84, 90)
+    b"\x5b\x1e\x58\x1e\x54\x1e\x4f\x1e\x54\x5a",
 )
-PRIORITY = bytes((0, 1, 2, 2, 4, 3))
+PRIORITY = b"\x00\x01\x02\x02\x04\x03"  # per sound: 0 (a click) is dropped, not queued
 
 
 def duration_ms(sound):

@@ -75,29 +75,29 @@ _COLWIN_COST = const(5)  # address, control, 0x21 c0 c1 (new columns, same pages
 _WRITE_COST = const(5)  # the Pico's time for one more write, ~110 us: 5 bytes at 400 kHz
 _UNKNOWN = const(255)  # controller window not known: send it in full
 
-# Init for a 128x64 panel, horizontal addressing. Offsets of the bytes that
-# depend on settings are patched in place before each (re)init.
+# Init for a 128x64 panel, horizontal addressing: a literal, so nothing is built at import.
+# The bytes that depend on settings (offsets _I_*) are patched in the copy each (re)init sends.
 _INIT = (
-    _CTRL_CMD,
-    _DISPLAY_OFF,
-    0xD5, 0x80,  # clock: divide 1, default oscillator
-    0xA8, _HEIGHT - 1,  # multiplex ratio
-    0xD3, 0x00,  # display offset
-    0x40,  # start line 0
-    0x8D, 0x14,  # charge pump: 0x14 on (internal), 0x10 off (external VCC)
-    0x20, 0x00,  # horizontal addressing
-    _SEG_REMAP | 1,
-    _COM_SCAN | 8,
-    0xDA, 0x12,  # COM pins: alternative config, no left/right remap (128x64)
-    _SET_CONTRAST, 0xCF,
-    0xD9, 0xF1,  # pre-charge: 0xF1 internal, 0x22 external VCC
-    0xDB, 0x40,  # VCOMH deselect level
-    0x2E,  # no scrolling
-    0xA4,  # output follows RAM
-    _NORMAL,
-    _SET_COL_ADDR, 0, WIDTH - 1,
-    _SET_PAGE_ADDR, 0, _PAGES - 1,
-)  # fmt: skip
+    b"\x00"  # _CTRL_CMD: every following byte is a command
+    b"\xae"  # _DISPLAY_OFF
+    b"\xd5\x80"  # clock: divide 1, default oscillator
+    b"\xa8\x3f"  # multiplex ratio: _HEIGHT - 1
+    b"\xd3\x00"  # display offset
+    b"\x40"  # start line 0
+    b"\x8d\x14"  # charge pump: 0x14 on (internal), 0x10 off (external VCC)
+    b"\x20\x00"  # horizontal addressing
+    b"\xa1"  # _SEG_REMAP | 1: column 127 is SEG0
+    b"\xc8"  # _COM_SCAN | 8: scan COM[N-1] -> COM0
+    b"\xda\x12"  # COM pins: alternative config, no left/right remap (128x64)
+    b"\x81\xcf"  # _SET_CONTRAST, 0xCF (0x9F external VCC)
+    b"\xd9\xf1"  # pre-charge: 0xF1 internal, 0x22 external VCC
+    b"\xdb\x40"  # VCOMH deselect level
+    b"\x2e"  # no scrolling
+    b"\xa4"  # output follows RAM
+    b"\xa6"  # _NORMAL: not inverted
+    b"\x21\x00\x7f"  # _SET_COL_ADDR, 0, WIDTH - 1
+    b"\x22\x00\x07"  # _SET_PAGE_ADDR, 0, _PAGES - 1
+)
 _I_PUMP = const(10)
 _I_SEG = const(13)
 _I_COM = const(14)
