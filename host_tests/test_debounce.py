@@ -22,10 +22,9 @@ from picoyacht.debounce import (
     REPEAT,
     TICKS_PERIOD,
     Debouncer,
+    _add,
     button_of,
-    event,
     kind_of,
-    ticks_add,
     ticks_diff,
 )
 from picoyacht.roller import Roller
@@ -34,6 +33,16 @@ from allocs import allocated
 
 D = Debouncer.DEBOUNCE_MS
 WRAP = TICKS_PERIOD
+
+
+def event(kind, button):
+    """An event as the debouncer queues it: kind << 4 | button (see its docstring)."""
+    return (kind << 4) | button
+
+
+def ticks_add(t, delta, period=WRAP):
+    """t + delta on a tick clock of this period, by the debouncer's own _add."""
+    return _add(t, delta, period - 1)
 
 
 # --- trace synthesis -------------------------------------------------------------
@@ -392,6 +401,10 @@ def test_any_bounce_within_spec_gives_one_press_and_one_release(a, b, smp, data)
 
 @pytest.mark.micropython
 def test_event_encoding():
+    d = Debouncer(16)
+    d.update(0x8001, 0)
+    d.update(0x8001, 1)
+    assert (d.get(), d.get()) == (event(PRESS, 0), event(PRESS, 15)) == (0x10, 0x1F)
     assert event(PRESS, 0) == 0x10 and event(REPEAT, 15) == 0x4F
     assert kind_of(event(LONG, 9)) == LONG and button_of(event(LONG, 9)) == 9
     assert len({PRESS, RELEASE, LONG, REPEAT, EMPTY}) == 5 and min(PRESS, RELEASE) > 0
@@ -418,7 +431,7 @@ def test_queue_is_fifo_and_counts_drops_when_full():
     d.update(0, t + 30)
     d.update(0, t + 31)
     assert d.pending() == 16
-    d.clear()
+    assert [d.get() for _ in range(16)] == [event(RELEASE, i) for i in range(16)]
     assert d.get() == EMPTY and d.pressed == 0
 
 

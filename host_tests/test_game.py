@@ -199,7 +199,7 @@ def test_sharp_dice_doubles_exactly_lower_non_chance(rid):
         for i, b in enumerate(plain_rs.boxes):
             factor = 2 if rules.doubles_with_sharp(b) else 1
             assert g.preview(i) == factor * base[i]
-        g.hold(0)
+        g.set_held(1)
         r.push(*dice[1:])
         g.roll()
         assert [g.preview(i) for i in range(plain_rs.nboxes)] == base
@@ -221,16 +221,15 @@ def test_sharp_yahtzee_box_and_bonus_not_doubled():
 def test_turn_flow_and_illegal_actions_leave_state_unchanged():
     g, r = new_game(players=2)
     snap = g.snapshot()
-    for action in (lambda: g.hold(0), lambda: g.score(0), lambda: g.set_held(1)):
+    for action in (lambda: g.set_held(0), lambda: g.score(0), lambda: g.set_held(1)):
         with pytest.raises(RuleError):
             action()
         assert g.snapshot() == snap
     assert states(g) == [LOCKED] * 13
     r.push(1, 2, 3, 4, 5)
     g.roll()
-    g.hold(0)
-    g.hold(1)
-    g.hold(1)
+    for die in (0, 1, 1):  # a hold button toggles its die (play: held ^= its bit)
+        g.set_held(g.held ^ 1 << die)
     assert g.held == 1
     r.push(6, 6, 6, 6)
     g.roll()
@@ -317,9 +316,7 @@ def test_casino_rewards_pot_and_random_seating():
     roller.push(1, 1, 2, 2, 3)
     g.roll()
     roller.push(2, 2)
-    g.hold(0)
-    g.hold(1)
-    g.hold(4)
+    g.set_held(0b10011)  # dice 0, 1 and 4
     g.roll()
     assert list(g.dice) == [1, 1, 2, 2, 3]
     g.score(box(g, "FH"))  # not a first-roll full house: 0 points, no reward

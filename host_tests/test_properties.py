@@ -57,7 +57,7 @@ def test_random_complete_games(rid, players, opts, data):
         illegal = [lambda b=b: g.score(b) for b in range(rs.nboxes) if b not in legal]
         if not g.rolls_left:
             illegal.append(g.roll)
-        illegal.append(lambda: g.hold(rs.ndice))
+        illegal.append(lambda: g.set_held(1 << rs.ndice))
         for action in illegal:
             try:
                 action()

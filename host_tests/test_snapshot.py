@@ -23,7 +23,7 @@ def play_some(rid, players, turns, seed=1, names=None):
                         and g._allowed() >> b & 1)
         g.score(open_box)
     g.roll()
-    g.hold(0)
+    g.set_held(1)
     return g
 
 

@@ -40,6 +40,15 @@ if sys.implementation.name != "micropython":
 SUB_OPEN = (1 << 5) | (1 << 6) | (1 << 10) | (1 << 12)
 
 
+# ---- one-shot advice: the firmware thinks in steps (advise_steps, action_value_steps) -------
+def advise(game, level=strategy.EXPERT, table=None):
+    return strategy.run(strategy.advise_steps(game, level, table))
+
+
+def action_value(game, kind, arg, level=strategy.EXPERT, table=None):
+    return strategy.run(strategy.action_value_steps(game, kind, arg, level, table))
+
+
 # ---- positions: a game at a given solitaire position, on both interpreters -------------------
 def make_game(rid, joker, mask, up, y, dice, rolls_left):
     g = Game(rid, ["cpu"], options=Options(joker=joker), roller=ScriptedRoller(dice))
@@ -222,8 +231,7 @@ def test_missing_table_falls_back_to_normal(tmp_path):
     g = Game(rules.YAHTZEE, ["a"], roller=LcgRoller(3))
     assert strategy_table.load(g, dirs=(str(tmp_path),)) is None
     g.roll()
-    assert strategy.advise(g, strategy.EXPERT, None)[:2] == strategy.advise(
-        g, strategy.NORMAL, None)[:2]
+    assert advise(g, strategy.EXPERT, None)[:2] == advise(g, strategy.NORMAL, None)[:2]
 
 
 def sample_positions(rid, joker, level, table_V, games, seed, per_batch=4):
@@ -243,7 +251,7 @@ def sample_positions(rid, joker, level, table_V, games, seed, per_batch=4):
 def device_action(tw, rid, joker, pos, level, table):
     kind, mask, up, y, dice, left, _ = pos
     g = make_game(rid, joker, mask, min(up, 255), y, dice, left)
-    k, a, _ = strategy.advise(g, level, table)
+    k, a, _ = advise(g, level, table)
     if kind == "score":
         assert k == strategy.SCORE
         return a
@@ -377,14 +385,13 @@ def test_joker_games_are_legal(joker):
 @pytest.mark.micropython
 def test_coach_costs_and_hint():
     g = Game(rules.YAHTZEE, ["me"], roller=LcgRoller(11))
-    kind, arg, value = strategy.advise(g, strategy.NORMAL)
+    kind, arg, value = advise(g, strategy.NORMAL)
     assert (kind, arg) == (strategy.HOLD, 0) and value > 0  # Normal's own estimate
     g.roll()
-    kind, arg, value = strategy.advise(g, strategy.NORMAL)
+    kind, arg, value = advise(g, strategy.NORMAL)
     assert strategy.move_cost(g, kind, arg) == 0
     # scoring the worst open box costs something
-    worst = min(range(13), key=lambda b: strategy.action_value(g, strategy.SCORE, b,
-                                                               strategy.NORMAL))
+    worst = min(range(13), key=lambda b: action_value(g, strategy.SCORE, b, strategy.NORMAL))
     assert strategy.move_cost(g, strategy.SCORE, worst) > 0
 
 
@@ -437,7 +444,7 @@ def decisions(table_path):
     for rid, sub, level, tab, count in jobs:
         for mask, up, y, dice, left in positions(rid, sub, count, 1000 + rid):
             g = make_game(rid, rules.JOKER_FREE, mask, up, y, dice, left)
-            k, a, v = strategy.advise(g, level, tab)
+            k, a, v = advise(g, level, tab)
             out.append("%d %d %d %d %d %s %d -> %d %d %d" % (rid, level, mask, up, y, dice,
                                                              left, k, a, v))
     return out
@@ -486,7 +493,7 @@ def stepwise_against_one_shot(table_path=None):
                 clobbered = other is None
                 while not t.step(r.d6() * 3000):
                     if not clobbered and r.d6() <= 2:
-                        strategy.advise(other, level, tab)
+                        advise(other, level, tab)
                         clobbered = True
             strategy._engine = None
             assert cpu.result == strategy.cpu_step(g, level, tab)
@@ -514,7 +521,8 @@ def test_the_calls_a_decision_makes_locked_do_not_allocate():
     would run it twice. (CPython: plain calls.)"""
     g = make_game(rules.MAXI, rules.JOKER_FORCED, 0, 0, 0, [1, 2, 3, 4, 5, 6], 1)
     e = engine.Engine(g.rs)
-    e.prepare(g, engine.NORMAL, None)  # the pars and bonus-chance rows are made
+    # the pars and bonus-chance rows are made
+    engine.drain(e.prepare_steps(g, engine.NORMAL, None))
     mask = g.filled[g.current] | 1
     if fast.heap_lock is not None:
         fast.heap_lock()
@@ -539,8 +547,8 @@ def test_a_decisions_last_steps_come_in_chunks():
     tried 16 a step and the boxes valued in a step of their own."""
     g = make_game(rules.MAXI, rules.JOKER_FORCED, 0, 0, 0, [1, 2, 3, 4, 5, 6], 1)
     e = engine.Engine(g.rs)
-    e.prepare(g, engine.NORMAL, None)
-    e.stage(1)  # kept: best_hold's own steps are the search over holds
+    engine.drain(e.prepare_steps(g, engine.NORMAL, None))
+    engine.drain(e.stage_steps(1))  # kept: best_hold_steps' own steps are the search over holds
     steps = e.best_hold_steps(g.dice, 1)
     n = 0
     try:
@@ -550,10 +558,10 @@ def test_a_decisions_last_steps_come_in_chunks():
     except StopIteration as done:
         keep, value, ridx = done.value
     assert n >= 64 // 16
-    assert (keep, value) == e.best_hold(g.dice, 1)[:2]
+    assert (keep, value) == engine.drain(e.best_hold_steps(g.dice, 1))[:2]
     boxes = e.best_box_steps(g)
     next(boxes)
-    assert engine.drain(boxes) == e.best_box(g)
+    assert engine.drain(boxes) == engine.drain(e.best_box_steps(g))
 
 
 @pytest.mark.micropython

@@ -28,6 +28,9 @@ REPEAT_DELAY_MS after PRESS and then every REPEAT_MS on a fixed schedule
 compared only through ticks_diff(), so the 2**30 wrap of the Pico's tick counter
 is harmless. Nothing is allocated per sample or per event: state lives in ints,
 preallocated lists and a bytearray ring.
+
+An event is one small int, kind << 4 | button: the kind (PRESS...) in the high nibble,
+the button in the low one (kind_of, button_of).
 """
 
 try:
@@ -71,15 +74,6 @@ def ticks_diff(a, b, period=0):
     """a - b for wrapping tick counts, in [-period/2, period/2); period a power of 2
     (0: the rp2 tick period, 2**30)."""
     return _diff(a, b, period - 1 if period else _TICKS_MASK)
-
-
-def ticks_add(t, delta, period=0):
-    return _add(t, delta, period - 1 if period else _TICKS_MASK)
-
-
-def event(kind, button):
-    """An event as one small int: kind in the high nibble, button in the low."""
-    return (kind << 4) | button
 
 
 def kind_of(ev):
@@ -141,11 +135,6 @@ class Debouncer:
 
     def pending(self):
         return self._count
-
-    def clear(self):
-        """Forget queued events (e.g. on a screen change); button state is kept."""
-        self._head = 0
-        self._count = 0
 
     def _busy(self, raw):
         """The buttons a sample raw (already & all) concerns: it differs from the

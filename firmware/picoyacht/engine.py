@@ -252,7 +252,7 @@ class Engine:
         self._phi = None
         self._phi_of = None
         self._phi_next = 0
-        self.a_left = -1  # A holds stage(a_left) of the current S (3: start_steps), or -1
+        self.a_left = -1  # A holds stage_steps(a_left) of the current S (3: start_steps), or -1
         self.ready = False
         self._build = self._build_steps()
         if not later:
@@ -309,11 +309,8 @@ class Engine:
             raise MemoryError("engine build")
 
     # ---- position ---------------------------------------------------------------------
-    def prepare(self, game, level, table):
-        """Fill S for this turn's position (cached while the position is unchanged)."""
-        drain(self.prepare_steps(game, level, table))
-
     def prepare_steps(self, game, level, table):
+        """Fill S for this turn's position (cached while the position is unchanged)."""
         seat = game.current
         mask = game.filled[seat]
         up = game.upper_total(seat)
@@ -451,15 +448,10 @@ class Engine:
         return best
 
     # ---- stages -------------------------------------------------------------------------
-    def stage(self, rolls_left):
-        """A[k] = value of holding keep k and re-rolling the rest, `rolls_left` re-rolls
-        to go (1 or 2); A[roll] = the value of that roll with rolls_left - 1 re-rolls."""
-        self.a_left = -1
-        return drain(self.stage_steps(rolls_left))
-
     def stage_steps(self, rolls_left):
-        """stage(), kept: a later call on the same S reuses A (advise, then a tip's
-        action_value)."""
+        """A[k] = value of holding keep k and re-rolling the rest, `rolls_left` re-rolls
+        to go (1 or 2); A[roll] = the value of that roll with rolls_left - 1 re-rolls.
+        Kept: a later call on the same S reuses A (the advice, then a tip's action value)."""
         d, A, S = self.dice, self.A, self.S
         if self.a_left == rolls_left:
             return A
@@ -486,12 +478,9 @@ class Engine:
             self.a_left = STAGES + 1
         return self.A[0]
 
-    def best_hold(self, dice, rolls_left):
-        """(keep index, value) over the sub-multisets of the dice; keeping all means
-        scoring now (valued by S). Ties go to the larger keep index (score first)."""
-        return drain(self.best_hold_steps(dice, rolls_left))
-
     def best_hold_steps(self, dice, rolls_left):
+        """(keep index, value, the roll's index) over the sub-multisets of the dice; keeping
+        all means scoring now (valued by S). Ties go to the larger keep index (score first)."""
         d = self.dice
         A = yield from self.stage_steps(rolls_left)
         counts = self.counts
@@ -535,7 +524,7 @@ class Engine:
 
     def box_values_steps(self, game):
         """Fills bv[box] with the value of filling each box the game allows now (after
-        prepare); returns the allowed mask. The points come from one reading of the card
+        prepare_steps); returns the allowed mask. The points come from one reading of the card
         with the heap locked: a preview per box redid the dice's counts and joker checks,
         each call's frame from the heap, and Maxi's 20 boxes took 12-15 ms on the
         emulated Pico, up to 33 ms on a fragmented heap."""
@@ -562,9 +551,6 @@ class Engine:
             bv[b] = v + bonus
         yield nb * _C_BOX
         return allowed
-
-    def best_box(self, game):
-        return drain(self.best_box_steps(game))
 
     def best_box_steps(self, game):
         allowed = yield from self.box_values_steps(game)
@@ -615,14 +601,6 @@ class Engine:
         self.par = par
         yield from collect_steps()
 
-    def phi(self, open_upper):
-        """Chance (/255) that the open upper boxes still add >= need, per need (a view of
-        at + 1 bytes), if each die ends on the chased face with chance _CHASE_P."""
-        drain(self.phi_steps(open_upper))
-        at1 = self.rs.bonus_at + 1
-        i = self._phi_slot(open_upper) * at1
-        return memoryview(self._phi)[i:i + at1]
-
     def _phi_slot(self, open_upper):
         of = self._phi_of
         if of is None:  # no row yet
@@ -633,8 +611,10 @@ class Engine:
         return -1
 
     def phi_steps(self, open_upper):
-        """Computes phi's row for these open upper boxes into a slot, unless there (the
-        rows and work arrays are allocated once: _PHI_SLOTS rows, oldest replaced)."""
+        """Computes the row of phi for these open upper boxes into a slot, unless there:
+        per need 0..bonus_at, the chance (/255) that they still add >= need if each die
+        ends on the chased face with chance _CHASE_P (the rows and work arrays are
+        allocated once: _PHI_SLOTS rows, oldest replaced; _phi_slot finds a row)."""
         at = self.rs.bonus_at
         n = self.rs.ndice
         if self._phi is None:

@@ -204,17 +204,6 @@ class Game:
         self.rolls_left -= 1
         self._undo_box = -1
 
-    def hold(self, die, on=None):
-        """Toggle (or set) whether a die is kept for the next roll."""
-        if not 0 <= die < len(self.dice):
-            raise RuleError("no such die")
-        if not self.rolls_used:
-            raise RuleError("roll before holding")
-        bit = 1 << die
-        if on is None:
-            on = not self.held & bit
-        self.held = (self.held | bit) if on else (self.held & ~bit)
-
     def set_held(self, mask):
         if not self.rolls_used:
             raise RuleError("roll before holding")

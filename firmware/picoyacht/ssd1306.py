@@ -32,8 +32,8 @@ fast.span, fast.gap and fast.copy: native code on the Pico.
 
 A display that stops answering (loose wire, brown-out) must not stop the game: every bus
 error is caught, counted in `errors`, and leaves `ok` False with everything to resend.
-The next flush() re-runs the init sequence (restoring contrast, inversion, rotation and
-sleep state) and sends the whole frame.
+The next flush() re-runs the init sequence (restoring contrast, rotation and sleep state)
+and sends the whole frame.
 
 `bytes_sent` counts every byte written after the address byte (control, command and data
 bytes) of writes that succeeded; `writes` counts those writes: add one address byte per
@@ -63,7 +63,6 @@ _CTRL_DATA = const(0x40)  # D/C# = 1: every following byte is display RAM
 _DISPLAY_OFF = const(0xAE)
 _DISPLAY_ON = const(0xAF)
 _SET_CONTRAST = const(0x81)
-_NORMAL = const(0xA6)  # | 1 = inverted
 _SEG_REMAP = const(0xA0)  # | 1 = column 127 is SEG0
 _COM_SCAN = const(0xC0)  # | 8 = scan COM[N-1] -> COM0
 _SET_COL_ADDR = const(0x21)
@@ -94,7 +93,7 @@ _INIT = (
     b"\xdb\x40"  # VCOMH deselect level
     b"\x2e"  # no scrolling
     b"\xa4"  # output follows RAM
-    b"\xa6"  # _NORMAL: not inverted
+    b"\xa6"  # normal display (0xA7 inverts it)
     b"\x21\x00\x7f"  # _SET_COL_ADDR, 0, WIDTH - 1
     b"\x22\x00\x07"  # _SET_PAGE_ADDR, 0, _PAGES - 1
 )
@@ -103,7 +102,6 @@ _I_SEG = const(13)
 _I_COM = const(14)
 _I_CONTRAST = const(18)
 _I_PRECHARGE = const(20)
-_I_INVERT = const(25)
 
 
 class SSD1306_I2C(framebuf.FrameBuffer):
@@ -429,11 +427,6 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def wake(self):
         self._on = True
         self._cmd1[1] = _DISPLAY_ON
-        return self._command(self._cmd1)
-
-    def invert(self, on):
-        self._init[_I_INVERT] = _NORMAL | (1 if on else 0)
-        self._cmd1[1] = self._init[_I_INVERT]
         return self._command(self._cmd1)
 
     def rotate(self, flip):

@@ -16,14 +16,15 @@ the Pico (each yield says how much work, in COST units of about a microsecond th
 the device spreads a decision over loop passes (Thinking); the one-shot functions below
 run the same generators to the end, so both give the same answers by construction.
 
-Public API (units: `value` and costs are centi-points, i.e. 25459 = 254.59 points):
-    advise(game, level=EXPERT, table=None) -> (kind, arg, value)
+Public API (units: `value` and costs are centi-points, i.e. 25459 = 254.59 points); a
+generator's answer comes from Thinking, or at once from run(steps):
+    advise_steps(game, level=EXPERT, table=None) -> (kind, arg, value)
         kind HOLD: arg is the held mask to set before rolling (0 = roll everything, also
         the answer before the turn's first roll); kind SCORE: arg is the box to fill.
         value: expected final total of the seat (banked points + expected rest) after the
         recommended action; Normal's is its own estimate, not a true expectation.
     cpu_step(game, level, table=None, rng=None) -> (kind, arg)    one action for a CPU seat
-    action_value(game, kind, arg, level=EXPERT, table=None) -> centi-points, same scale
+    action_value_steps(game, kind, arg, level=EXPERT, table=None) -> centi-points, same scale
     move_cost(game, kind, arg, table=None) -> centi-points given away (>= 0)
     Proficiency                                                    game-over summary
     strategy_table.load(game) -> Table or None                     finds the table file
@@ -111,10 +112,6 @@ def to_centi(v):
 _engine = None
 
 
-def engine_for(game):
-    return drain(engine_steps(game))
-
-
 def engine_steps(game):
     global _engine
     e = _engine
@@ -144,13 +141,9 @@ def _searching_level(game, level, table):
     return level
 
 
-def advise(game, level=EXPERT, table=None):
-    """The recommended action now, as (kind, arg, value in centi-points). See the module
-    docstring. Easy is not a coach: advise() with EASY answers like NORMAL."""
-    return run(advise_steps(game, level, table))
-
-
 def advise_steps(game, level=EXPERT, table=None):
+    """The recommended action now, as (kind, arg, value in centi-points). See the module
+    docstring. Easy is not a coach: with EASY it answers like NORMAL."""
     if game.over:
         return SCORE, -1, 0
     level = _searching_level(game, level, table)
@@ -172,13 +165,9 @@ def advise_steps(game, level=EXPERT, table=None):
     return SCORE, b, banked + to_centi(v)
 
 
-def action_value(game, kind, arg, level=EXPERT, table=None):
-    """Value (centi-points, advise's scale) of a given action now: HOLD with a held mask
-    (then roll), or SCORE with a box. Holding every die counts as scoring the best box."""
-    return run(action_value_steps(game, kind, arg, level, table))
-
-
 def action_value_steps(game, kind, arg, level=EXPERT, table=None):
+    """Value (centi-points, advise_steps' scale) of a given action now: HOLD with a held
+    mask (then roll), or SCORE with a box. Holding every die counts as scoring the best box."""
     level = _searching_level(game, level, table)
     e = yield from engine_steps(game)
     yield from e.prepare_steps(game, level, table)

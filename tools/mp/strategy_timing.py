@@ -9,7 +9,7 @@ import time
 
 from cpu_moves import apply
 
-from picoyacht import strategy, strategy_table
+from picoyacht import engine, strategy, strategy_table
 from picoyacht.game import Game
 
 from scripted import LcgRoller
@@ -28,7 +28,7 @@ for rid, level in cases:
     if level == 3 and table is None:
         continue
     if level != 1:
-        e = strategy.engine_for(g)
+        e = engine.drain(strategy.engine_steps(g))
         if level == 2:
             e.pars()
     gc.collect()
