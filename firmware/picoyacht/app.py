@@ -18,7 +18,7 @@ from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, MIN_BUTTONS, N
 from picoyacht.coach import Coach
 from picoyacht.cues import GAME_OVER, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
-from picoyacht.debounce import PRESS, RELEASE, button_of, kind_of, ticks_diff
+from picoyacht.debounce import PRESS, RELEASE, ticks_diff
 from picoyacht.fast import locked
 from picoyacht.game import Game, RuleError, copy_into
 from picoyacht.rules import NAME, YAHTZEE, Options
@@ -474,8 +474,8 @@ class App:
         """One debounced event (kind << 4 | button) at time now."""
         self.after_move(True)
         self.now = now
-        kind = kind_of(ev)
-        btn = button_of(ev)
+        kind = ev >> 4
+        btn = ev & 15
         bit = 1 << btn
         if kind == RELEASE:
             self.swallow &= ~bit
@@ -483,8 +483,12 @@ class App:
         if self.swallow & bit:
             return  # LONG/REPEAT of the press that woke the screen
         if self.power != AWAKE:
-            if kind == PRESS:
-                self._wake(now)
+            if kind == PRESS:  # wakes the display, and does nothing else
+                self._display("wake", -1)
+                self._display("contrast", _CONTRAST_ON)
+                self.power = AWAKE
+                self.last_input = now
+                self.dirty = True
                 self.swallow |= bit
             return
         self.last_input = now
@@ -523,13 +527,6 @@ class App:
         elif self.power == DIM and idle >= _BLANK_MS:
             self.power = BLANK
             self._display("sleep", -1)
-
-    def _wake(self, now):
-        self._display("wake", -1)
-        self._display("contrast", _CONTRAST_ON)
-        self.power = AWAKE
-        self.last_input = now
-        self.dirty = True
 
     def _display(self, what, arg):
         """Display power calls; a display that stops answering must not stop the game."""

@@ -176,11 +176,9 @@ class PicoBoard:
         """VSYS in mV through the on-board 3:1 divider on GP29 (ADC3); None if not fitted."""
         if not getattr(self.cfg, "BATTERY_SENSE", False):
             return None
-        import sys
-
         from machine import ADC
 
-        if " W" in getattr(sys.implementation, "_machine", ""):  # Pico W / Pico 2 W
+        if " W" in _chip():  # Pico W / Pico 2 W
             Pin(25, Pin.OUT, value=1)  # deselect the radio so GP29 reads VSYS (Wi-Fi unused)
             Pin(29, Pin.IN, pull=None)
         raw = ADC(Pin(29)).read_u16()  # 0..65535 for 0..3.3 V

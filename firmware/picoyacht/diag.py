@@ -139,10 +139,6 @@ def volts(mv):
     return str(cents // 100) + "." + str(cents // 10 % 10) + str(cents % 10) + " V"
 
 
-def hex2(n):
-    return "0123456789ABCDEF"[n >> 4 & 15] + "0123456789ABCDEF"[n & 15]
-
-
 def i2c_text(found):
     if isinstance(found, str):
         return found
@@ -152,7 +148,8 @@ def i2c_text(found):
     for i in range(len(found)):
         if i == 4:
             return s + "+" + str(len(found) - 4)
-        s += hex2(found[i]) + " "
+        n = found[i]  # as two hex digits
+        s += "0123456789ABCDEF"[n >> 4 & 15] + "0123456789ABCDEF"[n & 15] + " "
     return s.strip()
 
 

@@ -215,14 +215,6 @@ class Dice:
                     a[c] = v
 
 
-def _counts_code(dice, counts):
-    rules.counts_of(dice, counts)
-    code = 0
-    for f in range(6):
-        code |= counts[f + 1] << (3 * f)
-    return code
-
-
 class Engine:
     """One rule set's in-turn search with its preallocated work arrays."""
 
@@ -484,7 +476,10 @@ class Engine:
         d = self.dice
         A = yield from self.stage_steps(rolls_left)
         counts = self.counts
-        code = _counts_code(dice, counts)
+        rules.counts_of(dice, counts)
+        code = 0  # the roll's multiset: 3 bits of count per face
+        for f in range(6):
+            code |= counts[f + 1] << (3 * f)
         ridx = d.index(code, d.n)
         best_i = ridx
         best = self.S[ridx - d.r0]

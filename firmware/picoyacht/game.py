@@ -253,9 +253,6 @@ class Game:
             return lower_open
         return open_mask & upper_mask
 
-    def _sharp(self):
-        return self.rs.sharp and self.options.sharp and self.single_roll
-
     def _box_value(self, box, counts, joker_face):
         """Score the current dice would put in `box` (no bonuses), and whether satisfied."""
         spec = self.rs.boxes[box]
@@ -270,7 +267,8 @@ class Game:
         s = evaluate(spec, counts, joker)
         if s <= 0:
             return 0
-        if kind != UPPER and kind != CHANCE and self._sharp():
+        if (kind != UPPER and kind != CHANCE and self.rs.sharp and self.options.sharp
+                and self.single_roll):  # sharp: a first-roll box scores double
             s *= 2
         return s
 

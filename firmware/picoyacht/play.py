@@ -488,12 +488,6 @@ class Handover(Screen):
     def enter(self):
         self.at = self.app.now
 
-    def _waits(self):
-        """The last box was a human's and the coach has a word on it: wait for a key."""
-        app = self.app
-        s = app.last_scorer
-        return bool(app.coach_line) and s >= 0 and app.game.kinds[s] == HUMAN
-
     def key(self, btn):
         app = self.app
         g = app.game
@@ -508,8 +502,9 @@ class Handover(Screen):
     def tick(self, now):
         app = self.app
         g = app.game
+        s = app.last_scorer  # a coach's word on a human's last box waits for a key
         if (g.kinds[g.current] != HUMAN and ticks_diff(now, self.at) >= CPU_HANDOVER_MS
-                and not self._waits()):
+                and not (app.coach_line and s >= 0 and g.kinds[s] == HUMAN)):
             app.show("play")
             app.last_input = now
             app.dirty = True

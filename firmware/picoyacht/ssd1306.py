@@ -185,11 +185,6 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         finally:
             raw[at] = keep
 
-    def _writev(self, vec, n):
-        self.i2c.writevto(self.addr, vec)
-        self.bytes_sent += n
-        self.writes += 1
-
     def _lost(self):
         self.ok = False
         self.errors += 1
@@ -367,7 +362,9 @@ class SSD1306_I2C(framebuf.FrameBuffer):
                 copy(self._sb_buf, 0, buf, at + r, w - r)
                 vec[1] = self._sa[r]
                 vec[2] = self._sb[q]
-                self._writev(vec, 1 + w)
+                self.i2c.writevto(self.addr, vec)
+                self.bytes_sent += 1 + w
+                self.writes += 1
             if g < 0:
                 return
             c0 = (g >> 8) + 1

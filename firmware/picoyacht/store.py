@@ -343,12 +343,12 @@ class Store:
             self.fs.rename(src, dst)
         self.fs.sync()
 
-    def _remove(self, path):
-        """Remove ``path``; a missing file is fine."""
+    def _remove(self, path, quiet=False):
+        """Remove ``path``; a missing file is fine (quiet: any failure is)."""
         try:
             self.fs.remove(path)
         except OSError as e:
-            if _errno(e) != _ENOENT:
+            if not quiet and _errno(e) != _ENOENT:
                 raise
 
     def _commit(self, paths, res, cur):
@@ -366,9 +366,8 @@ class Store:
 
     def save(self, kind, payload):
         """Atomically store ``payload`` (bytes-like) as ``kind``. Returns True on success."""
-        kid = KINDS.get(kind)
-        if kid is None:
-            raise ValueError("unknown kind: " + str(kind))
+        paths = self._paths(kind)  # (raises ValueError for an unknown kind)
+        kid = KINDS[kind]
         n = len(payload)
         if n > MAX_PAYLOAD:
             self.last_error = MSG_TOO_BIG
@@ -377,7 +376,7 @@ class Store:
         if res is None:
             paths, res, cur = self._scan(kind, False)
         else:
-            paths, cur = self._paths(kind), 0  # its own last save left the current .dat
+            cur = 0  # its own last save left the current .dat
         tmp = paths[2]
         seq = 1
         for r in res:
@@ -408,7 +407,7 @@ class Store:
             self.fs.sync()
             if self._read(tmp, kid, False)[:2] != (_OK, seq):
                 self.last_error = MSG_BAD_WRITE
-                self._discard(tmp)
+                self._remove(tmp, True)
                 return False
             # The caller made this payload itself: its check need not rebuild it at the
             # next save (a game's check would cost a whole Game per scored box).
@@ -424,7 +423,7 @@ class Store:
             if f is not None:
                 _close(f)
             if mine:
-                self._discard(tmp)
+                self._remove(tmp, True)
             code = _errno(e)
             if code == _ENOSPC:
                 self.last_error = MSG_FULL
@@ -433,12 +432,6 @@ class Store:
             return False
         self.last_error = ""
         return True
-
-    def _discard(self, path):
-        try:
-            self.fs.remove(path)
-        except OSError:
-            pass
 
     def delete(self, kind):
         """Remove every copy of ``kind``. Returns True if nothing is left.
