@@ -23,8 +23,6 @@ from picoyacht.debounce import (
     TICKS_PERIOD,
     Debouncer,
     _add,
-    button_of,
-    kind_of,
     ticks_diff,
 )
 from picoyacht.roller import Roller
@@ -38,6 +36,14 @@ WRAP = TICKS_PERIOD
 def event(kind, button):
     """An event as the debouncer queues it: kind << 4 | button (see its docstring)."""
     return (kind << 4) | button
+
+
+def kind_of(ev):
+    return ev >> 4
+
+
+def button_of(ev):
+    return ev & 15
 
 
 def ticks_add(t, delta, period=WRAP):

@@ -171,7 +171,6 @@ class PicoBoard:
             self.piezo.duty_u16(0)
 
     # ---------------------------------------------------------------- diagnostics
-    # (the I2C scan: diag falls back to board.i2c.scan())
     def battery_mv(self):
         """VSYS in mV through the on-board 3:1 divider on GP29 (ADC3); None if not fitted."""
         if not getattr(self.cfg, "BATTERY_SENSE", False):

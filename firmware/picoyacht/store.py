@@ -366,8 +366,9 @@ class Store:
 
     def save(self, kind, payload):
         """Atomically store ``payload`` (bytes-like) as ``kind``. Returns True on success."""
-        paths = self._paths(kind)  # (raises ValueError for an unknown kind)
-        kid = KINDS[kind]
+        kid = KINDS.get(kind)
+        if kid is None:
+            raise ValueError("unknown kind: " + str(kind))
         n = len(payload)
         if n > MAX_PAYLOAD:
             self.last_error = MSG_TOO_BIG
@@ -376,7 +377,7 @@ class Store:
         if res is None:
             paths, res, cur = self._scan(kind, False)
         else:
-            cur = 0  # its own last save left the current .dat
+            paths, cur = self._paths(kind), 0  # its own last save left the current .dat
         tmp = paths[2]
         seq = 1
         for r in res:
