@@ -22,7 +22,10 @@ from picoyacht.debounce import (
     REPEAT,
     TICKS_PERIOD,
     Debouncer,
-    _add,
+    button_of,
+    event,
+    kind_of,
+    ticks_add,
     ticks_diff,
 )
 from picoyacht.roller import Roller
@@ -31,24 +34,6 @@ from allocs import allocated
 
 D = Debouncer.DEBOUNCE_MS
 WRAP = TICKS_PERIOD
-
-
-def event(kind, button):
-    """An event as the debouncer queues it: kind << 4 | button (see its docstring)."""
-    return (kind << 4) | button
-
-
-def kind_of(ev):
-    return ev >> 4
-
-
-def button_of(ev):
-    return ev & 15
-
-
-def ticks_add(t, delta, period=WRAP):
-    """t + delta on a tick clock of this period, by the debouncer's own _add."""
-    return _add(t, delta, period - 1)
 
 
 # --- trace synthesis -------------------------------------------------------------

@@ -9,7 +9,7 @@ import wave
 from pathlib import Path
 
 import pytest
-from sound_check import Recorder, duration_ms, playing, run, timeline
+from sound_check import Recorder, run, timeline
 
 import picoyacht
 from picoyacht import sound
@@ -70,7 +70,7 @@ def pitches(snd):
 
 
 def test_each_sound_fits_its_moment():
-    d = duration_ms
+    d = sound.duration_ms
     assert d(sound.HOLD) <= 20  # a click: over before the next press
     # the rattle lasts about as long as the dice tumble on screen (280 ms) and is made of
     # short clacks, none longer than 15 ms, at more than one pitch
@@ -104,7 +104,7 @@ def test_muting_mid_sound_silences_at_once():
     p.play(sound.YAHTZEE)
     run(p, rec, 0, until_quiet=False, limit=150)
     p.set_volume(0)
-    assert rec.calls()[-1][1:] == (0, 0) and not playing(p)
+    assert rec.calls()[-1][1:] == (0, 0) and not p.playing
     n = rec.n
     p.play(sound.ROLL)
     run(p, rec, 200, until_quiet=False, limit=500)
@@ -119,7 +119,7 @@ def test_priorities_queue_and_drop():
     p.play(sound.HOLD)  # a click during a fanfare is dropped
     run(p, rec, 0)
     want = expected_timeline(sound.YAHTZEE)[:-1]
-    want += expected_timeline(sound.GAME_OVER, start=duration_ms(sound.YAHTZEE))
+    want += expected_timeline(sound.GAME_OVER, start=sound.duration_ms(sound.YAHTZEE))
     close(rec.calls(), want)
     # a score during the rattle replaces it at once
     rec = Recorder()
@@ -250,7 +250,7 @@ def test_simulator_records_tones_and_writes_a_wav(tmp_path):
     p.play(sound.SCORE)
     while True:
         p.tick(board.ticks_ms())
-        if not playing(p):
+        if not p.playing:
             break
         board.idle()
     log = sim.parse_tones(board.tones.text())
@@ -260,7 +260,7 @@ def test_simulator_records_tones_and_writes_a_wav(tmp_path):
     with wave.open(str(out)) as w:
         rate = w.getframerate()
         data = w.readframes(w.getnframes())
-    assert len(data) == rate * duration_ms(sound.SCORE) // 1000
+    assert len(data) == rate * sound.duration_ms(sound.SCORE) // 1000
     for (t0, hz, _), (t1, _, _) in zip(log, log[1:], strict=False):  # each pitch, by its edges
         part = data[rate * (t0 - log[0][0]) // 1000: rate * (t1 - log[0][0]) // 1000]
         rises = sum(1 for a, b in zip(part, part[1:], strict=False) if a < 128 <= b)

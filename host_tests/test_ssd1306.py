@@ -128,16 +128,6 @@ def make(**kw):
     return d, panel
 
 
-def invert(d, on):
-    """A setting applied the driver's way (it has no invert(): the firmware never inverts):
-    patched into the init copy, so that a re-init keeps it, and sent as a command now."""
-    at = 25  # the init sequence's normal (0xA6) / inverse (0xA7) byte
-    assert d._init[at] in (0xA6, 0xA7)
-    d._init[at] = 0xA7 if on else 0xA6
-    d._cmd1[1] = d._init[at]
-    return d._command(d._cmd1)
-
-
 def flush_counting(d, panel):
     """(bytes_sent delta, writes) of one flush, checked against the panel's own log, and
     the panel's RAM checked against the framebuffer."""
@@ -615,7 +605,7 @@ def test_error_after_a_window_change_does_not_trust_the_window():
 def test_settings_survive_a_reinit():
     d, panel = make()
     d.contrast(20)
-    invert(d, True)
+    d.invert(True)
     d.rotate(True)
     d.sleep()
     panel.fail = True
@@ -639,7 +629,7 @@ def test_contrast_sleep_wake_invert_rotate_bytes():
     b0 = d.bytes_sent
     assert d.contrast(0x42)
     assert d.contrast(300) and d.contrast(-4)
-    assert d.sleep() and d.wake() and invert(d, True) and invert(d, False)
+    assert d.sleep() and d.wake() and d.invert(True) and d.invert(False)
     assert d.rotate(True)
     assert panel.log[-8:] == [b"\x00\x81\x42", b"\x00\x81\xff", b"\x00\x81\x00", b"\x00\xae",
                               b"\x00\xaf", b"\x00\xa7", b"\x00\xa6", b"\x00\xa0\xc0"]  # fmt: skip

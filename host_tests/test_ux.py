@@ -4,7 +4,6 @@ tip in a solo game, the words on screen, and setup's two-way values and Start ro
 
 import pytest
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
-from sound_check import playing
 
 from picoyacht import app as A
 from picoyacht import buttons as K
@@ -72,7 +71,7 @@ class Rig:
     def after(self, mark, ms=2500):
         """The pitches since mark, once every sound has ended."""
         self.d.run_ms(ms)
-        assert not playing(self.app.player)
+        assert not self.app.player.playing
         return self.tones.since(mark)
 
     def score(self, box, faces):

@@ -14,7 +14,7 @@ import sys
 from board_sim import FULL, HeadlessBoard, ToneLog, present_from_config
 
 from picoyacht.buttons import B_MENU, NBUTTONS
-from picoyacht.debounce import ticks_diff
+from picoyacht.debounce import ticks_add, ticks_diff
 
 KEYS_FULL = {
     "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, " ": 6, "r": 6,
@@ -192,8 +192,7 @@ class TermBoard(HeadlessBoard):
             btn = self.keys.get(ch.lower())
             if btn is None:
                 continue
-            held = LONG_TAP_MS if long_press else TAP_MS
-            self.down_until[btn] = (self.t + held) & 0x3FFFFFFF  # on ticks_diff's 2**30 clock
+            self.down_until[btn] = ticks_add(self.t, LONG_TAP_MS if long_press else TAP_MS)
 
     def poll(self, deb, now):
         self._read_keys()

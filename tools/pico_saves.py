@@ -25,7 +25,7 @@ from machine import Pin
 from picoyacht import app as A
 from picoyacht import board_pico
 from picoyacht import buttons as K
-from picoyacht.debounce import PRESS, RELEASE
+from picoyacht.debounce import PRESS, RELEASE, event
 from picoyacht.game import HUMAN
 
 SAVE_PIN = 28  # high while the app saves (the host times its taps on it)
@@ -152,7 +152,7 @@ def longplay(opts):
     deb = r.deb
     heap = array("i", bytes(4 * games))
     n = 0
-    ok = PRESS << 4 | K.B_OK  # the event: kind << 4 | button
+    ok = event(PRESS, K.B_OK)
     errors = 0
     turns = 0
     t0 = time.ticks_ms()

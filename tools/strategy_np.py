@@ -22,15 +22,6 @@ from build_tables import joker_allowed, parents  # noqa: E402
 ONE = engine.ONE
 
 
-def phi_row(eng, open_upper):
-    """The device engine's bonus chances (/255) for these open upper boxes, per need
-    0..bonus_at (its phi_steps row, read before another row can replace it)."""
-    engine.drain(eng.phi_steps(open_upper))
-    at1 = eng.rs.bonus_at + 1
-    i = eng._phi_slot(open_upper) * at1
-    return list(eng._phi[i:i + at1])
-
-
 class Twin:
     def __init__(self, rid, options, level, table=None, exact=False):
         """table: V[mask, y, up] (int64 device values, or float64 exact values)."""
@@ -88,7 +79,7 @@ class Twin:
                 nopen += o
             self.parsum = (tot >> 8) * engine.PAR_W
             self.nopen = nopen
-            self.phi = np.array([phi_row(eng, o) for o in range(64)], dtype=np.int64)
+            self.phi = np.array([list(eng.phi(o)) for o in range(64)], dtype=np.int64)
             self.bunit = self.bonus * ONE // 255
 
     # ---- the position's value after filling a box -------------------------------------------

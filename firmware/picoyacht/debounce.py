@@ -30,7 +30,7 @@ is harmless. Nothing is allocated per sample or per event: state lives in ints,
 preallocated lists and a bytearray ring.
 
 An event is one small int, kind << 4 | button: the kind (PRESS...) in the high nibble,
-the button in the low one: kind = ev >> 4, button = ev & 15.
+the button in the low one (event, kind_of, button_of).
 """
 
 try:
@@ -74,6 +74,23 @@ def ticks_diff(a, b, period=0):
     """a - b for wrapping tick counts, in [-period/2, period/2); period a power of 2
     (0: the rp2 tick period, 2**30)."""
     return _diff(a, b, period - 1 if period else _TICKS_MASK)
+
+
+def ticks_add(t, delta, period=0):
+    return _add(t, delta, period - 1 if period else _TICKS_MASK)
+
+
+def event(kind, button):
+    """An event as one small int: kind in the high nibble, button in the low."""
+    return (kind << 4) | button
+
+
+def kind_of(ev):
+    return ev >> 4
+
+
+def button_of(ev):
+    return ev & 15
 
 
 class Debouncer:

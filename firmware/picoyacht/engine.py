@@ -596,6 +596,14 @@ class Engine:
         self.par = par
         yield from collect_steps()
 
+    def phi(self, open_upper):
+        """Chance (/255) that the open upper boxes still add >= need, per need (a view of
+        at + 1 bytes), if each die ends on the chased face with chance _CHASE_P."""
+        drain(self.phi_steps(open_upper))
+        at1 = self.rs.bonus_at + 1
+        i = self._phi_slot(open_upper) * at1
+        return memoryview(self._phi)[i:i + at1]
+
     def _phi_slot(self, open_upper):
         of = self._phi_of
         if of is None:  # no row yet

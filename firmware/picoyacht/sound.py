@@ -82,6 +82,15 @@ SOUNDS = (
 PRIORITY = b"\x00\x01\x02\x02\x04\x03"  # per sound: 0 (a click) is dropped, not queued
 
 
+def duration_ms(sound):
+    """How long a sound lasts when nothing delays the loop."""
+    t = SOUNDS[sound]
+    ms = 0
+    for i in range(1, len(t), 2):
+        ms += t[i] * UNIT_MS
+    return ms
+
+
 class Player:
     """Plays SOUNDS through tone(freq_hz, duty_u16); tick(now_ms) on every loop pass."""
 
@@ -93,6 +102,10 @@ class Player:
         self._pos = 0  # byte index of the note sounding (or to start)
         self._until = 0  # when the note sounding ends
         self._started = False  # the first note has been sent
+
+    @property
+    def playing(self):
+        return self._cur >= 0
 
     def set_volume(self, level):
         """0 (mute) .. len(VOLUME_DUTY) - 1; muting stops what plays."""

@@ -32,7 +32,7 @@ fast.span, fast.gap and fast.copy: native code on the Pico.
 
 A display that stops answering (loose wire, brown-out) must not stop the game: every bus
 error is caught, counted in `errors`, and leaves `ok` False with everything to resend.
-The next flush() re-runs the init sequence (restoring contrast, rotation and sleep state)
+The next flush() re-runs the init sequence (restoring contrast, inversion, rotation and sleep state)
 and sends the whole frame.
 
 `bytes_sent` counts every byte written after the address byte (control, command and data
@@ -102,6 +102,7 @@ _I_SEG = const(13)
 _I_COM = const(14)
 _I_CONTRAST = const(18)
 _I_PRECHARGE = const(20)
+_I_INVERT = const(25)
 
 
 class SSD1306_I2C(framebuf.FrameBuffer):
@@ -424,6 +425,11 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def wake(self):
         self._on = True
         self._cmd1[1] = _DISPLAY_ON
+        return self._command(self._cmd1)
+
+    def invert(self, on):
+        self._init[_I_INVERT] = 0xA6 | (1 if on else 0)  # normal display | 1: inverted
+        self._cmd1[1] = self._init[_I_INVERT]
         return self._command(self._cmd1)
 
     def rotate(self, flip):

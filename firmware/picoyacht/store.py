@@ -343,12 +343,12 @@ class Store:
             self.fs.rename(src, dst)
         self.fs.sync()
 
-    def _remove(self, path, quiet=False):
-        """Remove ``path``; a missing file is fine (quiet: any failure is)."""
+    def _remove(self, path):
+        """Remove ``path``; a missing file is fine."""
         try:
             self.fs.remove(path)
         except OSError as e:
-            if not quiet and _errno(e) != _ENOENT:
+            if _errno(e) != _ENOENT:
                 raise
 
     def _commit(self, paths, res, cur):
@@ -408,7 +408,7 @@ class Store:
             self.fs.sync()
             if self._read(tmp, kid, False)[:2] != (_OK, seq):
                 self.last_error = MSG_BAD_WRITE
-                self._remove(tmp, True)
+                self._discard(tmp)
                 return False
             # The caller made this payload itself: its check need not rebuild it at the
             # next save (a game's check would cost a whole Game per scored box).
@@ -424,7 +424,7 @@ class Store:
             if f is not None:
                 _close(f)
             if mine:
-                self._remove(tmp, True)
+                self._discard(tmp)
             code = _errno(e)
             if code == _ENOSPC:
                 self.last_error = MSG_FULL
@@ -433,6 +433,13 @@ class Store:
             return False
         self.last_error = ""
         return True
+
+    def _discard(self, path):
+        """Remove ``path`` on a failed save's way out: any error is left to the first."""
+        try:
+            self.fs.remove(path)
+        except OSError:
+            pass
 
     def delete(self, kind):
         """Remove every copy of ``kind``. Returns True if nothing is left.

@@ -38,26 +38,12 @@ class Recorder:
         return [((self.ms[i] - start) & MASK, self.hz[i], self.duty[i]) for i in range(self.n)]
 
 
-def playing(player):
-    """Whether a sound is playing (or starts on the next tick)."""
-    return player._cur >= 0
-
-
-def duration_ms(snd):
-    """How long a sound lasts when nothing delays the loop: its table's lengths."""
-    t = sound.SOUNDS[snd]
-    ms = 0
-    for i in range(1, len(t), 2):
-        ms += t[i] * sound.UNIT_MS
-    return ms
-
-
 def run(player, rec, t, until_quiet=True, limit=5000):
     """Tick every ms from t until the player is quiet (or `limit` ms); returns the time."""
     for _ in range(limit):
         rec.now = t
         player.tick(t)
-        if until_quiet and not playing(player):
+        if until_quiet and not player.playing:
             break
         t = t + 1 if t < MASK else 0  # (t + 1) & MASK: a long int at the wrap on a Pico
     return t
