@@ -185,11 +185,11 @@ def make_display():
     return ssd1306.SSD1306_I2C(128, 64, i2c), i2c
 
 
-def present_from_config(cfg=None, buttons=0):
-    """The logical buttons a pin map provides (or a forced 11/4-button build)."""
-    if buttons == 4:
+def present_from_config(cfg=None, count=0):
+    """The logical buttons a pin map provides (or a forced 11/4-button build: count)."""
+    if count == 4:
         return FOUR
-    if buttons == 11:
+    if count == 11:
         return FULL
     cfg = cfg or config
     if cfg is None:

@@ -1,0 +1,104 @@
+"""The README's first command as a newcomer types it: `make sim` in a real terminal, with
+no options and no environment beyond PATH, must draw the title screen.
+
+The panel the terminal shows is read back from the half-block characters and compared with
+the golden title frame, so a crash, a traceback or a wrong screen all fail here."""
+
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import termios
+import time
+
+import pytest
+
+from conftest import HOST_TESTS, ROOT
+
+HALVES = {" ": (0, 0), "\u2580": (1, 0), "\u2584": (0, 1), "\u2588": (1, 1)}
+ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def panel_frames(text):
+    """Every 128x64 frame drawn in half-blocks in the terminal output, as framebuffers."""
+    frames = []
+    for chunk in text.split("\x1b[H")[1:]:
+        lines = ESCAPE.sub("", chunk).split("\r\n")
+        rows = [line for line in lines[:32] if len(line) == 128 and set(line) <= set(HALVES)]
+        if len(rows) < 32:
+            continue
+        fb = bytearray(1024)
+        for row, line in enumerate(rows):
+            for x, ch in enumerate(line):
+                top, bottom = HALVES[ch]
+                for y, on in ((2 * row, top), (2 * row + 1, bottom)):
+                    if on:
+                        fb[(y >> 3) * 128 + x] |= 1 << (y & 7)
+        frames.append(bytes(fb))
+    return frames
+
+
+def run_in_terminal(argv, seconds=60, cols=140, rows=50):
+    """argv in a fresh pty of cols x rows with only PATH set; returns (output, exit code)
+    after waiting for the title, then pressing q."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    env = {"PATH": os.environ["PATH"]}
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave,
+                            start_new_session=True)
+    os.close(slave)
+    out = bytearray()
+    title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
+    deadline = time.monotonic() + seconds
+    quit_sent = False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+        if not quit_sent and title in panel_frames(out.decode("utf-8", "replace")):
+            os.write(master, b"q")
+            quit_sent = True
+        if proc.poll() is not None and not ready:
+            break
+    if proc.poll() is None:
+        proc.kill()
+    code = proc.wait()
+    os.close(master)
+    return out.decode("utf-8", "replace"), code
+
+
+@pytest.mark.parametrize("argv", [["make", "sim"], ["make", "sim", "SIMARGS=--buttons 4"]],
+                         ids=["make sim", "make sim --buttons 4"])
+def test_make_sim_draws_the_title_as_the_readme_starts_it(argv):
+    text, code = run_in_terminal(argv)
+    assert "Traceback" not in text, text[-2000:]
+    title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
+    assert title in panel_frames(text), text[-2000:]
+    assert code == 0, text[-2000:]
+
+
+def test_panel_reader_rejects_a_frame_that_is_not_the_title():
+    """The negative control of the reader: a frame with one pixel changed is not the title."""
+    title = bytearray.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
+    lines = []
+    for row in range(32):
+        line = ""
+        for x in range(128):
+            top = title[(2 * row >> 3) * 128 + x] >> (2 * row & 7) & 1
+            bottom = title[((2 * row + 1) >> 3) * 128 + x] >> ((2 * row + 1) & 7) & 1
+            line += {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}[
+                (top, bottom)]
+        lines.append(line)
+    drawn = "\x1b[H" + "\r\n".join(lines) + "\r\n"
+    assert panel_frames(drawn) == [bytes(title)]
+    title[0] ^= 1
+    assert bytes(title) not in panel_frames(drawn)
