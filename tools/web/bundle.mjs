@@ -1,4 +1,4 @@
-// Unpacks firmware.bin (tools/web/build.py) into the MicroPython port's filesystem:
+// Unpacks firmware.bin (tools/web/build_site.py) into the MicroPython port's filesystem:
 // a u32 index length, the JSON index [[path, bytes], ...], then the files' bytes.
 // One file instead of thirty: one request, and the page starts sooner.
 export function unpack(FS, bytes) {

@@ -9,7 +9,8 @@
 // entropy, records tones and messages, and can be told to refuse writes (a full store).
 // Exit status 1 when a script raises; its traceback is printed.
 import { readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { randomFillSync } from "node:crypto";
 import { unpack } from "./bundle.mjs";
 
@@ -25,7 +26,8 @@ while (args.length && args[0] !== "--") {
 }
 args.shift();
 
-const { loadMicroPython } = await import(join(process.cwd(), site, "mp", "micropython.mjs"));
+const { loadMicroPython } = await import(
+  pathToFileURL(resolve(site, "mp", "micropython.mjs")).href);
 const firmware = readFileSync(join(site, "firmware.bin"));
 const storage = new Map();
 const host = {

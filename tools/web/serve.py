@@ -24,6 +24,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")  # a rebuilt site shows at once
         super().end_headers()
 
+    def copyfile(self, source, outputfile):
+        try:
+            super().copyfile(source, outputfile)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser moved on (a reload) before the file was sent
+
     def log_message(self, fmt, *args):
         pass  # quiet: the page is the interface
 
@@ -42,7 +48,7 @@ def main():
     ap.add_argument("--port", type=int, default=8000)
     args = ap.parse_args()
     if not (Path(args.dir) / "index.html").exists():
-        raise SystemExit("no site in %s: run `make web` (or tools/web/build.py)" % args.dir)
+        raise SystemExit("no site in %s: run `make web` (or tools/web/build_site.py)" % args.dir)
     server, url = start(args.dir, args.port)
     print("PicoYacht in your browser: %s  (Ctrl-C stops)" % url, flush=True)
     try:

@@ -1,6 +1,6 @@
 """Build the static site that plays PicoYacht in a browser: build/web/.
 
-    python tools/web/build.py [--out build/web] [--no-tables]
+    python tools/web/build_site.py [--out build/web] [--no-tables]
 
 What goes in: the page (index.html, page.js, bundle.mjs), the pinned MicroPython
 WebAssembly port from npm (mp/), and firmware.bin: config.py, the picoyacht package, and

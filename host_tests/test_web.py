@@ -1,0 +1,252 @@
+"""The browser board (tools/web): the unchanged firmware on MicroPython's pinned WebAssembly
+port, first in Node (no browser: the golden frames, a game with a CPU seat to its end,
+saves across a reload and their faults), then in headless Chromium on the built site
+served on 127.0.0.1 (games by keys and by clicks, the canvas against the golden frames,
+the resume screen after a reload, Expert's table fetched, each fault said on the page).
+
+The site is built once (build/web-test, without Expert's real tables: a stand-in file
+takes their place, so the fetch and its progress are exercised without `make tables`).
+"""
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "tools" / "web"
+GOLDEN = ROOT / "host_tests" / "golden"
+SITE = ROOT / "build" / "web-test"
+CHROMIUM = Path("/usr/bin/chromium")
+STAND_IN_TABLE = "yahtzee.bin"  # the shared Yahtzee table's name: serves every joker rule
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None,
+                                reason="node is needed for the web tests (apt-get install nodejs)")
+
+
+def _module(name):
+    spec = importlib.util.spec_from_file_location("web_" + name, WEB / (name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def site():
+    """build/web-test: the site `make web` builds, with a stand-in for Expert's table."""
+    subprocess.run([sys.executable, str(WEB / "build_site.py"), "--out", str(SITE),
+                    "--no-tables"], check=True, capture_output=True)
+    (SITE / "tables").mkdir(exist_ok=True)
+    data = bytes((i * 7) & 0xFF for i in range(200_000))  # not a table: Expert plays Normal
+    (SITE / "tables" / STAND_IN_TABLE).write_bytes(data)
+    (SITE / "tables.json").write_text(json.dumps({STAND_IN_TABLE: len(data)}))
+    return SITE
+
+
+def on_port(site, *scripts, files=()):
+    """Run Python scripts one after another on the port in Node, sharing the page-storage
+    stand-in (each is a fresh interpreter: a reload). Returns stdout."""
+    paths = []
+    tmp = site.parent / "web-test-scripts"
+    tmp.mkdir(exist_ok=True)
+    for i, src in enumerate(scripts):
+        p = tmp / ("script_%d.py" % i)
+        p.write_text(src)
+        paths.append(str(p))
+    cmd = ["node", str(WEB / "node_run.mjs"), str(site)]
+    for f in files:
+        cmd += ["--file", str(f)]
+    r = subprocess.run(cmd + ["--", *paths], capture_output=True, text=True, timeout=300,
+                       cwd=ROOT)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return r.stdout
+
+
+def golden(name):
+    return (GOLDEN / (name + ".hex")).read_text().strip()
+
+
+# ---------------------------------------------------------------- in Node, no browser
+def test_every_golden_frame_on_the_webassembly_port(site):
+    """tools/shots_mp.py's 30 screens, drawn by the Python loops (the port has no viper),
+    byte for byte the frames the unix port's viper loops made."""
+    out = on_port(site, "import shots_mp\nshots_mp.main()\n",
+                  files=[ROOT / "tools" / "shots_mp.py"])
+    frames = dict(line.split()[1:] for line in out.splitlines() if line.startswith("FRAME "))
+    assert len(frames) == len(list(GOLDEN.glob("*.hex")))
+    for name, hexed in frames.items():
+        assert hexed == golden(name), name
+
+
+def test_a_game_with_a_cpu_seat_plays_to_its_end_on_the_port(site):
+    """host_tests/mp/ui_play.py: every press through the real loop, a Normal CPU seat
+    thinking with the engine, the scorecards full, no fault."""
+    out = on_port(site, "import ui_play\nui_play.main(['players=2', 'cpus=1'])\n",
+                  files=[ROOT / "host_tests" / "mp" / "ui_play.py",
+                         ROOT / "host_tests" / "mp" / "scripted.py"])
+    assert "OK presses=" in out
+
+
+PLAY = """
+import host
+import board_web
+from board_sim import Driver
+from picoyacht import buttons as K, menus, newgame
+
+board = board_web.start(host, 11, 0)
+d = Driver(board, board.runner)
+app = board.app
+d.run_ms(50)
+
+def score_boxes(n):
+    for _ in range(n):
+        while app.screen.NAME != "play":
+            d.press(K.B_OK)
+        d.press(K.B_ROLL)
+        d.run_ms(400)
+        while app.screen.cursor != len(app.game.dice) + 1:
+            d.press(K.B_DOWN)
+        turn = app.game.turn
+        d.press(K.B_OK)
+        d.press(K.B_OK)
+        if app.screen.NAME == "card":
+            d.press(K.B_OK)
+        assert app.game.turn == turn + 1
+"""
+
+NEW_GAME = PLAY + """
+assert d.pick(menus.T_NEW)
+while app.settings.nplayers != 1:
+    assert d.pick(newgame.R_PLAYERS)
+assert d.pick(newgame.R_START)
+"""
+
+BOOT = PLAY + """
+g = app.game
+print("BOOT", app.screen.NAME, g.turn if g else -1, g.total(0) if g else -1,
+      app.settings.nplayers, host.messages.join(" | "))
+"""
+
+
+def boot_line(out):
+    line = [x for x in out.splitlines() if x.startswith("BOOT ")][-1].split(" ", 5)
+    return line[1], int(line[2]), int(line[3]), int(line[4]), line[5]
+
+
+def test_saves_settings_and_records_survive_a_reload(site):
+    """A game scored through the buttons, then a fresh interpreter on the same storage:
+    the resume offer, the same turn and total, the settings kept, nothing reported."""
+    out = on_port(site, NEW_GAME + """
+score_boxes(3)
+print("SAVED", app.game.turn, app.game.total(0), host.storage_names().replace("\\n", ","))
+""", BOOT)
+    saved = [x for x in out.splitlines() if x.startswith("SAVED ")][0].split()
+    names = saved[3].split(",")
+    for kind in ("settings", "game"):
+        assert "/saves/%s.dat" % kind in names
+    assert "/saves/game.bak" in names
+    screen, turn, total, players, messages = boot_line(out)
+    assert (screen, turn, total, players) == ("message", int(saved[1]), int(saved[2]), 1)
+    assert "load" not in messages and "not saved" not in messages  # only the all-clears
+
+
+def test_a_damaged_save_falls_back_to_its_backup_and_says_so(site):
+    out = on_port(site, NEW_GAME + """
+score_boxes(3)
+print("TURN", app.game.turn)
+key = "/saves/game.dat"
+text = host.storage_get(key)
+host.storage_set_raw(key, text[:40] + ("1" if text[40] == "0" else "0") + text[41:])
+""", BOOT)
+    turn = int([x for x in out.splitlines() if x.startswith("TURN ")][0].split()[1])
+    screen, after, _, _, messages = boot_line(out)
+    assert after == turn - 1  # the backup: one box older
+    assert "game: save corrupt: using backup" in messages
+
+
+def test_a_full_storage_is_reported_and_the_game_goes_on(site):
+    out = on_port(site, NEW_GAME + """
+host.full = True
+score_boxes(2)
+print("FULL", app.game.turn, host.messages.join(" | "))
+""")
+    line = [x for x in out.splitlines() if x.startswith("FULL ")][0]
+    assert line.startswith("FULL 2 ")
+    assert "game: not saved: flash full" in line
+
+
+# ---------------------------------------------------------------- in headless Chromium
+@pytest.fixture(scope="module")
+def browser(site):
+    """browser_check.mjs's scenarios on the site, served on a free port of 127.0.0.1:
+    {scenario: its report}."""
+    if not CHROMIUM.exists():
+        pytest.skip("chromium is not installed (%s; Debian: apt-get install chromium), so "
+                    "the page was not played in a browser" % CHROMIUM)
+    npm = _module("npm")
+    serve = _module("serve")
+    server, url = serve.start(site)
+    try:
+        r = subprocess.run(["node", str(WEB / "browser_check.mjs"), str(npm.modules()), url,
+                            "frames", "keyboard", "table", "clicks", "faults"],
+                           capture_output=True, text=True, timeout=400, cwd=ROOT)
+    finally:
+        server.shutdown()
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return {d["check"]: d for d in map(json.loads, r.stdout.splitlines())}
+
+
+def test_the_canvas_shows_the_golden_frames(browser):
+    """Title, setup, name, the start item, hand-over and the play screen, read back from
+    the canvas's pixels after the same presses as tools/shots_mp.py, by keyboard."""
+    shots = browser["frames"]["shots"]
+    assert set(shots) == {"title", "setup", "name", "setup_start", "handover", "play_ready"}
+    for name, hexed in shots.items():
+        assert hexed == golden(name), name
+    assert browser["frames"]["errors"] == []
+
+
+def test_a_whole_game_by_keyboard(browser):
+    kb = browser["keyboard"]
+    assert (kb["scored"], kb["over"], kb["errors"]) == (13, True, [])
+
+
+def test_a_whole_game_by_clicking_the_buttons_of_the_4_button_build_on_a_phone(browser):
+    c = browser["clicks"]
+    assert c["four"] and c["errors"] == []
+    assert c["first"]["scored"] == 2
+    assert c["rest"] == {"scored": 11, "over": True}
+    sizes = c["sizes"]
+    assert sizes["page"] == 390 and sizes["panelWidth"] >= 2 * 128
+    assert len(sizes["buttons"]) == 4 and min(sizes["buttons"]) >= 32
+
+
+def test_a_reload_offers_to_resume(browser):
+    r = browser["clicks"]["resumed"]
+    assert r["screen"] == "message" and r["game"]["turn"] == 2 and not r["game"]["over"]
+    assert browser["clicks"]["resumeShot"] != golden("title")
+
+
+def test_a_game_that_needs_expert_fetches_the_table_with_progress(browser):
+    t = browser["table"]
+    assert t["tableFiles"] == [STAND_IN_TABLE]
+    assert t["progress"] > 0
+    assert t["messages"] == [] and t["errors"] == []
+
+
+def test_each_fault_is_said_on_the_page_and_play_goes_on(browser):
+    f = browser["faults"]
+    assert "cannot run WebAssembly" in f["noWasm"][0]
+    assert "does not let the page keep data" in f["storageOff"]["messages"][0]
+    assert f["storageOff"]["screen"] in ("play", "handover")
+    assert "storage is full" in f["storageFull"]["messages"][0]
+    assert f["storageFull"]["scored"] == 1 and f["storageFull"]["screen"] == "play"
+    d = f["damaged"]
+    assert "The backup copy was used" in d["messages"][0]
+    assert (d["screen"], d["turnAfter"]) == ("message", d["turnBefore"] - 1)
+    for case in ("storageOff", "storageFull", "damaged"):
+        assert f[case]["errors"] == [], case
