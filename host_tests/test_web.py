@@ -8,7 +8,6 @@ The site is built once (build/web-test, without Expert's real tables: a stand-in
 takes their place, so the fetch and its progress are exercised without `make tables`).
 """
 
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -26,13 +25,6 @@ STAND_IN_TABLE = "yahtzee.bin"  # the shared Yahtzee table's name: serves every 
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None,
                                 reason="node is needed for the web tests (apt-get install nodejs)")
-
-
-def _module(name):
-    spec = importlib.util.spec_from_file_location("web_" + name, WEB / (name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 @pytest.fixture(scope="module")
@@ -179,6 +171,17 @@ print("FULL", app.game.turn, host.messages.join(" | "))
     assert "game: not saved: flash full" in line
 
 
+def test_the_firmwares_cues_reach_the_page_as_tones(site):
+    """The Player's own tone(freq, duty) calls from its cue tables: what WebAudio plays."""
+    out = on_port(site, NEW_GAME + """
+score_boxes(1)
+tones = [host.tones[i] for i in range(host.tones.length)]
+print("TONES", len(tones), len([t for t in tones if t[0] > 0 and t[1] > 0]))
+""")
+    n, sounding = map(int, [x for x in out.splitlines() if x.startswith("TONES ")][0].split()[1:])
+    assert sounding > 0 and n > sounding  # notes, and the silences between them
+
+
 # ---------------------------------------------------------------- in headless Chromium
 @pytest.fixture(scope="module")
 def browser(site):
@@ -187,8 +190,10 @@ def browser(site):
     if not CHROMIUM.exists():
         pytest.skip("chromium is not installed (%s; Debian: apt-get install chromium), so "
                     "the page was not played in a browser" % CHROMIUM)
-    npm = _module("npm")
-    serve = _module("serve")
+    sys.path.insert(0, str(WEB))
+    import npm
+    import serve
+
     server, url = serve.start(site)
     try:
         r = subprocess.run(["node", str(WEB / "browser_check.mjs"), str(npm.modules()), url,
@@ -210,9 +215,17 @@ def test_the_canvas_shows_the_golden_frames(browser):
     assert browser["frames"]["errors"] == []
 
 
-def test_a_whole_game_by_keyboard(browser):
+def test_a_whole_game_by_keyboard_on_a_phone_sized_page(browser):
     kb = browser["keyboard"]
     assert (kb["scored"], kb["over"], kb["errors"]) == (13, True, [])
+    sizes = kb["sizes"]
+    assert sizes["page"] == 390 and sizes["panelWidth"] >= 2 * 128
+    assert len(sizes["buttons"]) == 11 and min(sizes["buttons"]) >= 32
+
+
+def test_a_held_key_repeats_through_the_firmwares_debouncer(browser):
+    """Down held for 1.5 s on the title list: one press and then its repeats."""
+    assert browser["keyboard"]["moves"] >= 4
 
 
 def test_a_whole_game_by_clicking_the_buttons_of_the_4_button_build_on_a_phone(browser):
@@ -250,3 +263,8 @@ def test_each_fault_is_said_on_the_page_and_play_goes_on(browser):
     assert (d["screen"], d["turnAfter"]) == ("message", d["turnBefore"] - 1)
     for case in ("storageOff", "storageFull", "damaged"):
         assert f[case]["errors"] == [], case
+
+
+def test_wiping_leaves_no_save_and_no_game(browser):
+    w = browser["faults"]["wiped"]
+    assert w["stored"] == [] and w["game"] is None and w["screen"] == "title"

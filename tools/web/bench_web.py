@@ -13,7 +13,6 @@ port of 127.0.0.1, writes build/bench_web.json.
 """
 
 import gzip
-import importlib.util
 import json
 import os
 import subprocess
@@ -24,13 +23,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 SITE = ROOT / "build" / "web-bench"
 CHROMIUM = Path("/usr/bin/chromium")
+sys.path.insert(0, str(HERE))
 
-
-def _module(name):
-    spec = importlib.util.spec_from_file_location("web_" + name, HERE / (name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+import build_site  # noqa: E402
+import npm  # noqa: E402
+import serve  # noqa: E402
 
 
 def gzipped(site):
@@ -40,18 +37,17 @@ def gzipped(site):
 
 
 def main():
-    build = _module("build_site")
-    build.build(SITE, tables=True)
+    build_site.build(SITE, tables=True)
     sizes = gzipped(SITE)
     rep = {"load_average": os.getloadavg(), "gzipped": sizes, "gzipped_total": sum(sizes.values()),
            "tables": json.loads((SITE / "tables.json").read_text())}
     if not CHROMIUM.exists():
         rep["browser"] = "skipped: %s is not installed (apt-get install chromium)" % CHROMIUM
     else:
-        server, url = _module("serve").start(SITE)
+        server, url = serve.start(SITE)
         try:
             r = subprocess.run(["node", str(HERE / "browser_check.mjs"),
-                                str(_module("npm").modules()), url, "bench"],
+                                str(npm.modules()), url, "bench"],
                                capture_output=True, text=True, timeout=600)
         finally:
             server.shutdown()

@@ -182,6 +182,15 @@ async function cursorTo(page, press, target) {
   throw new Error("cursor stuck");
 }
 
+// The panel's width and each visible on-screen button's smaller side, in CSS pixels.
+const layoutSizes = (page) => page.evaluate(() => {
+  const panel = document.getElementById("panel").getBoundingClientRect();
+  const buttons = [...document.querySelectorAll("button[data-button]")]
+    .filter((b) => b.offsetParent !== null)
+    .map((b) => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height));
+  return { panelWidth: panel.width, page: window.innerWidth, buttons };
+});
+
 const messages = (page) => page.locator("#messages p").allTextContents();
 
 // ------------------------------------------------------------------ scenarios
@@ -228,11 +237,26 @@ async function frames() {
 }
 
 async function keyboard() {
-  const { page, errors } = await open({ clear: true });
+  const { page, errors } = await open({ clear: true, viewport: { width: 390, height: 844 } });
+  const sizes = await layoutSizes(page);
+  // A held key is a held button: the firmware's debouncer repeats Down on the title list.
+  let item = (await look(page)).item;
+  let moves = 0;
+  await page.keyboard.down("ArrowDown");
+  const until = Date.now() + 1500;
+  while (Date.now() < until) {
+    const now = (await look(page)).item;
+    if (now !== item) moves++;
+    item = now;
+    await page.waitForTimeout(20);
+  }
+  await page.keyboard.up("ArrowDown");
+  await page.waitForTimeout(100);
   const press = presser(page, "keys");
   await newGame(page, press, false);
   const result = await play(page, press);
-  out({ check: "keyboard", ...result, messages: await messages(page), errors });
+  out({ check: "keyboard", ...result, sizes, moves,
+    messages: await messages(page), errors });
   await page.close();
 }
 
@@ -261,13 +285,7 @@ async function clicks() {
   const { page, errors } = await open({ clear: true, viewport: { width: 390, height: 844 } });
   await page.locator("#four").check();
   await booted(page); // the option reloads the page
-  const sizes = await page.evaluate(() => {
-    const panel = document.getElementById("panel").getBoundingClientRect();
-    const buttons = [...document.querySelectorAll("button[data-button]")]
-      .filter((b) => b.offsetParent !== null)
-      .map((b) => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height));
-    return { panelWidth: panel.width, page: window.innerWidth, buttons };
-  });
+  const sizes = await layoutSizes(page);
   let press = presser(page, "clicks");
   await newGame(page, press, false);
   const first = await play(page, press, { four: true, stopAfter: 2 });
@@ -339,6 +357,13 @@ async function faults() {
     const s = await look(page);
     result.damaged = { messages: await messages(page), screen: s.screen,
       turnBefore: turn, turnAfter: s.game && s.game.turn, errors };
+    await page.click("#wipe"); // confirmed (open() accepts dialogs); the page reloads
+    await page.waitForLoadState("load");
+    await booted(page);
+    const w = await look(page);
+    result.wiped = { screen: w.screen, game: w.game || null, errors,
+      stored: await page.evaluate(() => Object.keys(localStorage)
+        .filter((k) => k.startsWith("picoyacht:"))) };
     await page.close();
   }
   out(result);
