@@ -4,14 +4,15 @@ saves across a reload and their faults), then in headless Chromium on the built 
 served on 127.0.0.1 (games by keys and by clicks, the canvas against the golden frames,
 the resume screen after a reload, Expert's table fetched, each fault said on the page).
 
-The site is built once (build/web-test, without Expert's real tables: a stand-in file
-takes their place, so the fetch and its progress are exercised without `make tables`).
+The site is built once, in pytest's temporary directory, without Expert's real tables: a
+stand-in file takes their place, so the fetch and its progress run without `make tables`.
 """
 
 import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "tools" / "web"
 GOLDEN = ROOT / "host_tests" / "golden"
-SITE = ROOT / "build" / "web-test"
 CHROMIUM = Path("/usr/bin/chromium")
 STAND_IN_TABLE = "yahtzee.bin"  # the shared Yahtzee table's name: serves every joker rule
 
@@ -28,23 +28,24 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None,
 
 
 @pytest.fixture(scope="module")
-def site():
-    """build/web-test: the site `make web` builds, with a stand-in for Expert's table."""
-    subprocess.run([sys.executable, str(WEB / "build_site.py"), "--out", str(SITE),
+def site(tmp_path_factory):
+    """The site `make web` builds, in a directory of its own, with a stand-in for Expert's
+    table."""
+    out = tmp_path_factory.mktemp("web") / "site"
+    subprocess.run([sys.executable, str(WEB / "build_site.py"), "--out", str(out),
                     "--no-tables"], check=True, capture_output=True)
-    (SITE / "tables").mkdir(exist_ok=True)
+    (out / "tables").mkdir(exist_ok=True)
     data = bytes((i * 7) & 0xFF for i in range(200_000))  # not a table: Expert plays Normal
-    (SITE / "tables" / STAND_IN_TABLE).write_bytes(data)
-    (SITE / "tables.json").write_text(json.dumps({STAND_IN_TABLE: len(data)}))
-    return SITE
+    (out / "tables" / STAND_IN_TABLE).write_bytes(data)
+    (out / "tables.json").write_text(json.dumps({STAND_IN_TABLE: len(data)}))
+    return out
 
 
 def on_port(site, *scripts, files=()):
     """Run Python scripts one after another on the port in Node, sharing the page-storage
     stand-in (each is a fresh interpreter: a reload). Returns stdout."""
     paths = []
-    tmp = site.parent / "web-test-scripts"
-    tmp.mkdir(exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=site.parent))
     for i, src in enumerate(scripts):
         p = tmp / ("script_%d.py" % i)
         p.write_text(src)

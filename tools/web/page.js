@@ -197,6 +197,9 @@ function wireButtons(four) {
     const btn = keyOf(e);
     if (btn !== undefined) press(btn, false);
   });
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) tone(0, 0); // no note left sounding while the loop sleeps
+  });
   window.addEventListener("blur", () => {
     for (let i = 0; i < 11; i++) if (input.held & (1 << i)) press(i, false);
   });
@@ -284,7 +287,17 @@ async function fetchTable(wanted) {
 function frame() {
   if (state.stopped) return;
   const now = performance.now();
-  const status = state.board.pump(Math.floor(now) & 0x3fffffff, rawButtons(now));
+  let status;
+  try {
+    status = state.board.pump(Math.floor(now) & 0x3fffffff, rawButtons(now));
+  } catch (e) {
+    // Runner.step keeps the game through its own faults; this is the port itself failing.
+    state.stopped = true;
+    tone(0, 0);
+    say("stopped", "The firmware stopped (" + e.message.trim().split("\n").pop() +
+      "). Reload the page to go on from the last save.", true);
+    return;
+  }
   if ((status & 0xffff) !== state.lastWrites || state.frames === 0) {
     state.lastWrites = status & 0xffff;
     draw(status);
