@@ -9,8 +9,8 @@ board_sim's emulated SSD1306, so the canvas shows what the real driver sent; the
 reads its RAM straight from the wasm heap (ram_address).
 
 Everything else comes from `host`, an object of the page's: entropy (crypto.getRandomValues),
-tones (WebAudio), the page's storage, and its messages. Under CPython the tests give it a
-host written in Python.
+tones (WebAudio), the page's storage, and its messages. In Node, tools/web/node_run.mjs
+gives one of its own (the web tests: a Map for the storage).
 """
 
 import io
@@ -36,7 +36,7 @@ SAVE_DIR = "/saves"
 TABLE_DIR = "/tables"
 CATCH_UP_MS = 100  # the most a pump replays: a page hidden for a minute does not replay it
 PUMP_US = 8000  # a pump stops stepping after this, so a frame keeps time for drawing
-TABLE_LEVEL = 2  # CPU seats of this level and up read Expert's table (coach._loading)
+TABLE_LEVEL = 2  # CPU seats of this level and up read Expert's table (coach.py: Normal, Expert)
 
 
 def _ticks_us():
