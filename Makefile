@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
 .PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui uf2 \
-        bench-pico
+        bench-pico web web-deps bench-web
 
 $(STAMP): requirements-dev.txt
 	$(PY) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): requirements-dev.txt
 
 venv: $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) web-deps
 	$(BIN)/ruff check firmware host_tests tools
 	$(BIN)/pytest -q -n auto --dist loadgroup --durations=12 host_tests
 
@@ -93,3 +93,20 @@ hardware: $(STAMP)
 # STRESSARGS="--ci" for the test suite's counts, "--only mash,soak" for some of it.
 stress: $(STAMP)
 	$(BIN)/python tools/stress.py $(STRESSARGS)
+
+# Play it in a browser: the unchanged firmware on MicroPython's WebAssembly port. Builds the
+# static site build/web (page, the pinned port from npm, the package as .mpy, Expert's
+# tables, built first if missing) and serves it on http://127.0.0.1:8000 (WEBARGS="--port
+# 8080"). Any static host serves build/web as it is.
+web: $(STAMP) web-deps tables
+	$(BIN)/python tools/web/build_site.py
+	$(BIN)/python tools/web/serve.py $(WEBARGS)
+
+# The page's npm packages from tools/web's lockfile, into build/npm (npm ci, when it changed).
+web-deps: $(STAMP)
+	$(BIN)/python tools/web/npm.py >/dev/null
+
+# The page's budgets in headless Chromium (Debian's /usr/bin/chromium): load to the title
+# frame, the site's gzipped size, the longest loop pass while CPUs think -> build/bench_web.json.
+bench-web: $(STAMP) web-deps
+	$(BIN)/python tools/web/bench_web.py

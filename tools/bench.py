@@ -19,7 +19,8 @@ measurements under the MicroPython unix port (tools/bench_mp.py), and prints one
 
 Timing figures are ratios or counts where they can be (host time varies). Nothing here is
 asserted. The emulated Pico's own table (bench_pico.py: the budgets judged on the device)
-comes after it. Options: --skip core,ui,strategy,heap,pico (for a quicker partial run).
+comes after it, then the page's (tools/web/bench_web.py, headless Chromium). Options:
+--skip core,ui,strategy,heap,pico,web (for a quicker partial run).
 """
 
 import argparse
@@ -308,7 +309,7 @@ def print_table(rep):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--skip", default="", help="core,ui,strategy,heap,pico")
+    ap.add_argument("--skip", default="", help="core,ui,strategy,heap,pico,web")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     a = ap.parse_args(argv)
     skip = set(filter(None, a.skip.split(",")))
@@ -347,6 +348,10 @@ def main(argv=None):
         log("bench_pico.py (the emulated Pico) ...")
         run_piece("bench_pico.py")
         rep["bench_pico"] = load_json("bench_pico.json")
+    if "web" not in skip:
+        log("bench_web.py (the page in headless Chromium) ...")
+        run_piece("web/bench_web.py")
+        rep["bench_web"] = load_json("bench_web.json")
     rep["seconds"] = round(time.time() - t0, 1)
     BUILD.mkdir(exist_ok=True)
     (BUILD / "bench.json").write_text(json.dumps(rep, indent=1, default=str))
@@ -356,6 +361,12 @@ def main(argv=None):
 
         print()
         bench_pico.table(rep["bench_pico"])
+    if rep.get("bench_web"):
+        sys.path.insert(0, str(ROOT / "tools" / "web"))
+        import bench_web
+
+        print()
+        bench_web.table(rep["bench_web"])
     print("\nwritten build/bench.json (%.0f s)" % rep["seconds"])
 
 

@@ -54,6 +54,7 @@ No method of ``Store`` raises on bad data or on ``OSError``; only an unknown
 kind (a programming error) raises ``ValueError``.
 """
 
+import errno
 import os
 import struct
 
@@ -76,8 +77,8 @@ HEADER_SIZE = const(16)
 MAX_PAYLOAD = const(4096)  # bounds the read buffer a corrupt header can ask for
 _HDR_FMT = "<4sBBHII"
 _CRC_SPAN = const(12)  # header bytes covered by the CRC (everything before it)
-_ENOENT = const(2)
-_ENOSPC = const(28)
+_ENOENT = errno.ENOENT  # by name: the number is each port's own
+_ENOSPC = getattr(errno, "ENOSPC", 28)  # MicroPython names no ENOSPC; its VFS raises 28
 
 KINDS = {"settings": 1, "records": 2, "game": 3}
 
