@@ -57,7 +57,8 @@ POWER = {
     # charger board (4.35 V, 1 A linear charger; common module 25 x 19 mm) beside it.
     "lipo": {"w": 50.0, "d": 34.0, "h": 10.0, "mah": 1800, "volts": 3.7,
              "label": "103450 LiPo + TP4056 charger",
-             "charger": {"w": 25.0, "d": 19.0, "h": 5.0}},
+             "charger": {"w": 25.0, "d": 19.0, "h": 5.0,
+                         "port": (10.0, 5.0)}},  # USB opening in the wall: width, height
 }
 
 # ---------------------------------------------------------------- the builds
@@ -65,7 +66,8 @@ POWER = {
 # 21-40 back along the row 7 holes up; USB out of the left edge); the OLED header's left pin
 # (GND); each button's lower-left leg; the screw holes; the power option, centred under the
 # board at "at" (holes, may be halves), "turn" to lay it upright; the piezo's centre under
-# the board (glued to the base's floor, on two wires).
+# the board (glued to the base's floor, on two wires). Set "kind" to "lipo" for the LiPo
+# option: its charger board lies on the floor at "charger_at", its USB port at the left wall.
 # The full build: the panel on top, the six hold buttons in a row under it (left to right
 # like the dice on screen), Up/Down under the left thumb, OK and Roll under the right, Menu
 # between. The Pico lies along the bottom edge.
@@ -81,7 +83,8 @@ FULL = {
         "menu": (11, 12),
     },
     "screws": ((1, 32), (24, 32), (24, 1), (1, 12)),
-    "power": {"kind": "3xAAA", "at": (12.5, 21.5), "turn": False},
+    "power": {"kind": "3xAAA", "at": (12.5, 21.5), "turn": False,
+              "charger_at": (4.5, 4)},  # a LiPo's charger: USB out of the left wall
     "piezo": (12.5, 5),
 }
 

@@ -105,6 +105,21 @@ def test_a_changed_config_or_layout_changes_the_case(cfg, layout, built):
     assert case.sources(cfg, lay2)["11-buttons"][1]["case.scad"] != text
 
 
+def lipo_layout(layout):
+    full = copy.deepcopy(layout.FULL)
+    full["power"]["kind"] = "lipo"
+    return edited(layout, FULL=full)
+
+
+def test_the_lipo_option_brings_its_charger_and_its_port(cfg, layout, built):
+    aaa = built["11-buttons"][0]
+    c, files = case.sources(cfg, lipo_layout(layout))["11-buttons"]
+    assert "charger" in {b.name for b in c.parts} and "charger" not in {
+        b.name for b in aaa.parts}
+    assert c.holes["base"] == aaa.holes["base"] + 1  # the charger's USB port
+    assert 'data-to="charger + (through the diode)"' in files["perfboard.svg"]
+
+
 def test_a_layout_that_cannot_fit_is_refused(cfg, layout):
     lay = edited(layout, BUTTON=dict(layout.BUTTON, h=6.0))
     with pytest.raises(case_model.LayoutError, match="taller"):
@@ -165,6 +180,14 @@ def test_the_case_passes_every_check(built, layout, rendered, name):
     assert case_check.check_all(c, layout, rendered[name]) == []
     # the top: the window and a hole per button; the base: the screws and the lanyard
     assert c.holes == {"top": 1 + len(c.buttons), "base": 4 + 1}
+
+
+def test_the_lipo_case_passes_every_check(cfg, layout):
+    _need_openscad()
+    lay = lipo_layout(layout)
+    c, files = case.sources(cfg, lay)["11-buttons"]
+    case.write(RENDERED / "lipo", files, png=False)
+    assert case_check.check_all(c, lay, case_check.load_parts(c, RENDERED / "lipo")) == []
 
 
 def test_a_torn_mesh_is_not_watertight(rendered):

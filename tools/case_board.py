@@ -42,10 +42,12 @@ def wires(c, layout, cfg, piezo_fitted):
         out.append(("GND", "gnd", PIN_GND_BUTTONS, None, n + " GND",
                     [prev, (leg[0], prev[1]), leg]))
         prev = leg
-    pb = next(b for b in c.parts if b.name == "power")
-    run("VSYS", "vcc", PIN_VSYS, None, "power + (through the diode)",
+    # The cells (or the LiPo charger's OUT pads) into VSYS through the Schottky diode.
+    names = {b.name: b for b in c.parts}
+    pb = names.get("charger") or names["power"]
+    run("VSYS", "vcc", PIN_VSYS, None, pb.name + " + (through the diode)",
         (pb.lo[0] + 2.0, pb.hi[1] - 2.0))
-    run("GND", "gnd", PIN_GND_BAT, None, "power -", (pb.lo[0] + 2.0, pb.lo[1] + 2.0))
+    run("GND", "gnd", PIN_GND_BAT, None, pb.name + " -", (pb.lo[0] + 2.0, pb.lo[1] + 2.0))
     if piezo_fitted:
         g = cfg.PIEZO
         run("GP%d" % g, "piezo", hardware.GPIO_PIN[g], g, "piezo (through 100 ohm)",
@@ -88,13 +90,13 @@ def board_svg(c, layout, cfg, piezo_fitted):
         o.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="#555" data-screw="1"/>'
                  % (px, py, c.screw_clear / 2 * SCALE))
     for b in c.parts:
-        if b.name in ("power", "piezo"):
+        if b.name in ("power", "piezo", "charger"):
             if b.name == "piezo" and not piezo_fitted:
                 continue
             o.append(_rect(c, b.lo[0], b.lo[1], b.hi[0], b.hi[1],
                            'fill="none" stroke="#666" stroke-dasharray="6 4"'))
             label = layout.POWER[build["power"]["kind"]]["label"] if b.name == "power" \
-                else "piezo"
+                else b.name
             o.append(_text(c, b.centre()[0], b.centre()[1], label + " (under the board)",
                            12, fill="#555"))
         elif b.name in ("pico", "oled"):

@@ -15,7 +15,8 @@ MIN_WALL = 1.6
 CLEARANCE = 0.3
 CENTRE_TOL = 0.2
 EPS_VOLUME = 1e-3  # mm^3: what counts as no overlap between meshes
-RESTING = ("power", "piezo")  # stand on the base's floor: only their sides and tops keep clear
+# Stand on the base's floor: only their sides and tops keep clear.
+RESTING = ("power", "piezo", "charger")
 
 
 def load_parts(c, folder):
@@ -103,8 +104,9 @@ def _box_mesh(b):
 
 
 def _overlap(a, b):
-    both = trimesh.boolean.intersection([a, b], engine="manifold")
-    return 0.0 if len(both.faces) == 0 else float(abs(both.volume))
+    with np.errstate(divide="ignore", invalid="ignore"):  # a sliver's centre of mass
+        both = trimesh.boolean.intersection([a, b], engine="manifold")
+        return 0.0 if len(both.faces) == 0 else float(abs(both.volume))
 
 
 def closes(c, parts):

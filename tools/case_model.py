@@ -116,6 +116,16 @@ def model(layout, buttons, piezo_fitted):
     px, py = hole_xy(layout, *build["power"]["at"])
     parts.append(Box("power", px - pw / 2, py - pd / 2, wall, px + pw / 2, py + pd / 2,
                      wall + power["h"]))
+    c.charger_usb = None
+    if "charger" in power:
+        if "charger_at" not in build["power"]:
+            raise LayoutError("the %s option needs a charger_at in the layout" % power["label"])
+        ch = power["charger"]
+        cx, cy = hole_xy(layout, *build["power"]["charger_at"])
+        parts.append(Box("charger", cx - ch["w"] / 2, cy - ch["d"] / 2, wall, cx + ch["w"] / 2,
+                         cy + ch["d"] / 2, wall + ch["h"]))
+        port = ch["port"]  # the port's opening in the left wall, around the plug's shell
+        c.charger_usb = (cy - port[0] / 2, cy + port[0] / 2, wall + 0.5, wall + 0.5 + port[1])
     x, y = hole_xy(layout, *build["piezo"])
     r = layout.PIEZO["d"] / 2
     c.piezo_xy = (x, y)
@@ -182,9 +192,10 @@ def model(layout, buttons, piezo_fitted):
     c.lanyard = (c.x1 + 2.0, c.y1 + 2.0, k["lanyard_d"])
     c.sound = (c.piezo_xy[0], c.piezo_xy[1], k["sound_d"]) if piezo_fitted else None
     # Through-holes each part must have (its genus): the window and one per button in the
-    # top; one per screw, the lanyard and the sound hole in the base.
+    # top; one per screw, the lanyard, the sound hole and the charger's port in the base.
     c.holes = {"top": 1 + len(c.buttons),
-               "base": len(c.screws) + 1 + (1 if piezo_fitted else 0)}
+               "base": len(c.screws) + 1 + (1 if piezo_fitted else 0)
+               + (1 if c.charger_usb else 0)}
     return c
 
 

@@ -50,6 +50,9 @@ def base_lines(c):
     y0, y1, z0, _ = c.usb_cut
     cuts.append(_cube(c.x0 - 1, y0, z0, c.x0 + w + 0.01, y1, c.z_split + 1))
     cuts.append(_cyl(lx, ly, -1, 5.0, ld))
+    if c.charger_usb:
+        y0, y1, z0, z1 = c.charger_usb
+        cuts.append(_cube(c.x0 - 1, y0, z0, c.x0 + w + 0.01, y1, z1))
     if c.sound:
         sx, sy, sd = c.sound
         cuts.append(_cyl(sx, sy, -1, w + 1, sd))
