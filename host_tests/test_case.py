@@ -161,6 +161,13 @@ def test_perfboard_wires_follow_the_pin_table(cfg, layout, built, name):
         assert int(wires[end].get("data-pin")) == PHYS[gpio]
 
 
+@pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
+def test_the_documented_perfboard_plans_are_current(built, name):
+    committed = (ROOT / "docs" / "case" / ("perfboard-%s.svg" % name.split("-")[0])).read_text()
+    assert committed == built[name][1]["perfboard.svg"], (
+        "docs/case is stale: run `python tools/case.py --docs`")
+
+
 # ---------------------------------------------------------------- the rendered meshes
 def _need_openscad():
     why = case.missing_tools(png=False)

@@ -5,12 +5,15 @@ For the config's build and for its minimal (4-button) build, in build/case/<n>-b
     case.scad        OpenSCAD source of both parts (and the closed assembly)
     base.stl top.stl each part in its print orientation (no supports needed)
     base.png top.png rendered previews (need xvfb-run)
+    face.png         the closed case seen from the player's side
     perfboard.svg    where each part and wire goes on the 2.54 mm board
 
 An STL is rendered again only when its .scad text changed. Needs openscad (apt); without it
 the .scad and .svg are still written and the command says what is missing.
 
-    python tools/case.py [--config PATH] [--layout PATH] [--out DIR] [--no-png]
+--docs also refreshes docs/case (the README's previews and the two perfboard plans).
+
+    python tools/case.py [--config PATH] [--layout PATH] [--out DIR] [--no-png] [--docs]
 """
 
 import argparse
@@ -28,6 +31,12 @@ import hardware
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "case"
 PARTS = ("base", "top")
+DOCS = ROOT / "docs" / "case"
+# docs/case/<name> <- build/case/<folder>/<file>
+DOC_FILES = (("face-11.png", "11-buttons", "face.png"), ("face-4.png", "4-buttons", "face.png"),
+             ("base-11.png", "11-buttons", "base.png"),
+             ("perfboard-11.svg", "11-buttons", "perfboard.svg"),
+             ("perfboard-4.svg", "4-buttons", "perfboard.svg"))
 
 
 def missing_tools(png=True):
@@ -64,13 +73,17 @@ def sources(cfg, layout):
     return out
 
 
+FACE_CAMERA = "--camera=0,0,0,25,0,0,300"  # tilted a little toward the player
+
+
 def openscad(scad, part, target):
     """Render one part of a .scad file to an .stl or .png."""
     cmd = ["openscad", "-D", 'part="%s"' % part, "-o", str(target), str(scad)]
     if target.suffix == ".png":
+        view = [FACE_CAMERA] if part == "assembly" else []
         cmd = ["xvfb-run", "-a"] + cmd[:1] + ["--render", "--autocenter", "--viewall",
                                                 "--imgsize=800,600",
-                                                "--colorscheme=Tomorrow"] + cmd[1:]
+                                                "--colorscheme=Tomorrow"] + view + cmd[1:]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0 or not target.exists():
         raise RuntimeError("openscad failed on %s (%s):\n%s" % (scad, part, r.stderr[-2000:]))
@@ -85,13 +98,14 @@ def write(folder, files, render=True, png=True):
         (folder / rel).write_text(text, newline="\n")
     made = []
     kinds = ((".stl",) if render else ()) + ((".png",) if render and png else ())
-    for part in PARTS:
-        for suffix in kinds:
-            target = folder / (part + suffix)
-            if changed or not target.exists():
-                target.unlink(missing_ok=True)
-                openscad(scad, part, target)
-            made.append(target)
+    jobs = [(part, folder / (part + suffix)) for part in PARTS for suffix in kinds]
+    if render and png:
+        jobs.append(("assembly", folder / "face.png"))
+    for part, target in jobs:
+        if changed or not target.exists():
+            target.unlink(missing_ok=True)
+            openscad(scad, part, target)
+        made.append(target)
     return made
 
 
@@ -101,6 +115,7 @@ def main(argv=None):
     ap.add_argument("--layout", default=str(case_model.LAYOUT))
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--no-png", action="store_true", help="skip the previews")
+    ap.add_argument("--docs", action="store_true", help="refresh docs/case from the build")
     args = ap.parse_args(argv)
     try:
         cfg = hardware.load_config(args.config)
@@ -121,6 +136,13 @@ def main(argv=None):
             layout.POWER[c.build["power"]["kind"]]["label"]))
     if why:
         print("case: no STL or preview: " + why, file=sys.stderr)
+    if args.docs:
+        DOCS.mkdir(parents=True, exist_ok=True)
+        for name, folder, rel in DOC_FILES:
+            src = Path(args.out) / folder / rel
+            if src.exists():
+                shutil.copyfile(src, DOCS / name)
+                print("wrote " + str(DOCS / name))
     return 0
 
 

@@ -1,7 +1,8 @@
 """The perfboard plan: an SVG of where each part sits and where each wire runs.
 
 Seen from the component side. Parts on top are drawn solid, parts under the board (power,
-piezo) dashed. Each wire is a polyline from a Pico pad to its part, tagged with the pin it
+piezo) dashed. Each wire is drawn straight, pad to pad (insulated wire on the solder side),
+from a Pico pad to its part, tagged with the pin it
 starts at (data-pin, data-gpio) and the part it ends at (data-to), so a test can read the
 plan back against config.py and the pin table.
 """
@@ -23,7 +24,7 @@ def wires(c, layout, cfg, piezo_fitted):
 
     def run(net, kind, pin, gpio, to, end):
         start = cm.pico_pad(layout, build, pin)
-        out.append((net, kind, pin, gpio, to, [start, (end[0], start[1]), end]))
+        out.append((net, kind, pin, gpio, to, [start, end]))
 
     buttons = dict(getattr(cfg, "BUTTONS", {}))
     for n in c.buttons:
@@ -39,8 +40,7 @@ def wires(c, layout, cfg, piezo_fitted):
     legs = [(cm.button_legs(layout, build, n)[3], n) for n in c.buttons]
     prev = cm.pico_pad(layout, build, PIN_GND_BUTTONS)
     for leg, n in sorted(legs, key=lambda t: (t[0][1], t[0][0])):
-        out.append(("GND", "gnd", PIN_GND_BUTTONS, None, n + " GND",
-                    [prev, (leg[0], prev[1]), leg]))
+        out.append(("GND", "gnd", PIN_GND_BUTTONS, None, n + " GND", [prev, leg]))
         prev = leg
     # The cells (or the LiPo charger's OUT pads) into VSYS through the Schottky diode.
     names = {b.name: b for b in c.parts}
