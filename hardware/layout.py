@@ -110,6 +110,7 @@ CASE = {
     "window_margin": 0.8,  # the window's border beyond the active area
     "boss_d": 6.5, "screw_clear": 2.9, "screw_pilot": 2.2,  # M2.5 screws
     "head_d": 5.5, "head_h": 2.5,  # M2.5 pan head, counterbored into the base
+    "boss_wall": 1.8,  # around the counterbore, in the base's bosses
     "lanyard_d": 3.5,
     "sound_d": 3.0,
 }

@@ -125,6 +125,10 @@ def test_a_layout_that_cannot_fit_is_refused(cfg, layout):
     lay = edited(layout, BUTTON=dict(layout.BUTTON, h=6.0))
     with pytest.raises(case_model.LayoutError, match="taller"):
         case.sources(cfg, lay)
+    high = copy.deepcopy(layout.FULL)
+    high["oled_pin1"] = (11, 34)  # the module's edge past the board's
+    with pytest.raises(case_model.LayoutError, match="oled overhangs"):
+        case.sources(cfg, edited(layout, FULL=high))
 
 
 # ---------------------------------------------------------------- the perfboard plan
