@@ -40,3 +40,4 @@ def test_report_names_every_power_option():
     assert set(out) == set(case_model.load_layout().POWER)
     assert len(lines) == 2 + len(out)
     assert pm.report({})[0] == {}
+    assert pm.report({"1.28.0": {"play": {"error": "timed out"}}})[0] == {}

@@ -93,7 +93,7 @@ def report(bench, fw="1.28.0"):
 
     layout = case_model.load_layout()
     play = (bench.get(fw) or {}).get("play")
-    if not play:
+    if not play or "idle" not in play or "actions" not in play:
         return {}, ["power model: no 1-player game in the bench for v%s" % fw]
     busy_play, busy_idle = busy_fractions(play)
     out, lines = {}, ["", "power model (v%s; currents: tools/power_model.py)" % fw]
