@@ -357,6 +357,9 @@ class PicoBoard:
 
     def sleep(self):
         """Sleep until a button is down, at the least draw the chip offers on batteries."""
+        # The boot clock first: the wake brings the clocks back to their defaults but
+        # leaves the flash's divider as the slow clock set it, too fast for them on an RP2350
+        self.clock(True)
         if self.timer is not None:
             self.timer.deinit()
         if self.wdt is not None:
