@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
 .PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui uf2 \
-        bench-pico web web-deps bench-web
+        bench-pico web web-deps bench-web case
 
 $(STAMP): requirements-dev.txt
 	$(PY) -m venv $(VENV)
@@ -85,6 +85,12 @@ bench-ui: $(STAMP)
 # an edited pin map: GPIOs used twice, Pico W radio pins, SDA/SCL the I2C block can't use).
 hardware: $(STAMP)
 	$(BIN)/python tools/hardware.py
+
+# A printable case and perfboard plan from config.py and hardware/layout.py: OpenSCAD
+# source, an STL and a preview PNG per part, perfboard.svg, for the config's build and its
+# 4-button build -> build/case/<n>-buttons/. Needs openscad and xvfb (apt).
+case: $(STAMP)
+	$(BIN)/python tools/case.py
 
 # Issue 6 at full counts, on all cores (about 10 minutes): a power cut at every unit of
 # every save and an I/O error at every filesystem call (then a boot), 10,000 mutations per

@@ -32,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pico  # noqa: E402
+import power_model  # noqa: E402
 
 ROOT = pico.ROOT
 I2C_US_PER_BYTE = 22.5  # 9 bits at 400 kHz
@@ -350,8 +351,10 @@ def main(argv=None):
     OUT.parent.mkdir(exist_ok=True)
     rep = run_all(a)
     rep["seconds"] = round(time.time() - t0)
+    rep["power"], power_lines = power_model.report(rep)  # hours of play, days asleep
     OUT.write_text(json.dumps(rep, indent=1))
     table(rep)
+    print("\n".join(power_lines))
     print("\nwritten build/bench_pico.json (%d s)" % rep["seconds"])
     return 0
 

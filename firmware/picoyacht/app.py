@@ -13,7 +13,7 @@ so setup, records and diagnostics cost no heap in a game resumed at boot.
 
 import gc
 
-from picoyacht import gamelog
+from picoyacht import gamelog, power
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, MIN_BUTTONS, NBUTTONS
 from picoyacht.coach import Coach
 from picoyacht.cues import GAME_OVER, SCORE, SCRATCH
@@ -102,6 +102,7 @@ class App:
         self.last_scorer = -1
         self.new_best = False  # the game just over set a record
         self.power = AWAKE
+        self.off = False  # "Power off" was picked: the loop puts the board to sleep
         self.last_input = now_ms
         self.swallow = 0
         self.frames = 0
@@ -528,6 +529,11 @@ class App:
             self.power = BLANK
             self._display("sleep", -1)
 
+    def blank(self):
+        """The display off now (power off, sleep): the next press only wakes it."""
+        self.power = BLANK
+        self._display("sleep", -1)
+
     def _display(self, what, arg):
         """Display power calls; a display that stops answering must not stop the game."""
         f = getattr(self.disp, what, None)
@@ -603,6 +609,7 @@ class Runner:
         self.app = app or App(board.display, board.present, board.store, board.urandom,
                               board.console, now, board.boot_buttons,
                               getattr(board, "tone", None))
+        self.power = power.Power(board)
 
     def step(self):
         b = self.board
@@ -631,6 +638,7 @@ class Runner:
             if app.screen.NAME == "diag":
                 self._diag(now)
             app.render()
+            self.power.step(app, app.power != AWAKE, now)
         except Exception as e:
             app.fault(e)
         b.idle()

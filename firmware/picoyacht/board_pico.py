@@ -31,6 +31,15 @@ after WDT_GRACE_MS + WDT_MS. restore() (main.py's exit path, e.g. Ctrl-C from Th
 mpremote) disarms the watchdog, which MicroPython's rp2 WDT cannot stop, so the REPL and
 file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog.
 
+Power (picoyacht.power decides when): sleep() puts the chip in DORMANT (machine.lightsleep()
+with no argument stops the crystal) with a wake on each button's pin going low, which
+MicroPython does not set up itself, so it is written to IO_BANK0's DORMANT_WAKE_INTE
+registers here. The sampling Timer and the watchdog stop first (the watchdog would count
+on after the wake) and start again after. On USB power (VBUS on GP24, not readable on a
+Pico W) DORMANT would drop the USB connection, so it waits in short light sleeps instead.
+clock(fast) runs the CPU at its clock from boot, or at SLOW_HZ while the display is dimmed or off.
+config.SLEEP_MIN: minutes without a press before sleep() (0: never).
+
 Sound: config.PIEZO names the GPIO of a passive piezo driven by machine.PWM; board.tone is
 tone(freq_hz, duty_u16) for picoyacht.sound.Player (0 = silence), or None when PIEZO is None.
 """
@@ -55,6 +64,12 @@ _WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
 _WDT_CLR = (("RP2350", 0x400DB000), ("RP2040", 0x4005B000))
 _WDT_ENABLE = 1 << 30
 _GPIO_IN = const(0xD0000004)  # the RP2040's SIO GPIO_IN: every pin's level, bits 0..29
+# IO_BANK0 DORMANT_WAKE_INTE0, per chip (pico-sdk hardware/regs/io_bank0.h): 4 bits per
+# GPIO, 8 GPIOs a word, bit 0 of each nibble = wake while the pin is low. +0x2000 sets
+# bits, +0x3000 clears them (the atomic aliases).
+_WAKE_INTE = (("RP2350", 0x400282D8), ("RP2040", 0x40014160))
+_VBUS_GPIO = const(24)  # Pico and Pico 2: high while USB powers the board
+SLOW_HZ = 48000000  # the display dimmed or off: the lowest clock the USB PLL also runs at
 
 
 def _chip():
@@ -120,6 +135,11 @@ class PicoBoard:
         self.irq_errors = 0
         self.sampling = "loop"
         self._last = time.ticks_ms()
+        from picoyacht.power import sleep_after_ms
+
+        self.sleep_ms = sleep_after_ms(cfg)
+        self.fast = True
+        self.fast_hz = machine.freq()
         # Every attribute exists before the Timer starts: adding one later grows the
         # instance's dict, and an IRQ landing mid-resize fails its lookups.
         if getattr(cfg, "SAMPLING", "timer") == "timer":
@@ -319,6 +339,51 @@ class PicoBoard:
 
     def running(self):
         return True
+
+    # ---------------------------------------------------------------- power
+    def clock(self, fast):
+        """The CPU's clock: full speed for play, slower while nobody is watching."""
+        if fast != self.fast:
+            self.fast = fast
+            try:
+                machine.freq(self.fast_hz if fast else SLOW_HZ)
+            except (ValueError, OSError):
+                pass  # a firmware that cannot: it stays at its clock
+
+    def _usb_powered(self):
+        if " W" in _chip():
+            return True  # VBUS is on the radio chip: assume USB, never drop the link
+        return Pin(_VBUS_GPIO, Pin.IN).value() == 1
+
+    def sleep(self):
+        """Sleep until a button is down, at the least draw the chip offers on batteries."""
+        # The boot clock first: the wake brings the clocks back to their defaults but
+        # leaves the flash's divider as the slow clock set it, too fast for them on an RP2350
+        self.clock(True)
+        if self.timer is not None:
+            self.timer.deinit()
+        if self.wdt is not None:
+            self._disarm()
+        if self._usb_powered():
+            while not self.read():
+                machine.lightsleep(20)
+        else:
+            regs = [(addr, name) for name, addr in _WAKE_INTE if name in _chip()]
+            if not regs or not self.gpios:
+                return self._resume()
+            base = regs[0][0]
+            for g in self.gpios:
+                machine.mem32[base + 0x2000 + 4 * (g >> 3)] = 1 << 4 * (g & 7)
+            if not self.read():  # a press on the way down: awake already
+                machine.lightsleep()
+            for g in self.gpios:
+                machine.mem32[base + 0x3000 + 4 * (g >> 3)] = 1 << 4 * (g & 7)
+        self._resume()
+
+    def _resume(self):
+        self._prev_t = self._last = self._fed = time.ticks_ms()
+        if self.timer is not None:
+            self._start_timer()
 
     def urandom(self, n):
         return os.urandom(n)

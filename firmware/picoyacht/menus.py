@@ -24,20 +24,21 @@ M_UNDO = const(2)
 _M_HINT = const(3)
 _M_QUIT = const(4)
 _M_STOP = const(5)
+_M_OFF = const(6)
 _COLS = const(21)
 
 
 # The menu's item codes when it offers undo (bit 0 of the index) and a hint (bit 1), in a
 # demo (bit 2): literals, so that opening the menu allocates nothing.
 _MENU_ITEMS = (
-    b"\x00\x01\x04",  # Back, Scores, Quit
-    b"\x00\x01\x02\x04",  # Back, Scores, Undo, Quit
-    b"\x00\x01\x03\x04",  # Back, Scores, Hint, Quit
-    b"\x00\x01\x02\x03\x04",  # Back, Scores, Undo, Hint, Quit
-    b"\x00\x01\x05",  # Back, Scores, Stop
-    b"\x00\x01\x02\x05",  # Back, Scores, Undo, Stop
-    b"\x00\x01\x03\x05",  # Back, Scores, Hint, Stop
-    b"\x00\x01\x02\x03\x05",  # Back, Scores, Undo, Hint, Stop
+    b"\x00\x01\x04\x06",  # Back, Scores, Quit, Power off
+    b"\x00\x01\x02\x04\x06",  # Back, Scores, Undo, Quit, Power off
+    b"\x00\x01\x03\x04\x06",  # Back, Scores, Hint, Quit, Power off
+    b"\x00\x01\x02\x03\x04\x06",  # Back, Scores, Undo, Hint, Quit, Power off
+    b"\x00\x01\x05\x06",  # Back, Scores, Stop, Power off
+    b"\x00\x01\x02\x05\x06",  # Back, Scores, Undo, Stop, Power off
+    b"\x00\x01\x03\x05\x06",  # Back, Scores, Hint, Stop, Power off
+    b"\x00\x01\x02\x03\x05\x06",  # Back, Scores, Undo, Hint, Stop, Power off
 )
 
 
@@ -85,7 +86,7 @@ class Menu(Choice):
     NAME = "menu"
     NEXT = "scores"
     LABELS = ("Back to game", "All scores", "Undo last box", "Hint", "Quit to title",
-              "Stop demo")
+              "Stop demo", "Power off")
 
     def enter(self):
         app = self.app
@@ -108,6 +109,9 @@ class Menu(Choice):
         elif code == _M_HINT:
             app.show("play")
             app.play.hint()
+        elif code == _M_OFF:
+            app.back()  # the game's screen, as the wake will find it
+            app.off = True
         elif code == _M_QUIT or code == _M_STOP:
             if app.demo:
                 app.game = None

@@ -144,6 +144,13 @@ class FakeMachine:
 
     def __init__(self):
         self.mem32 = Mem32()
+        self.hz = 125000000
+
+    def freq(self, hz=None):
+        """The CPU clock, which board_pico lowers while the display rests."""
+        if hz is None:
+            return self.hz
+        self.hz = hz
 
     def disable_irq(self):
         return 0
@@ -179,6 +186,7 @@ class Cfg:
     SAMPLE_MS = 2
     WDT_MS = 8000
     WDT_GRACE_MS = 8000
+    SLEEP_MIN = 0  # these scenarios are the watchdog's: the board never sleeps in them
 
 
 class TestBoard(board_pico.PicoBoard):
