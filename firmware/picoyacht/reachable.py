@@ -1,0 +1,121 @@
+"""Which scores dice can make: what a saved scorecard is checked against.
+
+One source of truth: a box's row holds a bit for every score the rules core's own scorer
+(rules.evaluate, the joker included) gives some multiset of dice, and 0 where some dice
+leave the box unsatisfied. Sharp Dice doubles a first-roll lower box, so it is applied at
+lookup instead of widening the table. Only the last rule set asked keeps a table (a saved
+game has one), built once: a few hundred bytes.
+"""
+
+from picoyacht.rules import (
+    ALL_PLUS,
+    ARG_A,
+    FIXED,
+    KIND,
+    MODE,
+    UPPER,
+    VALUE,
+    YAHTZEE_BONUS,
+    Options,
+    doubles_with_sharp,
+    evaluate,
+    multisets,
+)
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+ROW_BYTES = const(18)  # bits for scores 0..143: above any box's maximum (6 dice + 100)
+_YAHTZEE_BONUS_BOXES = const(1)  # the Yahtzee box itself earns no bonus
+
+_rows = None
+_rows_id = -1
+
+
+def _table(rs):
+    """The rule set's rows, built from every multiset of its dice on first use."""
+    global _rows, _rows_id
+    if _rows_id != rs.id:
+        _rows = None  # the old table goes before the new one is made
+        boxes = rs.boxes
+        nb = rs.nboxes
+        rows = bytearray(nb * ROW_BYTES)
+        for counts in multisets(rs.ndice):
+            five = rs.joker and max(counts) == rs.ndice  # a Yahtzee: the joker may apply
+            for b in range(nb):
+                _mark(rows, b, evaluate(boxes[b], counts))
+                if five and boxes[b][KIND] != UPPER:
+                    _mark(rows, b, evaluate(boxes[b], counts, True))
+        _rows = rows
+        _rows_id = rs.id
+    return _rows
+
+
+def _mark(rows, box, s):
+    if s < 0:
+        s = 0  # unsatisfied: the box takes a scratch
+    i = box * ROW_BYTES + (s >> 3)
+    rows[i] |= 1 << (s & 7)
+
+
+def _has(rows, box, points):
+    if points < 0 or points >= ROW_BYTES * 8:
+        return False
+    return bool(rows[box * ROW_BYTES + (points >> 3)] >> (points & 7) & 1)
+
+
+def possible(rs, box, points, sharp):
+    """Whether some dice score ``points`` in ``box`` (``sharp``: Sharp Dice is on)."""
+    rows = _table(rs)
+    if _has(rows, box, points):
+        return True
+    return (sharp and points > 0 and not points & 1 and doubles_with_sharp(rs.boxes[box])
+            and _has(rows, box, points >> 1))
+
+
+def by_a_yahtzee(rs, box, points, sharp):
+    """Whether a roll of all dice alike could score ``points`` in ``box``: where a Yahtzee
+    bonus roll went. 0 is always possible (a forced or chosen scratch)."""
+    if points == 0:
+        return True
+    spec = rs.boxes[box]
+    doubles = sharp and doubles_with_sharp(spec)
+    counts = bytearray(7)
+    for f in range(1, 7):
+        counts[f] = rs.ndice
+        s = evaluate(spec, counts, spec[KIND] != UPPER)
+        counts[f] = 0
+        if s == points or doubles and 2 * s == points:
+            return True
+    return False
+
+
+def box_cap(rs, box, sharp):
+    """A bound on the box's score read from its data alone (no dice search): records are
+    checked at every boot for every rule set, where a search would cost seconds on a Pico."""
+    spec = rs.boxes[box]
+    if spec[KIND] == UPPER:
+        return spec[ARG_A] * rs.ndice
+    mode = spec[MODE]
+    if mode == FIXED:
+        cap = spec[VALUE]
+    else:
+        cap = 6 * rs.ndice + (spec[VALUE] if mode == ALL_PLUS else 0)
+    return cap * 2 if sharp and doubles_with_sharp(spec) else cap
+
+
+def max_total(rs):
+    """The most a card of the rule set can total, with any options: every box at its cap,
+    the larger upper bonus, and a Yahtzee bonus for every other box."""
+    t = 0
+    for b in range(rs.nboxes):
+        t += box_cap(rs, b, rs.sharp)
+    t += max(rs.upper_bonus(Options()), rs.upper_bonus(Options(bonus100=True)))
+    if rs.joker:
+        t += YAHTZEE_BONUS * (rs.nboxes - _YAHTZEE_BONUS_BOXES)
+    return t
