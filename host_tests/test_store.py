@@ -1001,3 +1001,20 @@ def test_a_save_after_its_own_save_opens_only_the_copy_it_writes():
         assert s.save("game", b"five")
         assert ("/game.dat", "rb") in opened and ("/game.bak", "rb") in opened, step
         assert Store(fs.reboot()).load("game") == b"five"
+
+
+# ------------------------------------------------------------------ issue 25, finding 6
+@pytest.mark.parametrize("fat", [False, True], ids=["rename-replaces", "fat-rename"])
+@pytest.mark.parametrize("err", [EIO, ENOSPC])
+def test_a_rename_that_keeps_failing_never_costs_the_backup(fat, err):
+    """Finding 6: every rename fails. The save fails, and both good copies stay: its
+    retry must not remove game.bak first. This test is also the control of the rename
+    retry: the old _replace removed the target on any error but ENOSPC, and failed it."""
+    fs = FakeFs(fat=fat)
+    s = Store(fs)
+    assert s.save("game", b"one") and s.save("game", b"two")
+    fs.fail("rename", OSError(err, "rename"))
+    assert not s.save("game", b"three")
+    assert decode(fs.files["/game.bak"], "game") == (1, b"one")
+    assert decode(fs.files["/game.dat"], "game") == (2, b"two")
+    assert Store(fs.reboot()).load("game") == b"two"
