@@ -481,10 +481,10 @@ def test_sharp_dice_doubles_only_what_it_may():
 
 def test_the_score_table_holds_every_box_maximum():
     """Scores beyond the row would be refused as impossible: every box fits, joker included."""
-    from picoyacht import reachable
+    from picoyacht import reachable, saves
 
     for rs in rules.RULESETS:
         for b in range(rs.nboxes):
             assert rs.box_max(b) < reachable.ROW_BYTES * 8
             assert reachable.possible(rs, b, rs.box_max(b), False)
-            assert reachable.box_cap(rs, b, False) >= rs.box_max(b)
+            assert saves.box_cap(rs, b, False) >= rs.box_max(b)

@@ -4,19 +4,12 @@ One source of truth: a box's row holds a bit for every score the rules core's ow
 (rules.evaluate, the joker included) gives some multiset of dice, and 0 where some dice
 leave the box unsatisfied. Sharp Dice doubles a first-roll lower box, so it is applied at
 lookup instead of widening the table. Only the last rule set asked keeps a table (a saved
-game has one), built once: a few hundred bytes.
+game has one), built once: a few hundred bytes. Loaded only with a saved game to check.
 """
 
 from picoyacht.rules import (
-    ALL_PLUS,
-    ARG_A,
-    FIXED,
     KIND,
-    MODE,
     UPPER,
-    VALUE,
-    YAHTZEE_BONUS,
-    Options,
     doubles_with_sharp,
     evaluate,
     multisets,
@@ -31,7 +24,6 @@ except ImportError:  # CPython
 
 
 ROW_BYTES = const(18)  # bits for scores 0..143: above any box's maximum (6 dice + 100)
-_YAHTZEE_BONUS_BOXES = const(1)  # the Yahtzee box itself earns no bonus
 
 _rows = None
 _rows_id = -1
@@ -93,29 +85,3 @@ def by_a_yahtzee(rs, box, points, sharp):
         if s == points or doubles and 2 * s == points:
             return True
     return False
-
-
-def box_cap(rs, box, sharp):
-    """A bound on the box's score read from its data alone (no dice search): records are
-    checked at every boot for every rule set, where a search would cost seconds on a Pico."""
-    spec = rs.boxes[box]
-    if spec[KIND] == UPPER:
-        return spec[ARG_A] * rs.ndice
-    mode = spec[MODE]
-    if mode == FIXED:
-        cap = spec[VALUE]
-    else:
-        cap = 6 * rs.ndice + (spec[VALUE] if mode == ALL_PLUS else 0)
-    return cap * 2 if sharp and doubles_with_sharp(spec) else cap
-
-
-def max_total(rs):
-    """The most a card of the rule set can total, with any options: every box at its cap,
-    the larger upper bonus, and a Yahtzee bonus for every other box."""
-    t = 0
-    for b in range(rs.nboxes):
-        t += box_cap(rs, b, rs.sharp)
-    t += max(rs.upper_bonus(Options()), rs.upper_bonus(Options(bonus100=True)))
-    if rs.joker:
-        t += YAHTZEE_BONUS * (rs.nboxes - _YAHTZEE_BONUS_BOXES)
-    return t
