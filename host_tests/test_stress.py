@@ -46,6 +46,8 @@ def clean(res):
 
 @pytest.mark.parametrize("name", ["cuts", "cuts_bytes"])
 def test_power_cut_at_every_unit_of_every_save(out, name):
+    """Controls that must fail it (stress.NEGATIVE): neg_in_place (byte model), neg_no_sync
+    and neg_no_sync_reads_back (littlefs model: a store that reads back fine)."""
     args = stress.COUNTS[name][K]
     res = clean(run(out, name, "stress_cuts", args, stress.HEAPS[name]))
     stride = int(args[0].split("=")[1])
@@ -56,12 +58,16 @@ def test_power_cut_at_every_unit_of_every_save(out, name):
 
 
 def test_io_error_at_every_filesystem_call(out):
+    """Controls that must fail it: neg_rename_fails and neg_errors_in_place (broken= is
+    honoured in this mode too)."""
     res = clean(run(out, "errors", "stress_cuts", stress.COUNTS["errors"][K],
                     stress.HEAPS["errors"]))
     assert res["ERROR_POINTS"] > 300 and res["ERROR_VISIBLE"] > 0
 
 
 def test_corrupted_files_of_every_kind(out):
+    """Controls that must fail it: neg_rotate_bad, neg_no_game_check, neg_ignore_backup
+    and neg_impossible_cards."""
     res = clean(run(out, "corrupt", "stress_corrupt", stress.COUNTS["corrupt"][K],
                     stress.HEAPS["corrupt"]))
     assert res["CRASHES"] == 0
