@@ -488,3 +488,22 @@ def test_the_score_table_holds_every_box_maximum():
             assert rs.box_max(b) < reachable.ROW_BYTES * 8
             assert reachable.possible(rs, b, rs.box_max(b), False)
             assert saves.box_cap(rs, b, False) >= rs.box_max(b)
+
+
+def test_the_score_table_is_every_score_of_every_multiset():
+    """The table's shortcuts (upper boxes by face count, fixed boxes only until missed and
+    made) give exactly the scores a plain scan of every multiset gives, joker included."""
+    from picoyacht import reachable
+
+    for rs in rules.RULESETS:
+        scan = [set() for _ in range(rs.nboxes)]
+        for counts in rules.multisets(rs.ndice):
+            five = rs.joker and max(counts) == rs.ndice
+            for b in range(rs.nboxes):
+                scan[b].add(max(0, rules.evaluate(rs.boxes[b], counts)))
+                if five and rs.boxes[b][rules.KIND] != rules.UPPER:
+                    scan[b].add(max(0, rules.evaluate(rs.boxes[b], counts, True)))
+        for b in range(rs.nboxes):
+            table = {p for p in range(reachable.ROW_BYTES * 8)
+                     if reachable.possible(rs, b, p, False)}
+            assert table == scan[b], (rs.name, b)

@@ -8,7 +8,10 @@ game has one), built once: a few hundred bytes. Loaded only with a saved game to
 """
 
 from picoyacht.rules import (
+    ARG_A,
+    FIXED,
     KIND,
+    MODE,
     UPPER,
     doubles_with_sharp,
     evaluate,
@@ -30,19 +33,40 @@ _rows_id = -1
 
 
 def _table(rs):
-    """The rule set's rows, built from every multiset of its dice on first use."""
+    """The rule set's rows, built on first use: an upper box from each count of its face,
+    every other box from every multiset of the dice (a fixed-score box only until some
+    dice have missed it and some made it)."""
     global _rows, _rows_id
     if _rows_id != rs.id:
         _rows = None  # the old table goes before the new one is made
         boxes = rs.boxes
         nb = rs.nboxes
         rows = bytearray(nb * ROW_BYTES)
+        todo = bytearray(nb)  # 1: scan every multiset; 2: fixed, scan until missed and made
+        counts = bytearray(7)
+        for b in range(nb):
+            spec = boxes[b]
+            if spec[KIND] == UPPER:
+                f = spec[ARG_A]
+                for k in range(rs.ndice + 1):
+                    counts[f] = k
+                    _mark(rows, b, evaluate(spec, counts))
+                counts[f] = 0
+            else:
+                todo[b] = 2 if spec[MODE] == FIXED else 1
         for counts in multisets(rs.ndice):
             five = rs.joker and max(counts) == rs.ndice  # a Yahtzee: the joker may apply
             for b in range(nb):
-                _mark(rows, b, evaluate(boxes[b], counts))
-                if five and boxes[b][KIND] != UPPER:
+                t = todo[b]
+                if not t:
+                    continue
+                s = evaluate(boxes[b], counts)
+                _mark(rows, b, s)
+                if five:
                     _mark(rows, b, evaluate(boxes[b], counts, True))
+                if t > 1:  # fixed: its only scores are 0 and its value (the joker's too)
+                    t |= 4 if s < 0 else 8
+                    todo[b] = 0 if t & 12 == 12 else t
         _rows = rows
         _rows_id = rs.id
     return _rows

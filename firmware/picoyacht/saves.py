@@ -123,7 +123,7 @@ class Records:
             name = rec.names[r] = str(data[pos + 5:pos + 5 + n], "utf-8")
             if (best or name) and not games or best and not name:
                 raise ValueError("records: a best with no game")
-            if best > max_total(rules.RULESETS[r]):
+            if best and best > max_total(rules.RULESETS[r]):  # (builds only played ones)
                 raise ValueError("records: a best no card makes")
             pos += 5 + n
         if v2:
