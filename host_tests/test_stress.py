@@ -81,7 +81,8 @@ def test_corrupted_files_of_every_kind(out):
 
 def test_power_cut_at_every_flash_write_on_the_emulated_pico(out):
     """The real rp2 firmware and its littlefs (4096-byte blocks, 256-byte program): a cut
-    before every flash erase and program of a run of saves, booted through _boot.py."""
+    before every flash erase and program of a run of saves, booted through _boot.py.
+    Control: test_emulated_pico_cuts_catch_a_store_that_removes_first."""
     if stress.emulator() is None:
         pytest.skip("no ../shared/rp2emu on this machine")
     import subprocess
@@ -93,6 +94,20 @@ def test_power_cut_at_every_flash_write_on_the_emulated_pico(out):
     assert r.returncode == 0 and res.get("FAILURES") == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert res["EMU_CUT_POINTS"] >= (res["EMU_FLASH_PROGRAMS"] + res["EMU_FLASH_ERASES"]) // 3
     assert res["EMU_RESUMED_LAST"] + res["EMU_RESUMED_PREVIOUS"] > 0 and res["EMU_PLAYED_ON"] > 0
+
+
+@pytest.mark.parametrize("name", list(stress.EMU_NEGATIVE))
+def test_emulated_pico_cuts_catch_a_store_that_removes_first(out, name):
+    """The emulated Pico's cut proof over a store that removes the old copies before it
+    saves (stress.EMU_NEGATIVE) must find the games it loses."""
+    if stress.emulator() is None:
+        pytest.skip("no ../shared/rp2emu on this machine")
+    import subprocess
+
+    r = subprocess.run(stress.emu_command(out, stress.EMU_NEGATIVE[name]),
+                       capture_output=True, text=True, timeout=3600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert stress.parse(r.stdout)["FAILURES"] > 0, r.stdout[-2000:]
 
 
 @pytest.mark.parametrize("name", list(stress.NEGATIVE))

@@ -98,7 +98,7 @@ PICO_NEGATIVE = {
 }
 # tools/saves_emu.mjs's control on the emulated Pico, likewise.
 EMU_NEGATIVE = {
-    "neg_emu_remove_first": ["--games", "1", "--boxes", "2", "--torn", "0", "--stride", "3",
+    "neg_emu_remove_first": ["--games", "1", "--boxes", "2", "--torn", "0", "--stride", "1",
                              "--broken", "1"],
 }
 NEGATIVE_WHAT = {
