@@ -2,7 +2,6 @@
 Loaded when the title opens it. A long OK offers to clear them: the way to free flash
 when a save fails for a full flash."""
 
-from picoyacht import saves
 from picoyacht.buttons import B_OK
 from picoyacht.rules import RULESETS
 from picoyacht.screens import Pages, W, header
@@ -26,7 +25,7 @@ class Records(Pages):
     def clear(self, btn):
         app = self.app
         if btn == B_OK:
-            app.records = saves.Records()
+            app.records.clear()
             if app.store is None or app.store.delete("records"):
                 app.save_state.saved("records", True)
         app.show("records")

@@ -135,6 +135,10 @@ class Records:
             raise ValueError("records: trailing bytes")
         return rec
 
+    def clear(self):
+        """Forget every play, best and counted game (a long OK on the records screen)."""
+        Records.__init__(self)
+
     def counted(self, game):
         """Whether ``game`` is the last game these records counted."""
         return self.last == _game_id(game)
