@@ -22,7 +22,7 @@ from picoyacht.debounce import PRESS, RELEASE, ticks_diff
 from picoyacht.fast import locked
 from picoyacht.game import Game, RuleError, copy_into
 from picoyacht.rules import NAME, YAHTZEE, Options
-from picoyacht.saves import Records, Settings
+from picoyacht.saves import Records, SaveState, Settings, resumable
 from picoyacht.screens import Canvas
 
 try:
@@ -89,6 +89,7 @@ class App:
         self.note_at = 0
         self.note_key = False  # the note stays until the next key (a coach's tip)
         self.save_msg = ""
+        self.save_state = self.cv.saves = SaveState()  # what failed, until a save of it works
         self._save_due = False  # the game is saved on the pass after its frame: after_move()
         self._swept = False  # the heap was collected for that save
         # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none) and for
@@ -264,7 +265,10 @@ class App:
         if r is not None:
             self.records = r
         g = self._load("game", self._restore, notes)
-        resumable = g is not None and not g.over
+        if g is not None and self.records.counted(g):  # its delete failed at game over
+            self.store.delete("game")
+            g = None
+        resumable = g is not None
         if resumable:
             self._adopt(g, self.settings.coach)
         self.home()
@@ -298,7 +302,7 @@ class App:
             self.resume()
 
     def _restore(self, data):
-        return Game.restore(data, self._Roller(1))
+        return resumable(Game.restore(data, self._Roller(1)))
 
     def save(self, kind, payload):
         if self.store is None:
@@ -308,12 +312,10 @@ class App:
             err = self.store.last_error
         except Exception as e:
             ok, err = False, "not saved: " + str(e)
+        self.save_msg = self.save_state.saved(kind, ok, err)
         if not ok:
-            self.save_msg = err or "not saved"
             self.log('{"ev":"save_error","kind":"' + kind + '","msg":' + gamelog.q(self.save_msg)
                      + "}")
-        elif kind == "game":
-            self.save_msg = ""
         return ok
 
     def save_game(self):
@@ -410,7 +412,6 @@ class App:
 
     def _begin(self, g, level):
         self._adopt(g, level)
-        self.save_msg = ""
         self.last_box = -1
         self.coach_line = ""
         self.log(gamelog.start_line(g))
@@ -458,9 +459,11 @@ class App:
         self.new_best = False
         self._save_due = False  # a finished game is not kept: its save is deleted below
         if not self.demo:
-            self.new_best = self.records.add(g)
-            self.save("records", self.records.pack())
-            if self.store is not None:
+            best = self.records.add(g)
+            # the game's save goes only once the records that count it are on flash
+            saved = self.save("records", self.records.pack())
+            self.new_best = best and saved
+            if saved and self.store is not None:
                 try:
                     self.store.delete("game")
                 except Exception:

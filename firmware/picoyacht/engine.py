@@ -523,7 +523,7 @@ class Engine:
         with the heap locked: a preview per box redid the dice's counts and joker checks,
         each call's frame from the heap, and Maxi's 20 boxes took 12-15 ms on the
         emulated Pico, up to 33 ms on a fragmented heap."""
-        allowed = game._allowed()
+        allowed = game.allowed()
         pts = self.pts
         locked(type(game).card, game, self.states, pts)
         bv = self.bv

@@ -10,12 +10,15 @@ from array import array
 from picoyacht import rules
 from picoyacht.rules import (
     CHANCE,
+    CPU_EXPERT,
     JOKER_FORCED,
     JOKER_FREE,
     KIND,
     MAX_NAME,
     MAX_SEATS,
+    ROLLS_PER_TURN,
     UPPER,
+    YAHTZEE_BONUS,
     evaluate,
 )
 
@@ -53,10 +56,6 @@ _U_CREDITS = const(6)
 HUMAN = const(0)
 _CPU_EASY = const(1)
 _CPU_NORMAL = const(2)
-CPU_EXPERT = const(3)
-
-ROLLS_PER_TURN = const(3)
-YAHTZEE_BONUS = const(100)
 
 
 def copy_into(dst, src):
@@ -233,7 +232,7 @@ class Game:
         face = self._five_alike_face()
         return bool(face) and self.is_filled(self.current, self.rs.yahtzee_box)
 
-    def _allowed(self):
+    def allowed(self):
         """Bitmask of the boxes the current seat may fill now."""
         if not self.rolls_used or self.over:
             return 0
@@ -287,7 +286,7 @@ class Game:
         seat = self.current
         if self.over or self.is_filled(seat, box):
             return FILLED
-        if not self._allowed() >> box & 1:
+        if not self.allowed() >> box & 1:
             return LOCKED
         return POINTS if self.preview(box) > 0 else ZERO
 
@@ -296,7 +295,7 @@ class Game:
         the card reads all of them at once, and box by box costs 13 times the joker
         and dice checks (12 ms on a Pico, per opening of the card)."""
         seat = self.current
-        allowed = self._allowed()
+        allowed = self.allowed()
         counts = self._counts
         face = 0
         if allowed:
@@ -350,7 +349,7 @@ class Game:
             raise RuleError("that box is already filled")
         if not self.rolls_used:
             raise RuleError("roll before scoring")
-        if not self._allowed() >> box & 1:
+        if not self.allowed() >> box & 1:
             raise RuleError("the joker rule forbids that box")
         points = self.preview(box)
         bonus = self.pending_yahtzee_bonus()

@@ -78,6 +78,7 @@ class Title(Choice):
         cv.big("PicoYacht", 22, 2, 1)
         cv.text("dice games", 34, 11)
         menu_list(cv, self.sel, self.LABELS, self.items, 3)
+        cv.text(self.app.save_state.what(), 0, 56)  # a failed save, under the items
 
 
 class Menu(Choice):
@@ -122,6 +123,9 @@ class Menu(Choice):
         cv.clear()
         header(cv, "Menu")
         menu_list(cv, self.sel, self.LABELS, self.items)
+        saves = self.app.save_state  # what failed and what to do, below the items
+        cv.text(saves.what(), 0, 48)
+        cv.text(saves.todo(), 0, 56)
 
 
 class Message(Screen):

@@ -270,7 +270,7 @@ class Play(Screen):
         if g.kinds[seat]:
             cv.text("CPU", x + 4, 0, 0)
         xr = cv.rnum(g.total(seat), W, 0, 0)
-        if app.save_msg:
+        if app.save_state.failed:
             cv.glyph(font.BANG, xr - 8, 0, 0)
         # status line: a note, or the rolls left and the round
         if app.note:

@@ -130,7 +130,9 @@ class Over(Screen):
         elif self.judged:
             cv.rtext("gave", 92, 0, 0)
         win = self.winners
-        if g.nseats == 1:
+        if app.save_state.unsaved("records") and not app.demo:
+            cv.text("Records not saved!", 1, 8)
+        elif g.nseats == 1:
             if app.new_best:
                 cv.text("New best score!", 1, 8)
             else:

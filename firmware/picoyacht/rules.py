@@ -16,6 +16,9 @@ except ImportError:  # CPython
 
 MAX_SEATS = const(6)
 MAX_NAME = const(8)  # characters of a player's name: what the screens and the saves keep
+ROLLS_PER_TURN = const(3)
+CPU_EXPERT = const(3)  # the highest seat kind: 0 is a human, 1..3 a CPU of that level
+YAHTZEE_BONUS = const(100)
 
 # Box tuple fields.
 NAME = const(0)

@@ -47,6 +47,7 @@ class Canvas:
     def __init__(self, fb, buf):
         self.fb = fb
         self.buf = buf
+        self.saves = None  # a saves.SaveState: while a save is failing, headers show a "!"
         self.g = font.GLYPHS
 
     def clear(self):
@@ -224,7 +225,9 @@ def header(cv, s, right_num=-1, page=0, pages=0):
         cv.glyph(47, xr - CELL, 0, 0)
         xr = cv.rnum(page + 1, xr - CELL, 0, 0) - 8
     if right_num >= 0:
-        cv.rnum(right_num, xr, 0, 0)
+        xr = cv.rnum(right_num, xr, 0, 0)
+    if cv.saves is not None and cv.saves.failed:
+        cv.glyph(font.BANG, xr - 8, 0, 0)
 
 
 def menu_list(cv, sel, labels, codes, first_page=1):

@@ -305,7 +305,7 @@ def _easy(game, rng):
 
 
 def _easy_box(game, mistake):
-    allowed = game._allowed()
+    allowed = game.allowed()
     best_b, best_s, second = -1, -1, -1
     for b in range(game.rs.nboxes):
         if allowed >> b & 1:

@@ -37,7 +37,7 @@ def main():
             g.set_held(mask)
             roll_bytes += garbage_of(g.roll)
             rolls += 1
-        allowed = g._allowed()
+        allowed = g.allowed()
         best, best_s = -1, -1
         for b in range(nb):
             if allowed >> b & 1 and g.preview(b) > best_s:
