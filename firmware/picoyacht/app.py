@@ -13,6 +13,8 @@ so setup, records and diagnostics cost no heap in a game resumed at boot.
 
 import gc
 
+from micropython import const
+
 from picoyacht import gamelog
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, MIN_BUTTONS, NBUTTONS
 from picoyacht.coach import Coach
@@ -24,14 +26,6 @@ from picoyacht.game import Game, RuleError, copy_into
 from picoyacht.rules import NAME, YAHTZEE, Options
 from picoyacht.saves import Records, Settings
 from picoyacht.screens import Canvas
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Display power.
 AWAKE = const(0)

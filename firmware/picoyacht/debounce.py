@@ -33,13 +33,7 @@ An event is one small int, kind << 4 | button: the kind (PRESS...) in the high n
 the button in the low one (event, kind_of, button_of).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 PRESS = const(1)
 RELEASE = const(2)

@@ -15,17 +15,11 @@ facts by rebinding diag.heap_free, diag.versions and diag.build.
 
 import sys
 
+from micropython import const
+
 from picoyacht.buttons import B_MENU, NBUTTONS
 from picoyacht.debounce import LONG
 from picoyacht.screens import CELL, Screen, W, header
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 NA = "n/a"
 ERR = "error"

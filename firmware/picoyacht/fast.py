@@ -15,12 +15,10 @@ and arguments are bytearrays (bytes for the font, str for text) and offsets the 
 has clipped.
 """
 
-try:
-    import micropython
+import sys
 
-    _PYTHON = False
-except ImportError:  # CPython: the viper functions below run as Python
-    _PYTHON = True
+_PYTHON = sys.implementation.name != "micropython"  # (tools/hostlib has const only)
+if _PYTHON:  # CPython: the viper functions below run as Python
 
     class micropython:  # noqa: N801 - stands in for the module
         @staticmethod
@@ -28,6 +26,8 @@ except ImportError:  # CPython: the viper functions below run as Python
             return f
 
     ptr8 = bytes
+else:
+    import micropython
 
 try:
     from micropython import heap_lock, heap_unlock

@@ -7,6 +7,8 @@ Every illegal action raises RuleError before changing any state.
 
 from array import array
 
+from micropython import const
+
 from picoyacht import rules
 from picoyacht.rules import (
     CHANCE,
@@ -18,14 +20,6 @@ from picoyacht.rules import (
     UPPER,
     evaluate,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Box states shown to the player (RULES.md).
 LOCKED = const(0)  # no roll yet this turn, or forbidden by the joker rule

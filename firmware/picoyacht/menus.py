@@ -1,16 +1,10 @@
 """The title, the in-game menu and the message box: the small screens always at hand."""
 
+from micropython import const
+
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.game import HUMAN
 from picoyacht.screens import Choice, Screen, header, menu_list
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Title item codes.
 T_RESUME = const(0)

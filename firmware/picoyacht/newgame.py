@@ -1,6 +1,8 @@
 """Setting up a new game: the rule set and options, the players, and a player's name.
 Loaded when the title opens it; not needed during play."""
 
+from micropython import const
+
 from picoyacht import font, rules
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.cues import SCORE, VOLUME_NAMES
@@ -8,14 +10,6 @@ from picoyacht.game import MAX_NAME
 from picoyacht.rules import JOKER_NAMES, RULESETS
 from picoyacht.saves import BETS, DEFAULT_NAMES
 from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Setup row codes.
 R_RULES = const(0)

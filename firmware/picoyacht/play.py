@@ -2,6 +2,8 @@
 seats. Play also runs the turn's actions (roll, hold, hint, undo, the CPU's steps) for
 the other screens that reach them."""
 
+from micropython import const
+
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.coach import CPU_HANDOVER_MS, centi
@@ -22,14 +24,6 @@ from picoyacht.screens import (
     ndigits,
     row_sum,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 _DIE = const(17)  # screens.Canvas.die's size
 _ANIM_FRAMES = const(4)

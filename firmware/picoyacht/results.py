@@ -1,5 +1,7 @@
 """Scores of every seat (from the menu), game over, and each box's rating at the end."""
 
+from micropython import const
+
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.rules import ABBR, NAME
@@ -13,14 +15,6 @@ from picoyacht.screens import (
     header,
     row_sum,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 _ROWS = const(6)  # card rows per page of the scores grid
 _SEATS = const(4)  # seats per page of the scores grid

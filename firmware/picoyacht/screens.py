@@ -10,18 +10,12 @@ Screen is the contract every screen keeps (one module per family: menus, newgame
 results, records, diag); App opens them by name and loads their module on first use.
 """
 
+from micropython import const
+
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.debounce import LONG, REPEAT
 from picoyacht.fast import put_glyph, put_scaled, put_text
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 W = const(128)
 CELL = const(6)

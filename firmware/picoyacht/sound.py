@@ -15,6 +15,8 @@ game-over tune. Volume is a duty cycle: a passive piezo is loudest at 50 %.
 
 from array import array
 
+from micropython import const
+
 # The ids and volume names live in picoyacht.cues; sound.X names them too.
 from picoyacht.cues import (  # noqa: F401
     COUNT,
@@ -27,14 +29,6 @@ from picoyacht.cues import (  # noqa: F401
     VOLUME_NAMES,
     YAHTZEE,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 UNIT_MS = const(5)  # a length of 1 in a table
 LOW_NOTE = const(48)  # C3: the lowest note in FREQ

@@ -42,16 +42,9 @@ tests use the pure-Python stand-in in tools/hostlib.
 """
 
 import framebuf
+from micropython import const
 
 from picoyacht.fast import copy, gap, locked, span
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 WIDTH = const(128)
 _HEIGHT = const(64)

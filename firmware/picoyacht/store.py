@@ -57,13 +57,7 @@ kind (a programming error) raises ``ValueError``.
 import os
 import struct
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 try:
     from binascii import crc32 as _crc32_native
