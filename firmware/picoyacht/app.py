@@ -20,12 +20,13 @@ from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, MIN_BUTTONS, N
 from picoyacht.coach import Coach
 from picoyacht.cues import GAME_OVER, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
-from picoyacht.debounce import PRESS, RELEASE, ticks_diff
+from picoyacht.debounce import PRESS, RELEASE
 from picoyacht.fast import locked
 from picoyacht.game import Game, RuleError, copy_into
 from picoyacht.rules import NAME, YAHTZEE, Options
 from picoyacht.saves import Records, Settings
 from picoyacht.screens import Canvas
+from picoyacht.ticks import ticks_diff
 
 # Display power.
 AWAKE = const(0)

@@ -13,9 +13,9 @@ import gc
 from micropython import const
 
 from picoyacht import gamelog
-from picoyacht.debounce import ticks_diff
 from picoyacht.game import HUMAN, POINTS, ZERO, RuleError
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, best_box, can_roll, fallback
+from picoyacht.ticks import ticks_diff
 
 CPU_HANDOVER_MS = const(1200)  # a CPU's hand-over screen stays this long
 _CPU_STEP_MS = const(600)  # between a CPU's visible steps

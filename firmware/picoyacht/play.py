@@ -8,7 +8,6 @@ from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.coach import CPU_HANDOVER_MS, centi
 from picoyacht.cues import HOLD, ROLL
-from picoyacht.debounce import ticks_diff
 from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO, RuleError
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.rules import ABBR, NAME
@@ -24,6 +23,7 @@ from picoyacht.screens import (
     ndigits,
     row_sum,
 )
+from picoyacht.ticks import ticks_diff
 
 _DIE = const(17)  # screens.Canvas.die's size
 _ANIM_FRAMES = const(4)

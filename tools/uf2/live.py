@@ -23,7 +23,7 @@ ROOT = HERE.parent.parent
 
 # What an all-CPU game imports (snapshot: at its first save; no sound without a piezo, no
 # invariants unless a save is loaded), leaves first: a row then holds its module alone.
-MODULES = ("rules", "buttons", "cues", "debounce", "font", "fast", "ssd1306", "store",
+MODULES = ("rules", "buttons", "cues", "ticks", "debounce", "font", "fast", "ssd1306", "store",
            "snapshot", "game", "saves", "roller", "gamelog", "policy", "screens", "menus",
            "coach", "play", "board_pico", "app", "engine", "strategy", "strategy_table")
 
