@@ -41,13 +41,9 @@ from array import array
 
 import machine
 from machine import Pin
+from micropython import const
 
 from picoyacht.buttons import BUTTON_NAMES, NBUTTONS
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x
 
 RING = const(64)  # samples; runs of one level keep two, so ~15 taps fit a blocked loop pass
 _WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
