@@ -40,16 +40,23 @@ def classes():
                 yield path.name, node
 
 
+def written(node):
+    """What a statement writes: its assignment or del targets, setattr's object as `x.?`."""
+    if isinstance(node, (ast.Assign, ast.Delete)):
+        return node.targets
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        return [node.target]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("setattr", "delattr") and node.args):
+        return [ast.Attribute(value=node.args[0], attr="?")]
+    return []
+
+
 def self_attributes(cls):
     """Every `self.x` a class assigns: its instance attributes."""
     names = set()
     for node in ast.walk(cls):
-        targets = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        for t in targets:
+        for t in written(node):
             for sub in ast.walk(t):
                 if (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
                         and sub.value.id == "self"):
@@ -81,17 +88,7 @@ def session_writes(module_tree):
                     and _is_session(node.value, aliases)):
                 aliases.add(node.targets[0].id)
         for node in ast.walk(fn):
-            targets = []
-            if isinstance(node, ast.Assign):
-                targets = node.targets
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-                targets = [node.target]
-            elif isinstance(node, ast.Delete):
-                targets = node.targets
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                  and node.func.id in ("setattr", "delattr") and node.args):
-                targets = [ast.Attribute(value=node.args[0], attr="?")]
-            for t in targets:
+            for t in written(node):
                 if isinstance(t, ast.Attribute) and _is_session(t.value, aliases):
                     found.append((node.lineno, ast.unparse(t)))
     return found
