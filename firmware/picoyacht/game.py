@@ -55,7 +55,7 @@ YAHTZEE_BONUS = const(100)
 
 def copy_into(dst, src):
     """dst[:] = src for two of the same length, without a slice object: MicroPython
-    v1.24 allocates one (16 B on the Pico) for every slice assignment."""
+    v1.24 allocates one for every slice assignment."""
     for i in range(len(src)):
         dst[i] = src[i]
 
@@ -110,7 +110,7 @@ class Game:
         self.single_roll = False  # the dice came from one roll of all of them
         self._counts = bytearray(7)
         # What the last box changed, to take it back: buffers made once, so that scoring
-        # allocates nothing (a snapshot took 5 ms on the Pico, a fresh record ~160 B)
+        # allocates nothing (a snapshot is slow on the Pico, and a fresh record allocates)
         self._undo_box = -1  # the box undo() takes back, or -1
         self._undo_at = array("i", [0] * (_U_CREDITS + n))
         self._undo_saved = bytearray(n)
@@ -287,8 +287,8 @@ class Game:
 
     def card(self, states, values):
         """box_state() and preview() of every box into states and values, in one pass:
-        the card reads all of them at once, and box by box costs 13 times the joker
-        and dice checks (12 ms on a Pico, per opening of the card)."""
+        the card reads all of them at once, and box by box repeats the joker and dice
+        checks for every box, at every opening of the card."""
         seat = self.current
         allowed = self._allowed()
         counts = self._counts

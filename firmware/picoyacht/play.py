@@ -258,8 +258,8 @@ class Card(Screen):
     the best one). A box that scores 0 asks for a second OK.
 
     Each box's state and value are worked out when the card opens, and again only if the
-    dice or the turn have changed since: the rules cost ~1.3 ms a row on the Pico, which
-    a cursor move would otherwise pay for every row it redraws."""
+    dice or the turn have changed since: the rules are slow on the Pico, and a cursor move
+    would otherwise pay for them on every row it redraws."""
 
     NAME = "card"
     rows = b""

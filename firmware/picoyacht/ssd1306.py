@@ -13,8 +13,8 @@ finds the changed column span of every page that differs, and plans windows:
   address, control and command bytes of every write;
 * a narrower window is split where enough columns in between are unchanged on all its
   pages (the gaps between a roll's five dice): each part costs a column command, an
-  address and control byte a page, and the time of those writes (about 110 us each on
-  the emulated Pico, the price of 5 bytes at 400 kHz), and the columns skipped pay;
+  address and control byte a page, and the time of those writes (each costs the Pico
+  about as much as 5 more bytes on the bus), and the columns skipped pay;
 * the controller's window is remembered: a window equal to the last one costs no command
   at all, a change of pages only or of columns only costs 3 command bytes instead of 6.
 
@@ -64,7 +64,7 @@ _SET_PAGE_ADDR = const(0x22)
 # Bus bytes the planner counts: a write = address + control byte + payload.
 _WIN_COST = const(8)  # address, control, 0x21 c0 c1 0x22 p0 p1 (a fresh window)
 _COLWIN_COST = const(5)  # address, control, 0x21 c0 c1 (new columns, same pages)
-_WRITE_COST = const(5)  # the Pico's time for one more write, ~110 us: 5 bytes at 400 kHz
+_WRITE_COST = const(5)  # the Pico's time for one more write, in bus bytes
 _UNKNOWN = const(255)  # controller window not known: send it in full
 
 # Init for a 128x64 panel, horizontal addressing: a literal, so nothing is built at import.
