@@ -22,11 +22,10 @@ MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 300
 MAX_APP_LINES = 300
 MAX_APP_ATTRIBUTES = 25
-# Classes still over MAX_CLASS_LINES, each with the work that brings it under: a class
-# may leave this list, never join it, and none here may grow.
-OVERSIZE = {("engine.py", "Engine"): 471, ("game.py", "Game"): 385,
-            ("ssd1306.py", "SSD1306_I2C"): 335}
-OVERSIZE_MODULES = {"engine.py": 702}  # the engine's split (issue 24, the engine's part)
+# Still over the limits, for their own branches of issue 24 (the engine's split, the
+# game's seams): an entry may leave these lists, never join them, and none may grow.
+OVERSIZE = {("engine.py", "Engine"): 471, ("game.py", "Game"): 385}
+OVERSIZE_MODULES = {"engine.py": 702}
 
 
 def tree(name):

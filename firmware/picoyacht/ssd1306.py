@@ -98,6 +98,38 @@ _I_PRECHARGE = const(20)
 _I_INVERT = const(25)
 
 
+def plan(lo, hi, cost, frm):
+    """Cheapest split of the dirty pages (columns lo[p]..hi[p], lo 255: clean) into runs
+    of adjacent pages, one window per run: cost[i] = bus bytes for pages [0, i),
+    frm[i] = first page of the run ending at page i - 1 (255: page i - 1 is clean).
+    A pure function of its tables, so the driver's class holds only the bus work."""
+    cost[0] = 0
+    for i in range(1, _PAGES + 1):
+        if lo[i - 1] == _UNKNOWN:
+            cost[i] = cost[i - 1]
+            frm[i] = _UNKNOWN
+            continue
+        best = 0x7FFF
+        a = WIDTH
+        b = 0
+        for j in range(i - 1, -1, -1):  # the run j .. i-1, growing downwards
+            if lo[j] == _UNKNOWN:
+                continue  # a clean page inside a run is sent too, but can't start it
+            if lo[j] < a:
+                a = lo[j]
+            if hi[j] > b:
+                b = hi[j]
+            n = i - j
+            c = n * (b - a + 3)  # per page: address, control, the columns
+            if WIDTH * n + 2 < c:
+                c = WIDTH * n + 2  # full width: all pages in one write
+            c += cost[j] + _WIN_COST
+            if c < best:
+                best = c
+                frm[i] = j
+        cost[i] = best
+
+
 class SSD1306_I2C(framebuf.FrameBuffer):
     """The 128x64 panel at `addr` (0x3C, or 0x3D with SA0 high) on `i2c`."""
 
@@ -238,47 +270,12 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         return n
 
     def _find_changes(self, _b, _c):
-        """_spans, then _plan if a page changed: their number. flush() runs it with the heap
-        locked (fast.locked: it allocates nothing; the writes that follow need the heap, as
-        the rp2 port copies a write of several buffers into one heap block)."""
+        """_spans, then plan() if a page changed: their number. flush() runs it with the heap
+        locked (it allocates nothing); not the writes: rp2 copies a multi-buffer write."""
         n = self._spans()
         if n:
-            self._plan()
+            plan(self._lo, self._hi, self._cost, self._from)
         return n
-
-    def _plan(self):
-        """Cheapest split of the dirty pages into runs of adjacent pages, one window per
-        run: _cost[i] = bus bytes for pages [0, i), _from[i] = first page of the run
-        ending at page i - 1 (255: page i - 1 is clean)."""
-        lo = self._lo
-        hi = self._hi
-        cost = self._cost
-        frm = self._from
-        cost[0] = 0
-        for i in range(1, _PAGES + 1):
-            if lo[i - 1] == _UNKNOWN:
-                cost[i] = cost[i - 1]
-                frm[i] = _UNKNOWN
-                continue
-            best = 0x7FFF
-            a = WIDTH
-            b = 0
-            for j in range(i - 1, -1, -1):  # the run j .. i-1, growing downwards
-                if lo[j] == _UNKNOWN:
-                    continue  # a clean page inside a run is sent too, but can't start it
-                if lo[j] < a:
-                    a = lo[j]
-                if hi[j] > b:
-                    b = hi[j]
-                n = i - j
-                c = n * (b - a + 3)  # per page: address, control, the columns
-                if WIDTH * n + 2 < c:
-                    c = WIDTH * n + 2  # full width: all pages in one write
-                c += cost[j] + _WIN_COST
-                if c < best:
-                    best = c
-                    frm[i] = j
-            cost[i] = best
 
     def _window(self, c0, c1, p0, p1):
         """Point the controller at a window, sending only what differs from the last."""

@@ -21,8 +21,6 @@ from picoyacht.roller import Roller, seed_from_entropy
 from picoyacht.rules import ABBR, NAME, YAHTZEE, Options
 from picoyacht.screens import NOTE_KEY, NOTE_MOVE
 
-_CPU_FINISH_STEPS = 60  # more than any CPU turn takes: a guard, never reached
-
 
 class Turn:
     """One game's flow. `app` is the session: settings, records, saves, log, notes, sound."""
