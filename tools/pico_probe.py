@@ -259,12 +259,12 @@ class ProbeBoard(board_pico.PicoBoard):
                 seen = True
         self.press_seen = seen
         self.due = self.app is not None and self.app.turn.save_due
-        self.swept = self.due and self.app.turn._swept
+        self.swept = self.due and self.app.turn.swept
 
     def saved(self, app):
         """This pass was one of the two after a move that saves the game (Turn.after_move:
         a collection, then the save)."""
-        return self.due and (not app.turn.save_due or app.turn._swept != self.swept)
+        return self.due and (not app.turn.save_due or app.turn.swept != self.swept)
 
     def idle(self):
         t1 = time.ticks_us()

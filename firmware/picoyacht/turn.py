@@ -40,7 +40,7 @@ class Turn:
         self.coach_line = ""  # the coach's word on the last box, for the hand-over
         self.new_best = False  # the game just over set a record
         self.save_due = False  # the game is saved on the pass after its frame: after_move()
-        self._swept = False  # the heap was collected for that save
+        self.swept = False  # the heap was collected for that save
         self._log_due = False  # the last box's log line is still to write
         self._log_bonus = 0
         self._log_dice = bytearray(0)  # sized to the game's dice: adopt()
@@ -292,11 +292,11 @@ class Turn:
             return False
         self._log_score()
         if self.save_due:
-            if not whole and not self._swept:
-                self._swept = True
+            if not whole and not self.swept:
+                self.swept = True
                 gc.collect()
                 return True
-            self._swept = False
+            self.swept = False
             self.save_due = False
             if self.game is not None and not self.demo and self.app.store is not None:
                 self.app.save("game", self.game.snapshot())
