@@ -95,18 +95,19 @@ class App:
 
     def keys(self, text):
         """A prompt in the build's key names: OK and Menu are A and B on 4 buttons."""
-        if self.full:
-            return text
-        return text.replace("OK", "A").replace("Menu", "B")
+        return text if self.full else text.replace("OK", "A").replace("Menu", "B")
 
     def note(self, text, num=-1, stay=NOTE_TIMED):
         """The one way to show (or, with "", clear) the note over the play or card screen:
         `num` >= 0 is drawn after the text (no string made); stay: screens.NOTE_*."""
-        self.status.set(text, num, stay, self.now)
+        st = self.status
+        st.text = text
+        st.num = num
+        st.stay = stay
+        st.at = self.now
         self.dirty = True
 
-    def redraw(self):
-        """The frame changed: draw it on this pass."""
+    def redraw(self):  # the frame changed: draw it on this pass
         self.dirty = True
 
     def stay_awake(self, now):

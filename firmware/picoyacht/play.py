@@ -46,15 +46,14 @@ class Play(Screen):
 
     NAME = "play"
     ACTIONS = ("Roll", "Score", "Hint")
-    cursor = 0
-    hint_mask = 0
-    anim = 0  # roll animation frame, 0 when still
-    anim_at = 0
-    game = None  # the game and the turn this screen last showed: a new one starts on Roll
-    seen_turn = -1
-
     def __init__(self, app):
         Screen.__init__(self, app)
+        self.cursor = 0  # (every field made now: setting one in a key's pass allocates nothing)
+        self.hint_mask = 0
+        self.anim = 0  # roll animation frame, 0 when still
+        self.anim_at = 0
+        self.game = None  # the game and turn last shown here: a new one starts on Roll
+        self.seen_turn = -1
         self.anim_dice = bytearray(6)
         self._rng = (app.boot_ms & 0xFFFF) | 1  # for roll animations only, never the dice
         self.legend = "1-6 hold  Roll  OK" if app.full else "Up/Dn move  A select"

@@ -253,16 +253,11 @@ class Note:
     """The status note over the play or card screen: text, then a number if num >= 0 (a
     box's points, drawn without a string made). App.note() sets it; draws read it."""
 
-    text = ""
-    num = -1
-    at = 0
-    stay = NOTE_TIMED
-
-    def set(self, text, num, stay, now):
-        self.text = text
-        self.num = num
-        self.stay = stay
-        self.at = now
+    def __init__(self):
+        self.text = ""  # (every field made now: setting one later allocates nothing)
+        self.num = -1
+        self.at = 0
+        self.stay = NOTE_TIMED
 
     def expire(self, now):
         """Clear a timed note once its time is up; True if it was cleared."""

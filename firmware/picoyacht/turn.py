@@ -230,11 +230,9 @@ class Turn:
         else:
             app.sound(SCORE if pts else SCRATCH)
         self.save_due = True
-        app.note("")
-        if g.over:
-            return self._game_over()
-        if g.nseats > 1:
-            return "handover"
+        if g.over or g.nseats > 1:
+            app.note("")
+            return self._game_over() if g.over else "handover"
         if tip:  # the player's eyes are on the dice: the tip stays there until a key
             app.note(tip, -1, NOTE_KEY)
         else:
