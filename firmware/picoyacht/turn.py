@@ -140,7 +140,8 @@ class Turn:
             app.note("Roll first")
             return False
         g.held ^= 1 << i
-        app.note("")
+        if app.status.text:  # (a call less in the common case: a hold's pass is short)
+            app.note("")
         app.sound(HOLD)
         return True
 
@@ -157,7 +158,8 @@ class Turn:
         except RuleError:
             app.note("Can't roll")
             return False
-        app.note("")
+        if app.status.text:
+            app.note("")
         self.last_scorer = -1
         if tip:
             app.note(tip, -1, NOTE_KEY)
