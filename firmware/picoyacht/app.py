@@ -24,7 +24,6 @@ from picoyacht import gamelog
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
 from picoyacht.debounce import PRESS, RELEASE
 from picoyacht.fast import locked
-from picoyacht.panel import Panel
 from picoyacht.saves import Records, Settings
 from picoyacht.screens import NOTE_KEY, NOTE_TIMED, Canvas, Note
 from picoyacht.ticks import ticks_diff
@@ -38,6 +37,7 @@ _CONTRAST_ON = const(0xCF)
 CONTRAST_DIM = const(0x08)
 _DIM_MS = const(30000)
 _BLANK_MS = const(120000)
+_RETRY_MS = const(250)
 
 # Screen name -> the module that defines it, imported on first use; the module's SCREENS
 # tuple holds its screen classes, each with its NAME.
@@ -47,6 +47,44 @@ SCREENS = {
     "over": "results", "ratings": "results", "records": "records", "diag": "diag",
 }
 _KEPT = "menus"  # title, menu and message: the one screen module never dropped
+
+
+class Panel:
+    """The display driver's calls made safe: a panel that stops answering must not stop the
+    game. A frame or a power command (wake, contrast, sleep) the panel refused (a bus error:
+    the driver then re-inits it and sends the whole frame on its next flush) is tried again
+    after _RETRY_MS, so the display recovers by itself when the bus comes back. App decides
+    when the display dims, blanks and wakes; Panel carries that out."""
+
+    def __init__(self, disp, now):
+        self.disp = disp
+        self.unsent = False  # the panel refused the last frame or command: retry
+        self.unsent_at = now
+
+    def command(self, what, arg, now):
+        """A power call by name (arg -1: none); a driver without it has nothing to do."""
+        f = getattr(self.disp, what, None)
+        if f is None:
+            return
+        try:
+            ok = f(arg) if arg >= 0 else f()
+        except OSError:
+            ok = False
+        if ok is False:  # the driver re-applies it with its re-init: see retry_due()
+            self.unsent = True
+            self.unsent_at = now
+
+    def retry_due(self, now):
+        return self.unsent and ticks_diff(now, self.unsent_at) >= _RETRY_MS
+
+    def flush(self, now):
+        """Send what changed in the frame buffer."""
+        try:
+            ok = self.disp.flush()
+        except OSError:
+            ok = False
+        self.unsent = ok is False
+        self.unsent_at = now
 
 
 class App:
@@ -336,7 +374,7 @@ class App:
 
     def render(self):
         """Redraw the whole frame if anything changed (the driver sends only what changed),
-        or send it again if the panel refused it (see picoyacht.panel)."""
+        or send it again if the panel refused it (see Panel)."""
         retry = self.panel.retry_due(self.now)
         if self.power == BLANK:
             if retry:
@@ -440,7 +478,8 @@ class Runner:
     def _diag(self, now):
         """Feed the diagnostics screen: live buttons, I2C devices, heap, versions, battery."""
         app = self.app
-        seed = app.turn.seed()
+        t = app.turn  # the game's seed, or the boot roller's before a game
+        seed = t.game.seed if t.game is not None else t.roller.seed
         buttons = None if hasattr(self.board, "read") else self.deb.pressed
         app.screen.update(self.board, now, seed, buttons)
 

@@ -41,8 +41,10 @@ class Title(Choice):
     LABELS = ("Resume game", "New game", "Records", "Demo (all CPU)")
 
     def enter(self):
+        t = self.turn
+        g = t.game
         items = bytearray()
-        if self.turn.resumable():
+        if g is not None and not g.over and not t.demo:
             items.append(T_RESUME)
         items.append(T_NEW)
         items.append(T_RECORDS)
@@ -82,7 +84,8 @@ class Menu(Choice):
     def enter(self):
         t = self.turn
         g = t.game
-        undo = t.can_undo()
+        s = t.last_scorer  # undo is offered for a human's last box, in a real game
+        undo = g.can_undo and not t.demo and s >= 0 and g.kinds[s] == HUMAN
         hint = t.coach.level and g.kinds[g.current] == HUMAN and g.rolls_used
         self.items = _MENU_ITEMS[(1 if undo else 0) | (2 if hint else 0) | (4 if t.demo else 0)]
         self.sel = 0

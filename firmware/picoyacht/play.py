@@ -167,7 +167,8 @@ class Play(Screen):
             else:
                 self._shake()
             app.redraw()
-        if not self.anim and self.turn.cpu_due(now, app.dirty):
+        g = self.turn.game
+        if not self.anim and not g.over and self.turn.coach.due(now, g, app.dirty):
             app.stay_awake(now)
             self._cpu_step()
 
@@ -431,9 +432,11 @@ class Handover(Screen):
 
     def tick(self, now):
         app = self.app
-        g = self.turn.game
+        t = self.turn
+        g = t.game
+        s = t.last_scorer  # a coach's word on a human's last box waits for a key
         if (g.kinds[g.current] != HUMAN and ticks_diff(now, self.at) >= CPU_HANDOVER_MS
-                and not self.turn.waits_for_key()):
+                and not (t.coach_line and s >= 0 and g.kinds[s] == HUMAN)):
             app.show("play")
             app.stay_awake(now)
 

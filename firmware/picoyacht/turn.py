@@ -15,7 +15,7 @@ from picoyacht import gamelog
 from picoyacht.coach import Coach, centi
 from picoyacht.cues import GAME_OVER, HOLD, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
-from picoyacht.game import HUMAN, Game, RuleError, copy_into
+from picoyacht.game import Game, RuleError, copy_into
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.roller import Roller, seed_from_entropy
 from picoyacht.rules import ABBR, NAME, YAHTZEE, Options
@@ -46,10 +46,6 @@ class Turn:
         self._log_dice = bytearray(0)  # sized to the game's dice: adopt()
 
     # ---------------------------------------------------------------- starting
-    def seed(self):
-        """The seed the diagnostics show: the game's, or the boot roller's before one."""
-        return self.game.seed if self.game is not None else self.roller.seed
-
     def restore(self, data):
         """A saved game from its payload (Game.restore's checks), for the boot's load."""
         return Game.restore(data, Roller(1))
@@ -72,10 +68,6 @@ class Turn:
                 break
             lines.append(g.names[s] + " " + str(g.total(s)))
         return lines
-
-    def resumable(self):
-        g = self.game
-        return g is not None and not g.over and not self.demo
 
     def resume(self):
         """Back to the game left for the title: its screen."""
@@ -201,12 +193,6 @@ class Turn:
         app.note("Undone")
         return True
 
-    def can_undo(self):
-        """Undo is offered for a human's last box, in a real game."""
-        g = self.game
-        s = self.last_scorer
-        return g.can_undo and not self.demo and s >= 0 and g.kinds[s] == HUMAN
-
     def score(self, box):
         """The current seat scores box. The next screen's name, or None (with a note) when
         the rules refuse the box."""
@@ -245,12 +231,6 @@ class Turn:
         """The hand-over was read: the coach's word on the last box is done."""
         self.coach_line = ""
 
-    def waits_for_key(self):
-        """A coach's word on a human's last box keeps a CPU's hand-over up until a key."""
-        g = self.game
-        s = self.last_scorer
-        return self.coach_line != "" and s >= 0 and g.kinds[s] == HUMAN
-
     def _game_over(self):
         app = self.app
         g = self.game
@@ -266,11 +246,6 @@ class Turn:
         return "over"
 
     # ---------------------------------------------------------------- CPU seats
-    def cpu_due(self, now, busy):
-        """True when a CPU seat's next step is due now (the coach thinks meanwhile)."""
-        g = self.game
-        return not g.over and self.coach.due(now, g, busy)
-
     def cpu_step(self):
         """One visible CPU action: (A_ROLL, 0) after a roll (the caller animates it),
         (A_HOLD, mask) with the holds set, or (A_SCORE, next screen's name)."""
