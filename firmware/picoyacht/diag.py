@@ -112,7 +112,8 @@ def collect(board, now_ms, seed=None, prev=None, buttons=None):
     if isinstance(present, int):
         f.present = present
     f.seed = NA if seed is None else seed
-    if not f.fresh or ticks_diff(now_ms, f.at) >= _SLOW_MS:
+    waited = ticks_diff(now_ms, f.at)  # (negative: a jump of half the tick period or more)
+    if not f.fresh or waited >= _SLOW_MS or waited < 0:
         f.fresh = True
         f.at = now_ms
         f.i2c = _scan(board)
