@@ -41,6 +41,7 @@ import mpy_run  # noqa: E402
 BUILD = ROOT / "build"
 FULL_FRAME = 1030
 sys.path.insert(0, str(ROOT / "firmware"))
+sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
 from picoyacht.rules import NAMES as RULE_NAMES  # noqa: E402
 
 

@@ -39,7 +39,8 @@ def scoring_rates(mpy):
     mp = run_mp(MPDIR / "bench_scoring.py", [3], 256, mpy)
     if mp.returncode != 0:
         raise SystemExit(mp.stderr)
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "firmware"))
+    path = os.pathsep.join(str(ROOT / d) for d in ("firmware", "tools/hostlib"))
+    env = dict(os.environ, PYTHONPATH=path)
     cp = subprocess.run([sys.executable, str(MPDIR / "bench_scoring.py"), "3"],
                         capture_output=True, text=True, env=env, check=True)
     for label, text in (("micropython", mp.stdout), ("cpython", cp.stdout)):
@@ -55,6 +56,7 @@ def main():
     compile_package(mpy)
     results = {"games": {}, "scoring": scoring_rates(mpy)}
     sys.path.insert(0, str(ROOT / "firmware"))
+    sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
     from picoyacht import rules
 
     for rid, players in ((0, 4), (4, 4), (3, 4), (5, 4), (1, 1)):

@@ -59,7 +59,7 @@ def cmd_ui(argv):
     log = bytearray()
     p = Meter(FULL_BUTTONS, log)
     p.setup(n, rid, 0)
-    g = p.app.game
+    g = p.app.turn.game
     turn = -1
     for _ in range(100000):
         if p.app.screen.NAME == "over":

@@ -26,6 +26,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
+sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "host_tests" / "mp"))
 

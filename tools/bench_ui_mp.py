@@ -63,7 +63,7 @@ def i2c_per_action():
     for k in kinds:
         out[k] = []
         drv[k] = []
-    disp = app.disp
+    disp = app.panel.disp
 
     def act(kind, btn, settle=300):
         before = b.i2c.bytes
@@ -72,7 +72,7 @@ def i2c_per_action():
         out[kind].append(b.i2c.bytes - before)
         drv[kind].append(disp.bytes_sent - sent)
 
-    g = app.game
+    g = app.turn.game
     for _ in range(24):
         if app.screen.NAME == "handover":
             act("handover", K.B_OK)
@@ -246,7 +246,7 @@ def sampling(timer, redraw):
         end = state["t0"] + 120000
         while b.us < end:
             if redraw == "full":
-                app.disp.mark_all()
+                app.panel.disp.mark_all()
                 app.dirty = True
             elif redraw == "typical":
                 app.screen.sel = 1 - app.screen.sel if app.screen.sel < 2 else 0

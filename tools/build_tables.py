@@ -25,6 +25,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
+sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
 
 from picoyacht import engine, rules  # noqa: E402
 from picoyacht.strategy_table import HEADER, MAGIC  # noqa: E402

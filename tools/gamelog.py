@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
+sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
 
 from flash import mpremote_cmd  # noqa: E402
 

@@ -55,7 +55,7 @@ for i in range(len(seq)):
     if i == 3 + 4 * 13:
         print("LIVE mid", live())
 print("LIVE end", live())
-g = r.app.game
+g = r.app.turn.game
 print("DONE", g is not None and g.over)
 '''
 

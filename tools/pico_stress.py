@@ -136,7 +136,7 @@ def diff_counts(want, got):
 
 def trend(heap, first, n):
     """host_tests/mp/stress_mash.py trend(), the unix port's heap trend, on these numbers."""
-    for sub in ("firmware", "host_tests", "host_tests/mp"):
+    for sub in ("firmware", "host_tests", "host_tests/mp", "tools/hostlib"):
         if str(pico.ROOT / sub) not in sys.path:
             sys.path.insert(0, str(pico.ROOT / sub))
     from stress_mash import trend as mash_trend

@@ -8,7 +8,7 @@ allocate nothing per sample. Works on rp2 MicroPython v1.23+: newer keywords (Ti
 hard=) are tried first with a fallback.
 
 A flash erase or program (every save) runs with the interrupts off: a sector erase holds
-the sampler for 45 ms typically, 400 ms at worst, then the Timer catches up in a burst of
+the sampler for longer than a tap lasts, then the Timer catches up in a burst of
 samples all taken at that moment, while the loop is still inside the save. Two things keep
 a press made during a save from being lost: the ring keeps only the first and the last
 sample of a run of one level (a burst or a long save fills two slots, not the whole ring),
@@ -50,13 +50,9 @@ from array import array
 
 import machine
 from machine import Pin
+from micropython import const
 
 from picoyacht.buttons import BUTTON_NAMES, NBUTTONS
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x
 
 RING = const(64)  # samples; runs of one level keep two, so ~15 taps fit a blocked loop pass
 _WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
@@ -104,8 +100,8 @@ class PicoBoard:
         self.piezo = self._piezo()
         self.tone = self._tone if self.piezo is not None else None
         self.sample_ms = getattr(cfg, "SAMPLE_MS", 2)
-        # On an RP2040 the IRQ keeps the GPIO_IN word (one read, ~10x cheaper than eleven
-        # Pin.value() calls: the IRQ runs every 2 ms), inverted over the button pins so a
+        # On an RP2040 the IRQ keeps the GPIO_IN word (one read, far cheaper than eleven
+        # Pin.value() calls in an IRQ that runs every sample), inverted over the button pins so a
         # set bit is a held button as in read()'s mask, and poll() maps it to buttons once
         # per change; elsewhere it keeps read()'s mask. _marks: each pin's bit in the
         # sampler's mask (the edge IRQ marks it).

@@ -20,16 +20,10 @@ device imports it in a loop pass apart from strategy's (each well inside a pass'
 import gc
 from array import array
 
+from micropython import const
+
 from picoyacht import rules
 from picoyacht.fast import locked
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Levels (strategy's; the same numbers as the seat kinds in game.py)
 EASY = const(1)

@@ -1,12 +1,12 @@
 """The byte loops of every frame: glyphs into the framebuffer, and the display driver's
 page compare and copies; and `locked`, which runs the hot paths' calls off the heap.
 
-Why a module of its own: on the Pico a Python loop costs about a microsecond per
-bytecode, so drawing a glyph byte by byte took ~200 us, a card screen ~40 ms, and
-copying a page into the driver's shadow by framebuf.blit ~1 ms. So where MicroPython has
-the viper emitter, the loops come compiled to machine code from fast_viper (see there);
-the Python loops below run where it has none (the WebAssembly port) and under CPython.
-Both give identical bytes: host_tests/test_fast.py checks each against pixel references.
+Why a module of its own: on the Pico a Python loop pays for every bytecode, so drawing
+glyphs byte by byte made a card screen slow to draw, and so did copying a page into the
+driver's shadow by framebuf.blit. So where MicroPython has the viper emitter, the loops
+come compiled to machine code from fast_viper (see there); the Python loops below run
+where it has none (the WebAssembly port) and under CPython. Both give identical bytes:
+host_tests/test_fast.py checks each against pixel references.
 
 Arguments are bytearrays (bytes for the font, str for text) and offsets the caller has
 clipped; every value stored stays in 0..255.
@@ -21,8 +21,8 @@ except ImportError:  # CPython, or a build without them
 def locked(fn, a, b, c):
     """fn(a, b, c) with the heap locked. MicroPython gives a call frame of more than a few
     words from the heap and frees it on return, unless the heap is locked: then it is on
-    the C stack. On a fragmented heap that search is the cost: a play frame took 10 ms on
-    the Pico instead of 4, and an engine build's box scores ran 2.3 times faster locked.
+    the C stack. On a fragmented heap that search is the cost, of a frame's drawing and of
+    an engine build's box scores alike.
     fn must not allocate: if it does (a MemoryError, or any error, which cannot be built
     while locked), it runs again unlocked, so it must be safe to repeat, and a real error
     then shows as itself. The one place the frames, the display driver and the CPU's
@@ -115,5 +115,5 @@ def copy(dst, at, src, start, n):
 
 try:  # machine code where the port compiles it; else the loops above
     from picoyacht.fast_viper import copy, gap, put_glyph, put_scaled, put_text, span  # noqa: F401, F811
-except (ImportError, SyntaxError):  # CPython (no micropython module), no viper emitter
-    pass
+except (ImportError, SyntaxError, AttributeError):  # no viper emitter: the WebAssembly
+    pass  # port refuses it; CPython's micropython shim (tools/hostlib) has const only

@@ -7,6 +7,8 @@ Every illegal action raises RuleError before changing any state.
 
 from array import array
 
+from micropython import const
+
 from picoyacht import rules
 from picoyacht.rules import (
     CHANCE,
@@ -21,14 +23,6 @@ from picoyacht.rules import (
     YAHTZEE_BONUS,
     evaluate,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Box states shown to the player (RULES.md).
 LOCKED = const(0)  # no roll yet this turn, or forbidden by the joker rule
@@ -60,7 +54,7 @@ _CPU_NORMAL = const(2)
 
 def copy_into(dst, src):
     """dst[:] = src for two of the same length, without a slice object: MicroPython
-    v1.24 allocates one (16 B on the Pico) for every slice assignment."""
+    v1.24 allocates one for every slice assignment."""
     for i in range(len(src)):
         dst[i] = src[i]
 
@@ -115,7 +109,7 @@ class Game:
         self.single_roll = False  # the dice came from one roll of all of them
         self._counts = bytearray(7)
         # What the last box changed, to take it back: buffers made once, so that scoring
-        # allocates nothing (a snapshot took 5 ms on the Pico, a fresh record ~160 B)
+        # allocates nothing (a snapshot is slow on the Pico, and a fresh record allocates)
         self._undo_box = -1  # the box undo() takes back, or -1
         self._undo_at = array("i", [0] * (_U_CREDITS + n))
         self._undo_saved = bytearray(n)
@@ -292,8 +286,8 @@ class Game:
 
     def card(self, states, values):
         """box_state() and preview() of every box into states and values, in one pass:
-        the card reads all of them at once, and box by box costs 13 times the joker
-        and dice checks (12 ms on a Pico, per opening of the card)."""
+        the card reads all of them at once, and box by box repeats the joker and dice
+        checks for every box, at every opening of the card."""
         seat = self.current
         allowed = self.allowed()
         counts = self._counts

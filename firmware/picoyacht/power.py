@@ -12,7 +12,7 @@ Power.step() once per pass, after its frame. The board's own parts are optional:
 without sleep() or clock() simply stays awake at its one speed.
 """
 
-from picoyacht.debounce import ticks_diff
+from picoyacht.ticks import ticks_diff
 
 MINUTE_MS = 60000
 
@@ -50,13 +50,13 @@ class Power:
             self.fast = not resting
             self.clock(self.fast)
         if self.sleep is None:
-            app.off = False
+            if app.off:
+                app.woke(app.last_input)  # nothing to sleep on: "Power off" is forgotten
             return False
         if not sleep_due(app.off, ticks_diff(now, app.last_input), self.after_ms):
             return False
-        app.after_move(True)  # the log line and save first: the cells may run out asleep
+        app.turn.after_move(True)  # the log line and save first: the cells may run out asleep
         app.blank()
         self.sleep()
-        app.off = False
-        app.last_input = self.board.ticks_ms()  # awake from here: the waking press is next
+        app.woke(self.board.ticks_ms())  # awake from here: the waking press is next
         return True

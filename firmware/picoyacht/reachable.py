@@ -7,6 +7,8 @@ lookup instead of widening the table. Only the last rule set asked keeps a table
 game has one), built once: a few hundred bytes. Loaded only with a saved game to check.
 """
 
+from micropython import const
+
 from picoyacht.rules import (
     ARG_A,
     FIXED,
@@ -17,14 +19,6 @@ from picoyacht.rules import (
     evaluate,
     multisets,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 ROW_BYTES = const(18)  # bits for scores 0..143: above any box's maximum (6 dice + 100)
 

@@ -49,3 +49,6 @@ class Records(Pages):
                 y = (r + 2) * 8
                 cv.text(RULESETS[r].name, 0, y, 1, 10)
                 cv.text(rec.names[r] if rec.best[r] else "-", 66, y)
+
+
+SCREENS = (Records,)  # what App.find opens by NAME

@@ -6,13 +6,7 @@ nothing: the only search (fitting "parts" such as 3+2 onto faces) mutates and re
 counts in place. Integers only: the device never does float arithmetic in the rules.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 MAX_SEATS = const(6)
 MAX_NAME = const(8)  # characters of a player's name: what the screens and the saves keep

@@ -59,13 +59,7 @@ import errno
 import os
 import struct
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 try:
     from binascii import crc32 as _crc32_native
@@ -217,8 +211,8 @@ class Store:
         self._checks = {}  # kind -> the caller's payload check, from load()
         self._verdicts = {}  # kind -> {(seq, crc): accepted} for the copies on flash
         # kind -> the three slots as this store's last save of it left them: the next save
-        # starts from them instead of reading all three back (three file objects, ~5 KB
-        # of heap on a Pico, per save). Any load, delete or failed save forgets them.
+        # starts from them instead of reading all three back (three file objects on the
+        # heap, per save). Any load, delete or failed save forgets them.
         self._slots = {}
 
     # ---------------------------------------------------------------- paths

@@ -33,6 +33,8 @@ generator's answer comes from Thinking, or at once from run(steps):
         move_cost_steps are the generators it runs
 """
 
+from micropython import const
+
 from picoyacht import rules
 from picoyacht.engine import (
     EASY,
@@ -43,14 +45,6 @@ from picoyacht.engine import (
     Engine,
     drain,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 HOLD = const(0)
 SCORE = const(1)

@@ -292,17 +292,17 @@ def play_after_boot(d, app, faults, finish):
         d.press(K.B_OK, 15, 15)
     resumed = app.screen.NAME in ("play", "handover")
     if resumed:
-        g0 = app.game
+        g0 = app.turn.game
         turn = g0.turn
-        if not press_until(d, app, faults, lambda: app.game is not g0 or g0.turn > turn):
+        if not press_until(d, app, faults, lambda: app.turn.game is not g0 or g0.turn > turn):
             return resumed, False
         if not finish:
             return resumed, True
         if not press_until(d, app, faults, lambda: app.screen.NAME == "title"):
             return resumed, False
-    old = app.game
+    old = app.turn.game
     return resumed, press_until(d, app, faults, lambda: (
-        app.game is not old and app.game is not None and app.game.turn >= 1))
+        app.turn.game is not old and app.turn.game is not None and app.turn.game.turn >= 1))
 
 
 def parses(kind, payload):
@@ -360,7 +360,7 @@ def one(run, good, pay, kind, rng, op, slots):
         run.messages[key] = run.messages.get(key, 0) + 1
     # what the app took for this kind
     if kind == "game":
-        got = app.game.snapshot() if app.game is not None else None
+        got = app.turn.game.snapshot() if app.turn.game is not None else None
         default = None
     else:
         obj = app.settings if kind == "settings" else app.records

@@ -134,14 +134,14 @@ def session(d, app):
         while s.kinds[seat]:
             d.pick(newgame.R_KIND + seat)
     d.pick(newgame.R_START)
-    until(lambda: app.game is not None and app.game.turn == 3)
+    until(lambda: app.turn.game is not None and app.turn.game.turn == 3)
     # undo the third box (a human scored it), then go on
     until(lambda: app.screen.NAME == "handover")
     d.press(K.B_MENU)
     while app.screen.items[app.screen.sel] != menus.M_UNDO:
         d.press(K.B_DOWN)
     d.press(K.B_OK)
-    assert app.game.turn == 2, app.game.turn
+    assert app.turn.game.turn == 2, app.turn.game.turn
     until(lambda: app.screen.NAME == "over")
     until(lambda: app.screen.NAME == "title")
     d.press(K.B_OK)  # New game
@@ -151,7 +151,7 @@ def session(d, app):
     while s.nplayers != 1:
         d.pick(newgame.R_PLAYERS)
     d.pick(newgame.R_START)
-    until(lambda: app.game.turn == 4)
+    until(lambda: app.turn.game.turn == 4)
 
 
 def make_store(fs, broken):
@@ -240,7 +240,7 @@ def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", co
     if app.screen.NAME != "play" and app.screen.NAME != "handover":
         tally.fail("%s: resume went to %s" % (where, app.screen.NAME))
         return None
-    snap = app.game.snapshot()
+    snap = app.turn.game.snapshot()
     if snap not in want:
         tally.fail("%s: resumed game is not the last or previous save" % where)
     elif not count:
@@ -254,7 +254,7 @@ def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", co
 
 def score_one_more(d, app):
     """Play on after the recovery until one more box is scored."""
-    g = app.game
+    g = app.turn.game
     turn = g.turn
     for _ in range(200):
         if g.turn != turn or g.over:
@@ -294,17 +294,17 @@ def run_cuts(log, calls, total, stride, broken, lfs, tally):
         got = boot_and_check(fs.reboot(), ok, tally, where, broken)
         if got is not None:
             b2, d2, app2 = got
-            if app2.game is not None and app2.screen.NAME in ("play", "handover") and not (
-                    app2.game.over):
+            if app2.turn.game is not None and app2.screen.NAME in ("play", "handover") and not (
+                    app2.turn.game.over):
                 fs2 = b2.store.fs
                 if not score_one_more(d2, app2):
                     tally.fail(where + ": could not play on after the resume")
                 else:
-                    snap = app2.game.snapshot()
+                    snap = app2.turn.game.snapshot()
                     ok2 = {"settings": [b2.store.load("settings")],
                            "records": [b2.store.load("records")],
-                           "game": [snap if not app2.game.over else None]}
-                    if app2.game.over:
+                           "game": [snap if not app2.turn.game.over else None]}
+                    if app2.turn.game.over:
                         ok2["game"] = [None]
                     boot_and_check(fs2.reboot(), ok2, tally, where + " + 1 box", broken,
                                    b"\x09\x00\x00\x00", False)

@@ -269,7 +269,7 @@ def resume(fs):
         if p.app.screen.NAME != "message":
             break
         p.press(K.B_OK)
-    return p, p.app.game if p.app.screen.NAME in ("play", "handover") else None
+    return p, p.app.turn.game if p.app.screen.NAME in ("play", "handover") else None
 
 
 def check(cond, what):
@@ -301,7 +301,7 @@ def scenario_boot():
         p.board.idle = idle
         t0 = CLOCK.ms
         p.new_game()
-        p.play_until(lambda p=p: p.app.game.turn == 13)  # a whole game: no reset
+        p.play_until(lambda p=p: p.app.turn.game.turn == 13)  # a whole game: no reset
         p.run_ms(3 * w.timeout)  # and idle passes (dim, blank)
         mode = cfg.SAMPLING.upper()
         check(CLOCK.ms - t0 > 3 * w.timeout, "too short to tell")
@@ -328,8 +328,8 @@ def game_at(turn):
     fs = FakeFs()
     p = Pico(fs)
     p.new_game()
-    p.play_until(lambda: p.app.game.turn == turn)
-    return fs, p, p.app.game.snapshot()
+    p.play_until(lambda: p.app.turn.game.turn == turn)
+    return fs, p, p.app.turn.game.snapshot()
 
 
 def scenario_hang():
@@ -359,12 +359,12 @@ def scenario_hang_save():
 
     fs.mangle = stuck
     try:
-        p.play_until(lambda: p.app.game.turn == 3)
+        p.play_until(lambda: p.app.turn.game.turn == 3)
         check(False, "the save did not hang")
     except WatchdogReset:
         pass
     check(after, "no save was attempted")
-    hung = p.app.game.snapshot()  # the box whose save hung
+    hung = p.app.turn.game.snapshot()  # the box whose save hung
     fs.mangle = None
     p2, g = resume(fs)
     check(g is not None, "no resume offer after a reset in a save")

@@ -23,9 +23,10 @@ ROOT = HERE.parent.parent
 
 # What an all-CPU game imports (snapshot: at its first save; no sound without a piezo, no
 # invariants unless a save is loaded), leaves first: a row then holds its module alone.
-MODULES = ("rules", "buttons", "cues", "debounce", "font", "fast", "ssd1306", "store",
+MODULES = ("rules", "buttons", "cues", "ticks", "debounce", "font", "fast", "ssd1306", "store",
            "snapshot", "game", "saves", "roller", "gamelog", "policy", "screens", "menus",
-           "coach", "play", "board_pico", "app", "engine", "strategy", "strategy_table")
+           "coach", "turn", "play", "board_pico", "app", "engine", "strategy",
+           "strategy_table")
 
 DEVICE = """import gc, sys
 gc.collect()
@@ -49,13 +50,13 @@ s.rid = %(rules)d
 s.nplayers = %(seats)d
 for i in range(%(seats)d):
     s.kinds[i] = 3
-app._start_game()
+app.new_game()
 mark("object", "game")
-strategy.run(strategy.engine_steps(app.game))
+strategy.run(strategy.engine_steps(app.turn.game))
 mark("object", "engine")
-table = strategy_table.load(app.game)
+table = strategy_table.load(app.turn.game)
 mark("object", "table")
-strategy.cpu_step(app.game, strategy.EXPERT, table)
+strategy.cpu_step(app.turn.game, strategy.EXPERT, table)
 mark("object", "decision")
 board.restore()
 print("DONE")

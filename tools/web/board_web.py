@@ -20,8 +20,8 @@ import time
 from board_sim import FOUR, FULL, HeadlessBoard
 
 from picoyacht import strategy_table
-from picoyacht.debounce import ticks_add, ticks_diff
 from picoyacht.store import Store
+from picoyacht.ticks import ticks_add, ticks_diff
 
 try:
     from errno import ENOENT
