@@ -61,7 +61,7 @@ def test_idle_minutes_blank_the_display_and_sleep_the_board_once():
 
 def test_the_waking_press_does_nothing_else_and_play_resumes():
     r = rig()
-    g = r.app.game
+    g = r.app.turn.game
     dice, rolls = bytes(g.dice), g.rolls_used
     r.d.run_ms(10000)  # the roll's notes gone: the frame play rests on
     frame = r.d.frame()
@@ -83,15 +83,15 @@ def test_power_off_saves_the_move_first_and_resumes_after_a_reboot():
     fs = FakeFs()
     r = rig(minutes=0, store=Store(fs, "/saves"))
     app = r.app
-    g = app.game
+    g = app.turn.game
     box = best_box(g)
-    app.score(box)  # its save is due in a later pass; power off must not lose it
-    app.off = True
+    app.show(app.turn.score(box))  # its save is due in a later pass; power off must not lose it
+    app.power_off()
     assert r.runner.power.step(app, False, r.board.ticks_ms())
     assert r.board.sleeps == 1 and not r.board.i2c.on and not app.off
-    assert app.after_move() is False  # nothing left to save
+    assert app.turn.after_move() is False  # nothing left to save
     r2 = Rig(store=Store(fs.reboot(), "/saves"))
-    assert r2.app.game is not None and r2.app.game.is_filled(0, box)
+    assert r2.app.turn.game is not None and r2.app.turn.game.is_filled(0, box)
 
 
 def test_power_off_from_the_menu_returns_to_the_game_asleep():

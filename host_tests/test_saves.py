@@ -41,16 +41,16 @@ class Rig:
         self.d.pick(menus.T_NEW)
         self.d.pick(newgame.R_START)
         self.d.run_ms(100)  # its first save
-        return app.game
+        return app.turn.game
 
     def play_to(self, boxes_left):
         """Score boxes (the loop saving after each) until `boxes_left` remain."""
         app = self.app
-        g = app.game
+        g = app.turn.game
         while g.rs.nboxes * g.nseats - g.turn > boxes_left:
             if not g.rolls_used:
                 g.roll()
-            app.score(best_box(g))
+            app.show(app.turn.score(best_box(g)))
             self.d.run_ms(100)
 
 
@@ -108,11 +108,11 @@ def test_a_refused_game_file_never_hides_or_replaces_the_good_backup(top):
     good = unfinished_game()
     bad = finished_game().snapshot() if top == "finished" else card(YAHTZEE, "FH", 7).snapshot()
     r = Rig(files_with_backup(bad, good))
-    assert r.app.game is not None and r.app.game.snapshot() == good.snapshot()
+    assert r.app.turn.game is not None and r.app.turn.game.snapshot() == good.snapshot()
     assert any("backup" in w for w in words(r.app))  # the boot note says what happened
     r.d.press(K.B_OK)  # the note, then resume
     r.d.press(K.B_OK)
-    r.play_to(r.app.game.rs.nboxes - 7)  # new saves: the good game's, never the refused one
+    r.play_to(r.app.turn.game.rs.nboxes - 7)  # new saves: the good game's, never the refused one
     assert Store(r.fs.reboot(), "/saves").load("game") != bad
     assert bad not in (bytes(v[16:]) for v in r.fs.files.values())
 
@@ -135,7 +135,7 @@ def test_records_that_fail_at_game_over_are_said_and_the_game_is_kept():
     assert "Records not saved" in words(r.app)
     again = r.reboot()
     assert again.app.records.games[YAHTZEE] == 0
-    assert again.app.game is not None and again.app.game.turn == again.app.game.rs.nboxes - 1
+    assert again.app.turn.game is not None and again.app.turn.game.turn == again.app.turn.game.rs.nboxes - 1
     again.d.press(K.B_OK)  # resume it and finish it: now it counts, once
     again.play_to(0)
     assert again.app.records.games[YAHTZEE] == 1
@@ -206,7 +206,7 @@ def test_a_failed_delete_at_game_over_never_counts_the_game_twice():
     r.play_to(0)
     assert r.app.records.games[YAHTZEE] == 1
     again = r.reboot()
-    assert again.app.game is None
+    assert again.app.turn.game is None
     assert again.app.records.games[YAHTZEE] == 1
     assert not any(p.startswith("/saves/game") for p in again.fs.files)  # cleaned at boot
 
