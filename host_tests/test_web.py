@@ -101,14 +101,14 @@ def score_boxes(n):
             d.press(K.B_OK)
         d.press(K.B_ROLL)
         d.run_ms(400)
-        while app.screen.cursor != len(app.game.dice) + 1:
+        while app.screen.cursor != len(app.turn.game.dice) + 1:
             d.press(K.B_DOWN)
-        turn = app.game.turn
+        turn = app.turn.game.turn
         d.press(K.B_OK)
         d.press(K.B_OK)
         if app.screen.NAME == "card":
             d.press(K.B_OK)
-        assert app.game.turn == turn + 1
+        assert app.turn.game.turn == turn + 1
 """
 
 NEW_GAME = PLAY + """
@@ -119,7 +119,7 @@ assert d.pick(newgame.R_START)
 """
 
 BOOT = PLAY + """
-g = app.game
+g = app.turn.game
 print("BOOT", app.screen.NAME, g.turn if g else -1, g.total(0) if g else -1,
       app.settings.nplayers, host.messages.join(" | "))
 """
@@ -135,7 +135,7 @@ def test_saves_settings_and_records_survive_a_reload(site):
     the resume offer, the same turn and total, the settings kept, nothing reported."""
     out = on_port(site, NEW_GAME + """
 score_boxes(3)
-print("SAVED", app.game.turn, app.game.total(0), host.storage_names().replace("\\n", ","))
+print("SAVED", app.turn.game.turn, app.turn.game.total(0), host.storage_names().replace("\\n", ","))
 """, BOOT)
     saved = [x for x in out.splitlines() if x.startswith("SAVED ")][0].split()
     names = saved[3].split(",")
@@ -150,7 +150,7 @@ print("SAVED", app.game.turn, app.game.total(0), host.storage_names().replace("\
 def test_a_damaged_save_falls_back_to_its_backup_and_says_so(site):
     out = on_port(site, NEW_GAME + """
 score_boxes(3)
-print("TURN", app.game.turn)
+print("TURN", app.turn.game.turn)
 key = "/saves/game.dat"
 text = host.storage_get(key)
 host.storage_set_raw(key, text[:40] + ("1" if text[40] == "0" else "0") + text[41:])
@@ -165,7 +165,7 @@ def test_a_full_storage_is_reported_and_the_game_goes_on(site):
     out = on_port(site, NEW_GAME + """
 host.full = True
 score_boxes(2)
-print("FULL", app.game.turn, host.messages.join(" | "))
+print("FULL", app.turn.game.turn, host.messages.join(" | "))
 """)
     line = [x for x in out.splitlines() if x.startswith("FULL ")][0]
     assert line.startswith("FULL 2 ")

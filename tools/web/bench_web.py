@@ -58,13 +58,13 @@ if board.wanted:
             break
     board.table_ready()
 times = []
-while not (board.app.game and board.app.game.over) and len(times) < 200000:
+while not (board.app.turn.game and board.app.turn.game.over) and len(times) < 200000:
     t0 = host.cpu_us()
     board.runner.step()
     times.append(host.cpu_us() - t0)
 times.sort()
 print("PASSES", len(times), times[-1], times[len(times) * 99 // 100], times[len(times) // 2],
-      sum(1 for t in times if t > 16000), board.app.game.over)
+      sum(1 for t in times if t > 16000), board.app.turn.game.over)
 """
 
 

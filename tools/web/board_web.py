@@ -211,7 +211,7 @@ class WebBoard(HeadlessBoard):
     def _look_for_table(self):
         """A new game whose CPUs or coach read Expert's table, and none of its files here:
         ask the page for them before the engine opens one."""
-        game = self.app.game
+        game = self.app.turn.game
         if game is self.seen:
             return
         self.seen = game

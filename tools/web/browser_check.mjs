@@ -24,7 +24,7 @@ from picoyacht import menus, newgame
 def _look(b):
     app = b.app
     sc = app.screen
-    g = app.game
+    g = app.turn.game
     d = {"screen": sc.NAME, "wanted": b.wanted}
     items = getattr(sc, "items", None)
     if isinstance(items, (bytes, bytearray)) and len(items):
