@@ -1,10 +1,12 @@
-"""board_pico's sleep and clock against a recording stand-in for machine (CPython only).
+"""board_pico's sleep and board_power's clock and wait, against a recording stand-in for
+machine (CPython only).
 
 What the chip must see: each button pin's level-low wake enabled in IO_BANK0's
 DORMANT_WAKE_INTE (through the set alias) before machine.lightsleep() with no argument,
 the same bits cleared after; the boot clock back before sleeping; on USB power, short
 light sleeps until a button is down instead of DORMANT."""
 
+import importlib
 import sys
 import types
 
@@ -43,7 +45,8 @@ def board_pico():
     sys.modules["machine"] = stub
     try:
         sys.modules.pop("picoyacht.board_pico", None)
-        from picoyacht import board_pico
+        sys.modules.pop("picoyacht.board_power", None)  # bound to this stub, not a stale one
+        board_pico = importlib.import_module("picoyacht.board_pico")
     finally:
         if had is None:
             del sys.modules["machine"]
@@ -51,6 +54,7 @@ def board_pico():
             sys.modules["machine"] = had
     yield board_pico
     sys.modules.pop("picoyacht.board_pico", None)
+    sys.modules.pop("picoyacht.board_power", None)
 
 
 def make(board_pico, monkeypatch, chip, machine):
@@ -63,15 +67,16 @@ def make(board_pico, monkeypatch, chip, machine):
         def value(self):
             return machine.vbus if self.gpio == 24 else 1
 
-    monkeypatch.setattr(board_pico, "machine", machine)
-    monkeypatch.setattr(board_pico, "Pin", Pin)
-    monkeypatch.setattr(board_pico, "_chip", lambda: chip)
+    power = importlib.import_module("picoyacht.board_power")  # the one board_pico imported
+    monkeypatch.setattr(power, "machine", machine)
+    monkeypatch.setattr(power, "Pin", Pin)
     monkeypatch.setattr(board_pico, "time", types.SimpleNamespace(ticks_ms=lambda: 0))
     b = object.__new__(board_pico.PicoBoard)  # the board's state, without its hardware
     b.timer = b.wdt = None
     b.gpios = list(BUTTON_GPIOS)
     b.read = lambda: 0 if machine.naps > 0 else 1
-    b.fast, b.fast_hz = False, 125000000  # asleep after a dimmed spell at the slow clock
+    b.power = power.PicoPower(chip, False)  # the boot clock: what machine.freq() said
+    b.power.fast = False  # asleep after a dimmed spell at the slow clock
     return b
 
 
@@ -85,7 +90,7 @@ def test_on_cells_each_button_pin_wakes_the_dormant_chip(board_pico, monkeypatch
     clears = [(base + 0x3000 + 4 * (g // 8), 1 << 4 * (g % 8)) for g in BUTTON_GPIOS]
     assert m.log == ([("freq", 125000000)] + [("mem32",) + s for s in sets]
                      + [("lightsleep",)] + [("mem32",) + c for c in clears])
-    assert b.fast
+    assert b.power.fast
 
 
 def test_on_usb_power_it_naps_lightly_until_a_button(board_pico, monkeypatch):
@@ -99,9 +104,10 @@ def test_on_usb_power_it_naps_lightly_until_a_button(board_pico, monkeypatch):
 def test_the_clock_changes_only_when_asked_for_another(board_pico, monkeypatch):
     m = Machine()
     b = make(board_pico, monkeypatch, "Raspberry Pi Pico with RP2040", m)
-    b.fast = True
-    b.clock(True)
-    b.clock(False)
-    b.clock(False)
-    b.clock(True)
-    assert m.log == [("freq", board_pico.SLOW_HZ), ("freq", 125000000)]
+    b.power.fast = True
+    b.power.clock(True)
+    b.power.clock(False)
+    b.power.clock(False)
+    b.power.clock(True)
+    slow = importlib.import_module("picoyacht.board_power").SLOW_HZ
+    assert m.log == [("freq", slow), ("freq", 125000000)]

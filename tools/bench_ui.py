@@ -69,7 +69,8 @@ def pico_estimate(out, code64, smallest64_kb):
     costs 16..32 bytes per 64-bit block. For the code, the raw part of 'h' is taken as
     the size of the loaded .mpy files (their bytecode and strings), the rest halved; for
     the game's own data (after minus code), the middle of 16..32. Low/high bounds are
-    printed with it. Not in the headless game: store.py (saves) and board_pico.py."""
+    printed with it. Not in the headless game: store.py (saves), board_pico.py and
+    board_power.py."""
     r = run(out, "import ui_heap; ui_heap.main(['map'])", "256k")
     parts = r.stdout.split("MAP after")
     code_map = block_map(parts[0])

@@ -1,4 +1,4 @@
-"""The Raspberry Pi Pico board: the only module that imports machine.
+"""The Raspberry Pi Pico board: with board_power, the only modules that import machine.
 
 Pins come from config.py (load_config: frozen defaults under a /config.py). Buttons are
 sampled every SAMPLE_MS either by a hard Timer IRQ into a preallocated ring (default:
@@ -31,13 +31,9 @@ after WDT_GRACE_MS + WDT_MS. restore() (main.py's exit path, e.g. Ctrl-C from Th
 mpremote) disarms the watchdog, which MicroPython's rp2 WDT cannot stop, so the REPL and
 file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog.
 
-Power (picoyacht.power decides when): sleep() puts the chip in DORMANT (machine.lightsleep()
-with no argument stops the crystal) with a wake on each button's pin going low, which
-MicroPython does not set up itself, so it is written to IO_BANK0's DORMANT_WAKE_INTE
-registers here. The sampling Timer and the watchdog stop first (the watchdog would count
-on after the wake) and start again after. On USB power (VBUS on GP24, not readable on a
-Pico W) DORMANT would drop the USB connection, so it waits in short light sleeps instead.
-clock(fast) runs the CPU at its clock from boot, or at SLOW_HZ while the display is dimmed or off.
+Power (picoyacht.power decides when): the clock, the sleep until a press and the battery
+reading are picoyacht.board_power's; sleep() stops the sampling Timer and the watchdog
+around it (the watchdog would count on after the wake) and starts them again after.
 config.SLEEP_MIN: minutes without a press before sleep() (0: never).
 
 Sound: config.PIEZO names the GPIO of a passive piezo driven by machine.PWM; board.tone is
@@ -52,6 +48,7 @@ import machine
 from machine import Pin
 from micropython import const
 
+from picoyacht.board_power import PicoPower
 from picoyacht.buttons import BUTTON_NAMES, NBUTTONS
 
 RING = const(64)  # samples; runs of one level keep two, so ~15 taps fit a blocked loop pass
@@ -60,12 +57,6 @@ _WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
 _WDT_CLR = (("RP2350", 0x400DB000), ("RP2040", 0x4005B000))
 _WDT_ENABLE = 1 << 30
 _GPIO_IN = const(0xD0000004)  # the RP2040's SIO GPIO_IN: every pin's level, bits 0..29
-# IO_BANK0 DORMANT_WAKE_INTE0, per chip (pico-sdk hardware/regs/io_bank0.h): 4 bits per
-# GPIO, 8 GPIOs a word, bit 0 of each nibble = wake while the pin is low. +0x2000 sets
-# bits, +0x3000 clears them (the atomic aliases).
-_WAKE_INTE = (("RP2350", 0x400282D8), ("RP2040", 0x40014160))
-_VBUS_GPIO = const(24)  # Pico and Pico 2: high while USB powers the board
-SLOW_HZ = 48000000  # the display dimmed or off: the lowest clock the USB PLL also runs at
 
 
 def _chip():
@@ -134,8 +125,9 @@ class PicoBoard:
         from picoyacht.power import sleep_after_ms
 
         self.sleep_ms = sleep_after_ms(cfg)
-        self.fast = True
-        self.fast_hz = machine.freq()
+        self.power = PicoPower(_chip(), getattr(cfg, "BATTERY_SENSE", False))
+        self.clock = self.power.clock  # looked up by picoyacht.power and diag, as methods
+        self.battery_mv = self.power.battery_mv
         # Every attribute exists before the Timer starts: adding one later grows the
         # instance's dict, and an IRQ landing mid-resize fails its lookups.
         if getattr(cfg, "SAMPLING", "timer") == "timer":
@@ -185,19 +177,6 @@ class PicoBoard:
             self.piezo.duty_u16(duty)
         else:
             self.piezo.duty_u16(0)
-
-    # ---------------------------------------------------------------- diagnostics
-    def battery_mv(self):
-        """VSYS in mV through the on-board 3:1 divider on GP29 (ADC3); None if not fitted."""
-        if not getattr(self.cfg, "BATTERY_SENSE", False):
-            return None
-        from machine import ADC
-
-        if " W" in _chip():  # Pico W / Pico 2 W
-            Pin(25, Pin.OUT, value=1)  # deselect the radio so GP29 reads VSYS (Wi-Fi unused)
-            Pin(29, Pin.IN, pull=None)
-        raw = ADC(Pin(29)).read_u16()  # 0..65535 for 0..3.3 V
-        return raw * 9900 // 65535  # x3 divider, 3300 mV: < 2**30, no long int
 
     # ---------------------------------------------------------------- sampling
     def read(self):
@@ -337,43 +316,16 @@ class PicoBoard:
         return True
 
     # ---------------------------------------------------------------- power
-    def clock(self, fast):
-        """The CPU's clock: full speed for play, slower while nobody is watching."""
-        if fast != self.fast:
-            self.fast = fast
-            try:
-                machine.freq(self.fast_hz if fast else SLOW_HZ)
-            except (ValueError, OSError):
-                pass  # a firmware that cannot: it stays at its clock
-
-    def _usb_powered(self):
-        if " W" in _chip():
-            return True  # VBUS is on the radio chip: assume USB, never drop the link
-        return Pin(_VBUS_GPIO, Pin.IN).value() == 1
-
     def sleep(self):
         """Sleep until a button is down, at the least draw the chip offers on batteries."""
         # The boot clock first: the wake brings the clocks back to their defaults but
         # leaves the flash's divider as the slow clock set it, too fast for them on an RP2350
-        self.clock(True)
+        self.power.clock(True)
         if self.timer is not None:
             self.timer.deinit()
         if self.wdt is not None:
             self._disarm()
-        if self._usb_powered():
-            while not self.read():
-                machine.lightsleep(20)
-        else:
-            regs = [(addr, name) for name, addr in _WAKE_INTE if name in _chip()]
-            if not regs or not self.gpios:
-                return self._resume()
-            base = regs[0][0]
-            for g in self.gpios:
-                machine.mem32[base + 0x2000 + 4 * (g >> 3)] = 1 << 4 * (g & 7)
-            if not self.read():  # a press on the way down: awake already
-                machine.lightsleep()
-            for g in self.gpios:
-                machine.mem32[base + 0x3000 + 4 * (g >> 3)] = 1 << 4 * (g & 7)
+        self.power.wait(self.gpios, self.read)
         self._resume()
 
     def _resume(self):

@@ -25,8 +25,8 @@ ROOT = HERE.parent.parent
 # invariants unless a save is loaded), leaves first: a row then holds its module alone.
 MODULES = ("rules", "buttons", "cues", "ticks", "debounce", "font", "fast", "ssd1306", "store",
            "snapshot", "game", "saves", "roller", "gamelog", "policy", "screens", "menus",
-           "coach", "turn", "play", "board_pico", "app", "engine", "strategy",
-           "strategy_table")
+           "coach", "turn", "play", "board_power", "board_pico", "app", "engine",
+           "strategy", "strategy_table")
 
 DEVICE = """import gc, sys
 gc.collect()
