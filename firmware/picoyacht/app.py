@@ -120,7 +120,7 @@ class App:
         for name in SCREENS:  # the screens always at hand, made now: opening one allocates
             if SCREENS[name] == _KEPT:  # nothing (their module is never dropped)
                 self.find(name)
-        self._boot(boot_buttons, tone)
+        _boot(self, boot_buttons, tone)
 
     # ---------------------------------------------------------------- session services
     def sound(self, snd):
@@ -236,41 +236,6 @@ class App:
         self.show("message")
 
     # ---------------------------------------------------------------- boot and saves
-    def _boot(self, boot_buttons, tone):
-        notes = []
-        s = _load(self.store, "settings", Settings.unpack, notes)
-        if s is not None:
-            self.settings = s
-        if tone is not None:
-            from picoyacht.sound import Player  # only with a piezo: see picoyacht.cues
-
-            self.player = Player(tone, self.settings.volume)
-        r = _load(self.store, "records", Records.unpack, notes)
-        if r is not None:
-            self.records = r
-        g = _load(self.store, "game", self._restore, notes)
-        if g is not None and self.records.counted(g):  # its delete failed at game over
-            self.delete("game")
-            g = None
-        resumable = g is not None
-        if resumable:
-            self.turn.adopt(g, self.settings.coach)
-        self.home()
-        if notes:
-            self.message("Fresh start" if g is None else "Note", notes, self.keys("OK: continue"),
-                         self.offer_resume if resumable else None)
-        elif resumable:
-            self.offer_resume()
-        if boot_buttons & (1 << B_MENU):
-            try:
-                self.show("diag")
-            except MemoryError as e:  # a builder's screen must never stop the game booting
-                self.fault(e)
-
-    def _restore(self, data):
-        """A saved game the boot may offer: a finished one is refused, so the backup wins."""
-        return resumable(self.turn.restore(data))
-
     def offer_resume(self, btn=0):
         self.message("Saved game", self.turn.summary(), self.keys("OK resume  Menu: new"),
                      self._resume_or_new)
@@ -372,15 +337,15 @@ class App:
         """Menu's "Power off": the loop saves, blanks the display and sleeps the board."""
         self.off = True
 
-    def blank(self):
-        """The display off now (power off, sleep): the next press only wakes it."""
+    def sleep(self, board_sleep, now_fn):
+        """Power off or idle: the move's save first, then the display off and the board
+        asleep. The press that wakes it comes next, on a blank panel: it only wakes it."""
+        self.turn.after_move(True)
         self.power = BLANK
         self.panel.command("sleep", -1, self.now)
-
-    def woke(self, now):
-        """The board slept and woke: the press that woke it comes next, on a blank panel."""
+        board_sleep()
         self.off = False
-        self.last_input = now
+        self.last_input = now_fn()
 
     # ---------------------------------------------------------------- drawing
     def fault(self, e):
@@ -405,6 +370,44 @@ class App:
         self.frames += 1
         self.panel.flush(self.now)
         return True
+
+
+def _boot(app, boot_buttons, tone):
+    """The session as the flash left it: settings, records, and a game to offer again."""
+    notes = []
+    s = _load(app.store, "settings", Settings.unpack, notes)
+    if s is not None:
+        app.settings = s
+    if tone is not None:
+        from picoyacht.sound import Player  # only with a piezo: see picoyacht.cues
+
+        app.player = Player(tone, app.settings.volume)
+    r = _load(app.store, "records", Records.unpack, notes)
+    if r is not None:
+        app.records = r
+    g = _load(app.store, "game", _resumable(app), notes)
+    if g is not None and app.records.counted(g):  # its delete failed at game over
+        app.delete("game")
+        g = None
+    offer = g is not None
+    if offer:
+        app.turn.adopt(g, app.settings.coach)
+    app.home()
+    if notes:
+        app.message("Fresh start" if g is None else "Note", notes, app.keys("OK: continue"),
+                    app.offer_resume if offer else None)
+    elif offer:
+        app.offer_resume()
+    if boot_buttons & (1 << B_MENU):
+        try:
+            app.show("diag")
+        except MemoryError as e:  # a builder's screen must never stop the game booting
+            app.fault(e)
+
+
+def _resumable(app):
+    """The boot's check of a saved game: a finished one is refused, so the backup wins."""
+    return lambda data: resumable(app.turn.restore(data))
 
 
 def _load(store, kind, parse, notes):

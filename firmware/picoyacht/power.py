@@ -49,14 +49,8 @@ class Power:
         if self.clock is not None and self.fast == resting:
             self.fast = not resting
             self.clock(self.fast)
-        if self.sleep is None:
-            if app.off:
-                app.woke(app.last_input)  # nothing to sleep on: "Power off" is forgotten
-            return False
-        if not sleep_due(app.off, ticks_diff(now, app.last_input), self.after_ms):
-            return False
-        app.turn.after_move(True)  # the log line and save first: the cells may run out asleep
-        app.blank()
-        self.sleep()
-        app.woke(self.board.ticks_ms())  # awake from here: the waking press is next
+        if self.sleep is None or not sleep_due(app.off, ticks_diff(now, app.last_input),
+                                               self.after_ms):
+            return False  # (a board that cannot sleep ignores "Power off")
+        app.sleep(self.sleep, self.board.ticks_ms)
         return True
