@@ -195,3 +195,29 @@ def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2)
         assert "ROM %s %d" % (name, size) in r["check"]
     # /config.py's two lines over the built-in defaults (SDA, OLED_ADDR)
     assert r["config"].split() == ["0", "20", "4", "60"]
+
+
+def test_missing_sources_name_the_release_file_and_its_checksum(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "PORT", tmp_path / "unpacked" / "ports" / "rp2")
+    monkeypatch.setattr(build, "TARBALL", tmp_path / build.SOURCE_FILE)
+    with pytest.raises(build.BuildError) as e:
+        build.sources()
+    assert build.SOURCE_FILE in str(e.value) and build.SOURCE_SHA256 in str(e.value)
+
+
+def test_sources_with_another_checksum_are_refused_before_unpacking(tmp_path, monkeypatch):
+    fake = tmp_path / build.SOURCE_FILE
+    fake.write_bytes(b"not MicroPython")
+    monkeypatch.setattr(build, "PORT", tmp_path / "unpacked" / "ports" / "rp2")
+    monkeypatch.setattr(build, "TARBALL", fake)
+    ran = []
+    monkeypatch.setattr(build, "sh", ran.append)
+    with pytest.raises(build.BuildError) as e:
+        build.sources()
+    assert build.sha256(fake) in str(e.value) and build.SOURCE_SHA256 in str(e.value)
+    assert ran == []
+    shared = ROOT.parent / "shared" / "micropython" / build.SOURCE_FILE
+    if shared.exists():  # the real file passes the same check
+        monkeypatch.setattr(build, "TARBALL", shared)
+        build.sources()
+        assert ran and ran[0][:2] == ["tar", "-xJf"]
