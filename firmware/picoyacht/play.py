@@ -35,6 +35,7 @@ _DIE = const(17)  # screens.Canvas.die's size
 _ANIM_FRAMES = const(4)
 _ANIM_FRAME_MS = const(70)  # 4 frames: 280 ms, and any press ends it at once
 _KEEP_NOTE = const(0x100000)  # a hint stays until the next action
+_PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
 _CARD_ROWS = const(7)  # card rows under the header
 _MAX_BOXES = const(20)  # box indexes are below screens.ROW_UPPER
 STATE_MARK = (font.LOCK, font.CHECK, ord("+"), font.CROSS)  # LOCKED FILLED POINTS ZERO
@@ -170,13 +171,13 @@ class Play(Screen):
         if kind == A_SCORE:
             text = "Take " + g.rs.boxes[arg][ABBR] + " " + str(g.preview(arg))
             self.hint_mask = 0
-        else:
+        else:  # A_ROLL keeps the holds as they are: the text says what the dots mark
             self.hint_mask = arg if kind == A_HOLD else g.held
-            text = "Hold dots"
-            if not arg:
-                text = "Roll all"
+            text = "Hold dots" if self.hint_mask else "Roll all"
         if value >= 0:  # the final total to expect, on average, playing on as advised
             text += ", avg " + centi(value)
+        elif app.coach.plain:
+            text = _PLAIN + text
         app.show_note(text)
         app.note_at = app.now + _KEEP_NOTE
 
@@ -242,6 +243,8 @@ class Play(Screen):
         app = self.app
         g = app.game
         kind, arg = app.coach.step(g)
+        if app.coach.plain:
+            app.show_note(_PLAIN + "simple CPU")
         if kind == A_ROLL:
             g.roll()
             self._animate()
