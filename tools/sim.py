@@ -7,11 +7,14 @@ Options: --buttons 4 (the minimal build), --heap 256k, --saves DIR (keep saves t
 held: the diagnostics screen), --wav FILE (write the piezo's tones to a WAV on exit).
 The panel is drawn with half-blocks in a terminal of 128x36 or more, with Braille cells in
 a smaller one (down to 64x17); a terminal smaller than that gets told the size it needs.
+The panel is laid out again when the terminal is resized. What the firmware prints
+(tracebacks, faults) goes to --console FILE, not over the panel; its name is shown on exit.
 """
 
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import wave
@@ -67,6 +70,32 @@ def terminal_fit():
     return "%dx%d" % (cols, rows)
 
 
+def run_beside_panel(cmd, env, fit, console):
+    """Runs the firmware with the terminal passed as its panel (PICOYACHT_PANEL) and its
+    own output in `console`; a resize rewrites the size file the board reads. Exit code."""
+    console.parent.mkdir(parents=True, exist_ok=True)
+    size_file = console.with_name("sim-term-size")
+    size_file.write_text(fit)
+
+    def resized(signum, frame):
+        cols, rows = shutil.get_terminal_size((128, 36))
+        size_file.write_text("%dx%d" % (cols, rows))
+
+    panel = os.dup(1)  # the terminal
+    env = dict(env, PICOYACHT_PANEL="/dev/fd/%d" % panel, PICOYACHT_TERM_FILE=str(size_file))
+    old = signal.signal(signal.SIGWINCH, resized)
+    try:
+        with open(console, "w") as out:
+            rc = subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                pass_fds=(panel,)).returncode
+    finally:
+        signal.signal(signal.SIGWINCH, old)
+        os.close(panel)
+    if console.stat().st_size:
+        print("the firmware's console output: %s" % console)
+    return rc
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpython", action="store_true", help="run under CPython instead")
@@ -82,8 +111,11 @@ def main(argv=None):
                     help="append the game log here ('' for none)")
     ap.add_argument("--diag", action="store_true", help="boot into diagnostics (Menu held)")
     ap.add_argument("--wav", help="write the piezo's tones to this WAV file on exit")
+    ap.add_argument("--console", default=str(ROOT / "build" / "sim-console.txt"),
+                    help="where the firmware's own output goes")
     a = ap.parse_args(argv)
-    env = dict(os.environ, PICOYACHT_TERM=terminal_fit())
+    fit = terminal_fit()
+    env = dict(os.environ, PICOYACHT_TERM=fit)
     if a.buttons:
         env["PICOYACHT_BUTTONS"] = str(a.buttons)
     if a.saves:
@@ -114,7 +146,7 @@ def main(argv=None):
         env["PYTHONPATH"] = os.pathsep.join(
             str(ROOT / d) for d in ("firmware", "tools", "tools/hostlib"))
         cmd = [sys.executable, str(ROOT / "firmware" / "main.py")]
-    rc = subprocess.run(cmd, env=env).returncode
+    rc = run_beside_panel(cmd, env, fit, Path(a.console))
     if a.log:
         print("game log: %s (python tools/gamelog.py %s)" % (a.log, a.log))
     if tones is not None:
