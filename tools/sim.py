@@ -2,7 +2,7 @@
 
 By default under the MicroPython unix port with a Pico-sized heap (what plays here is
 what plays on the device); --cpython runs it under CPython with tools/hostlib's framebuf.
-Options: --buttons 4 (the minimal build), --heap 256k, --saves DIR (keep saves there),
+Options: --buttons 4 (the minimal build), --heap 320k, --saves DIR (keep saves there),
 --log FILE (the serial game log, whole lines, for tools/gamelog.py), --diag (boot with Menu
 held: the diagnostics screen), --wav FILE (write the piezo's tones to a WAV on exit).
 The panel is drawn with half-blocks in a terminal of 128x36 or more, with Braille cells in
@@ -24,6 +24,15 @@ ROOT = Path(__file__).resolve().parent.parent
 RATE = 22050  # WAV samples per second
 LEVEL = 96  # WAV amplitude around the 8-bit midpoint at the loudest duty
 MASK = 0x3FFFFFFF  # the board's ms clock wraps at 2**30
+# The heap stands for a Pico's: what stock MicroPython v1.28.0 has free at its REPL, scaled
+# by what the same objects (every module a game imports, and Maxi's engine) take on this
+# 64-bit port against the Pico's .mpy layout, where the code is in the heap too. So the
+# CPU and the coach run short of heap here where a Pico would, and not before.
+# `python tools/uf2/heap.py --sim` measures the three figures (bytes).
+PICO_FREE = 241536
+PICO_LIVE = 95072
+HOST_LIVE = 128896
+HEAP_KB = PICO_FREE * HOST_LIVE // PICO_LIVE // 1024
 
 
 def parse_tones(text):
@@ -101,10 +110,8 @@ def main(argv=None):
     ap.add_argument("--cpython", action="store_true", help="run under CPython instead")
     ap.add_argument("--buttons", type=int, default=0, choices=(0, 4, 11),
                     help="force a build (default: config.py's pin map)")
-    # 256k on this 64-bit port is roughly a Pico's free heap: objects here are up to twice
-    # their 32-bit size. Less starves the CPU players' engine (they fall back to a simple
-    # policy, noted on the console), which is not what a Pico does.
-    ap.add_argument("--heap", default="256k", help="MicroPython heap (default 256k)")
+    ap.add_argument("--heap", default="%dk" % HEAP_KB,
+                    help="MicroPython heap (default %dk: a Pico's)" % HEAP_KB)
     ap.add_argument("--saves", default=str(ROOT / "build" / "sim-saves"),
                     help="directory for saves ('' for none)")
     ap.add_argument("--log", default=str(ROOT / "build" / "sim-saves" / "game.log"),
