@@ -221,3 +221,13 @@ def test_sources_with_another_checksum_are_refused_before_unpacking(tmp_path, mo
         monkeypatch.setattr(build, "TARBALL", shared)
         build.sources()
         assert ran and ran[0][:2] == ["tar", "-xJf"]
+
+
+def test_the_heap_table_judges_each_layout_by_its_own_budget():
+    import heap
+
+    text = heap.table([("uf2", 4, 72), ("uf2", 5, 73), ("uf2", 1, None), ("mpy", 4, 211),
+                       ("mpy", 5, 213)], pico_kb=235.9)
+    rows = text.splitlines()[2:]
+    assert [r.rsplit("|", 2)[1].strip() for r in rows] == ["ok", "OVER", "OVER", "ok", "OVER"]
+    assert "Maxi" in rows[0] and "72 KB" in rows[0] and "(25 KB spare)" in rows[3]

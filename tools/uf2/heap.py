@@ -1,7 +1,7 @@
 """Smallest free heap with which an all-Expert game completes on the emulated Pico, with the
 coach judging every move, per rule set and per layout.
 
-    python tools/uf2/heap.py [--rules 0|all] [--layout uf2|mpy] [--seats 4] [--coach 2]
+    python tools/uf2/heap.py [--rules 0,4|all] [--layout uf2|mpy] [--seats 4] [--coach 2]
                              [--lo 8] [--hi 128] [--jobs 2] [--config "SAMPLE_MS = 20"]
                              [--uf2 FILE] [--check KB]
     python tools/uf2/heap.py --sim
@@ -19,7 +19,8 @@ interval evenly, and --hi is checked first. --check KB runs that one heap only. 
 REPL, and what the same objects (every module a game imports, and Maxi's engine, the
 largest) take on the Pico's .mpy layout and on the unix port the simulator runs.
 
-table(rows) is the Markdown table docs/PERFORMANCE.md carries; main() prints it last.
+table(rows) is the Markdown table docs/PERFORMANCE.md carries; main(argv) prints it last
+and returns it.
 """
 
 import argparse
@@ -154,7 +155,7 @@ def table(rows, pico_kb=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", default="0", help="a rule set id, or all")
+    ap.add_argument("--rules", default="0", help="rule set ids (0,4), or all")
     ap.add_argument("--layout", choices=("uf2", "mpy"), default="uf2")
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--coach", type=int, default=2, help="0 off, 1 hints, 2 tips")
@@ -173,7 +174,7 @@ def main(argv=None):
         return
     if a.check:
         a.lo, a.hi = a.check - 1, a.check
-    rids = range(len(RULE_NAMES)) if a.rules == "all" else [int(a.rules)]
+    rids = range(len(RULE_NAMES)) if a.rules == "all" else [int(r) for r in a.rules.split(",")]
     pico_kb = pico_heap_kb() if a.layout == "mpy" else None
     if pico_kb is not None:
         print("the Pico's free heap at the REPL: %.1f KB" % pico_kb)
@@ -183,7 +184,9 @@ def main(argv=None):
         if failure:
             print("first failure below the answer:\n" + failure)
         rows.append((a.layout, rid, kb))
-    print(table(rows, pico_kb))
+    out = table(rows, pico_kb)
+    print(out)
+    return out
 
 
 if __name__ == "__main__":
