@@ -197,6 +197,18 @@ def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2)
     assert r["config"].split() == ["0", "20", "4", "60"]
 
 
+def test_uf2_maxi_expert_game_with_the_coach_completes_within_72_kb(pico_uf2):
+    """The largest engine (six dice, 20 boxes, no table: Expert searches with Normal's
+    estimate), four Expert seats and the coach judging every move, on the frozen firmware
+    with the heap budget free: the search must never fall back (tools/uf2/heap.py)."""
+    sys.path.insert(0, str(UF2DIR))
+    import heap
+
+    r = emu("game", pico_uf2, "--free", heap.UF2_BUDGET_KB * 1024, "--seats", 4,
+            "--rules", 4, "--coach", 2, "--config", "SAMPLE_MS = 20\n", timeout=heap.WALL_S)
+    assert r["completed"], r["failure"] or r["tail"]
+
+
 def test_missing_sources_name_the_release_file_and_its_checksum(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "PORT", tmp_path / "unpacked" / "ports" / "rp2")
     monkeypatch.setattr(build, "TARBALL", tmp_path / build.SOURCE_FILE)

@@ -163,7 +163,8 @@ def main(argv=None):
     ap.add_argument("--hi", type=int, default=128, help="KB checked first")
     ap.add_argument("--check", type=int, help="run this KB only")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--config", default="")
+    ap.add_argument("--config", default="SAMPLE_MS = 20",
+                    help="over the pin map (slower sampling: a faster emulator, same heap)")
     ap.add_argument("--uf2", default=str(ROOT / "build" / "picoyacht-pico.uf2"))
     ap.add_argument("--sim", action="store_true", help="the simulator's heap figures")
     a = ap.parse_args(argv)
