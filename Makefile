@@ -6,16 +6,24 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
 .PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui uf2 \
-        bench-pico web web-deps bench-web case
+        bench-pico web web-deps bench-web case help release
+.DEFAULT_GOAL := help
+
+# Every target in a line: its "## " text, else the first words of the comment above it.
+help:  ## this list (what plain `make` prints)
+	@awk '/^#/ { if (c == "") c = substr($$0, 3); next } \
+	  /^[a-z][a-z0-9-]*:([^=]|$$)/ { t = $$0; sub(/:.*/, "", t); d = $$0; \
+	    if (sub(/.*## /, "", d)) c = d; else { sub(/ \(.*/, "", c); sub(/[,;:.]$$/, "", c) } \
+	    printf "  make %-15s %s\n", t, c } { c = "" }' $(firstword $(MAKEFILE_LIST))
 
 $(STAMP): requirements-dev.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $(STAMP)
 
-venv: $(STAMP)
+venv: $(STAMP)  ## the project's .venv (every other target makes it when needed)
 
-test: $(STAMP) web-deps
+test: $(STAMP) web-deps  ## ruff, then the whole test suite on CPython and the MicroPython unix port
 	$(BIN)/ruff check firmware host_tests tools
 	$(BIN)/pytest -q -n auto --dist loadgroup --durations=12 host_tests
 
@@ -23,24 +31,24 @@ test: $(STAMP) web-deps
 # asserted in tests): runs bench-core, bench-ui and (tables built) bench-strategy quietly,
 # plus heap per rule set through the UI, idle allocation, input latency, decision time,
 # boot time and .mpy size, and bench-pico (the emulated Pico). Each piece keeps its own target.
-bench: $(STAMP)
+bench: $(STAMP)  ## every budget in one table (build/bench.json)
 	$(BIN)/python tools/bench.py
 
 # The budgets judged on the emulated Pico (real rp2 firmware v1.28.0 and v1.24.1, the make
 # flash layout, played through the buttons): heap by bisection, allocation per pass and
 # action, response, I2C bytes, CPU passes, reset, Ctrl-C, sampling -> build/bench_pico.json.
 # Needs node; installs the pinned emulator into build/rp2emu. PICOARGS="--fw 1.28.0".
-bench-pico: $(STAMP)
+bench-pico: $(STAMP)  ## the budgets judged on the emulated Pico (build/bench_pico.json)
 	$(BIN)/python tools/bench_pico.py $(PICOARGS)
 
-bench-core: $(STAMP)
+bench-core: $(STAMP)  ## the rules core's speed and heap on the unix port
 	$(BIN)/python tools/bench_core.py
 
 # Put the firmware on a Pico over USB (.mpy matched to the board), or plain .py for Thonny.
-flash: $(STAMP)
+flash: $(STAMP)  ## put the firmware on a Pico over USB (.mpy)
 	$(BIN)/python tools/flash.py
 
-flash-src: $(STAMP)
+flash-src: $(STAMP)  ## the same as plain .py (for Thonny)
 	$(BIN)/python tools/flash.py --src
 
 # One file to flash: MicroPython v1.28.0 (../shared/micropython) with PicoYacht frozen in
@@ -48,48 +56,53 @@ flash-src: $(STAMP)
 # build/picoyacht-pico2.uf2 (Pico 2). Installs the Arm toolchain with apt-get when root
 # (else says how); builds the two tables the device reads first if they are missing or
 # stale (cached like `make tables`). A few minutes the first time.
-uf2: $(STAMP)
+uf2: $(STAMP)  ## one file to flash: build/picoyacht-pico.uf2 and picoyacht-pico2.uf2
 	$(BIN)/python tools/build_tables.py --only yahtzee_0,yatzy
 	$(BIN)/python tools/uf2/build.py
 
-lint: $(STAMP)
+# What a version tag publishes (.github/workflows/release.yml): both .uf2 files, the web
+# site and SHA256SUMS in dist/.
+release: uf2  ## dist/: both .uf2 files, the web site and their SHA256SUMS
+	$(BIN)/python tools/release.py
+
+lint: $(STAMP)  ## ruff over the firmware, the tests and the tools
 	$(BIN)/ruff check firmware host_tests tools
 
-clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis
+clean:  ## remove .venv, build/ and dist/
+	rm -rf $(VENV) build dist .pytest_cache .hypothesis
 
 # Desktop simulator of the unchanged firmware (MicroPython unix port, Pico-sized heap).
 # SIMARGS="--buttons 4" for the minimal build, "--cpython" to run under CPython.
-sim: $(STAMP)
+sim: $(STAMP)  ## the desktop simulator (SIMARGS="--buttons 4" for the minimal build)
 	$(BIN)/python tools/sim.py $(SIMARGS)
 
 # PNG screenshots of every screen from the real framebuffer (build/shots, docs/shots).
-shots: $(STAMP)
+shots: $(STAMP)  ## PNG screenshots of every screen (build/shots, docs/shots)
 	$(BIN)/python tools/shots.py
 
 # Expert's tables: exact DP with NumPy, progress on stderr, cached in tables/ (git-ignored);
 # rebuilt only when the builder, rules or engine change.
-tables: $(STAMP)
+tables: $(STAMP)  ## Expert's tables, cached in tables/
 	$(BIN)/python tools/build_tables.py
 
 # CPU levels and coach: 10,000 seeded games per level and rule set, Expert agreement,
 # MicroPython decision time, ops and RAM -> build/bench_strategy.json.
-bench-strategy: $(STAMP) tables
+bench-strategy: $(STAMP) tables  ## CPU levels and coach over seeded games (build/bench_strategy.json)
 	$(BIN)/python tools/bench_strategy.py $(BENCHARGS)
 
 # UI budgets: I2C bytes per action, allocation, sampling, heap of a game through the UI.
-bench-ui: $(STAMP)
+bench-ui: $(STAMP)  ## UI budgets: I2C bytes, allocation, sampling, heap
 	$(BIN)/python tools/bench_ui.py
 
 # hardware/PINS.md, wiring.svg and the Wokwi project, from firmware/config.py (also checks
 # an edited pin map: GPIOs used twice, Pico W radio pins, SDA/SCL the I2C block can't use).
-hardware: $(STAMP)
+hardware: $(STAMP)  ## hardware/PINS.md, wiring.svg and the Wokwi project from config.py
 	$(BIN)/python tools/hardware.py
 
 # A printable case and perfboard plan from config.py and hardware/layout.py: OpenSCAD
 # source, an STL and a preview PNG per part, perfboard.svg, for the config's build and its
 # 4-button build -> build/case/<n>-buttons/. Needs openscad and xvfb (apt).
-case: $(STAMP)
+case: $(STAMP)  ## a printable case and perfboard plan, from config.py and hardware/layout.py
 	$(BIN)/python tools/case.py
 
 # Issue 6 at full counts, on all cores (about 10 minutes): a power cut at every unit of
@@ -97,22 +110,22 @@ case: $(STAMP)
 # saved file kind, 10^6 mashed button events, the heap over 100 games, display faults, the
 # watchdog, 1,000 CPU-only games in one process. One table; build/stress.json.
 # STRESSARGS="--ci" for the test suite's counts, "--only mash,soak" for some of it.
-stress: $(STAMP)
+stress: $(STAMP)  ## power cuts, I/O errors, mutations and mashed buttons at full counts
 	$(BIN)/python tools/stress.py $(STRESSARGS)
 
 # Play it in a browser: the unchanged firmware on MicroPython's WebAssembly port. Builds the
 # static site build/web (page, the pinned port from npm, the package as .mpy, Expert's
 # tables, built first if missing) and serves it on http://127.0.0.1:8000 (WEBARGS="--port
 # 8080"). Any static host serves build/web as it is.
-web: $(STAMP) web-deps tables
+web: $(STAMP) web-deps tables  ## build the browser version into build/web and serve it on 127.0.0.1:8000
 	$(BIN)/python tools/web/build_site.py
 	$(BIN)/python tools/web/serve.py $(WEBARGS)
 
 # The page's npm packages from tools/web's lockfile, into build/npm (npm ci, when it changed).
-web-deps: $(STAMP)
+web-deps: $(STAMP)  ## the page's npm packages, from tools/web's lockfile
 	$(BIN)/python tools/web/npm.py >/dev/null
 
 # The page's budgets in headless Chromium (Debian's /usr/bin/chromium): load to the title
 # frame, the site's gzipped size, the longest loop pass while CPUs think -> build/bench_web.json.
-bench-web: $(STAMP) web-deps
+bench-web: $(STAMP) web-deps  ## the page's budgets in headless Chromium
 	$(BIN)/python tools/web/bench_web.py

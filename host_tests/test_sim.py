@@ -2,6 +2,7 @@
 game log file tools/gamelog.py reads, and booting into diagnostics."""
 
 import random
+import re
 
 import board_term
 import gamelog
@@ -186,3 +187,84 @@ def test_sim_wav_gets_the_apps_sounds(term, monkeypatch, tmp_path):
                                         for n in rattle] + [0]
     sim.write_wav(got, tmp_path / "roll.wav")
     assert (tmp_path / "roll.wav").stat().st_size > 44
+
+
+def test_the_panel_goes_where_sim_says_and_is_laid_out_again_on_resize(term, monkeypatch,
+                                                                        tmp_path, capsysbinary):
+    """Printed output must not land in the panel's terminal (raw mode: no carriage returns,
+    it scrolled the panel), and a resized terminal gets the layout of its new size, drawn
+    whole, instead of wrapped lines."""
+    panel = tmp_path / "panel"
+    size = tmp_path / "size"
+    size.write_text("140x40")
+    monkeypatch.setenv("PICOYACHT_TERM", "140x40")
+    monkeypatch.setenv("PICOYACHT_PANEL", str(panel))
+    monkeypatch.setenv("PICOYACHT_TERM_FILE", str(size))
+    board = board_term.make_board()
+    clock = [board.t]
+    monkeypatch.setattr(board, "_now", lambda: clock[0])
+    runner = A.Runner(board)
+    for _ in range(3):
+        clock[0] += 5
+        runner.step()
+    print("a traceback, say")
+    board.panel.flush()
+    first = panel.read_bytes()
+    assert "\u2580".encode() in first or "\u2588".encode() in first  # half-blocks
+    assert b"traceback" not in first
+    assert capsysbinary.readouterr().out == b"a traceback, say\n"
+    assert board.draw_panel is board_term.draw_half
+    size.write_text("70x20")
+    for _ in range(3):
+        clock[0] += board_term.RESIZE_CHECK_MS
+        runner.step()
+    after = panel.read_bytes()[len(first):]
+    assert board.draw_panel is board_term.draw_braille and board.width == 70
+    assert after.startswith(b"\x1b[2J")  # cleared, then the whole panel again
+    assert any(0x2800 < ord(c) < 0x2900 for c in after.decode("utf-8"))
+    escape = re.compile("\x1b\\[[0-9;?]*[A-Za-z]")
+    assert max(len(escape.sub("", line)) for line in after.decode("utf-8").split("\r\n")) < 70
+
+
+def test_sim_gives_the_firmware_the_terminal_as_panel_and_a_file_for_its_output(
+        monkeypatch, tmp_path, capsys):
+    import os
+    import subprocess
+
+    seen = {}
+
+    def fake_run(cmd, env, stdout, stderr, pass_fds):
+        seen["env"] = env
+        fd = int(env["PICOYACHT_PANEL"].rsplit("/", 1)[1])
+        assert pass_fds == (fd,) and os.fstat(fd)  # open for the child
+        stdout.write("Traceback (most recent call last):\n")
+        monkeypatch.setattr(sim.shutil, "get_terminal_size", lambda d: (90, 30))
+        sim.signal.getsignal(sim.signal.SIGWINCH)(sim.signal.SIGWINCH, None)
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(sim.subprocess, "run", fake_run)
+    console = tmp_path / "console.txt"
+    assert sim.run_beside_panel(["fw"], {}, "128x36", console) == 0
+    assert "Traceback" in console.read_text()
+    assert console.name in capsys.readouterr().out
+    assert open(seen["env"]["PICOYACHT_TERM_FILE"]).read() == "90x30"
+
+
+@pytest.mark.parametrize("rid", range(6))
+def test_every_rule_sets_expert_game_fits_the_sims_heap_with_a_picos_spare(rid):
+    """The simulator's heap stands for a Pico's (sim.HEAP_KB). The all-Expert 4-seat game
+    with the coach judging every move must complete in it with the spare the Pico keeps
+    (tools/uf2/heap.py's MPY_SPARE_KB, scaled to this port): the CPU and the coach at full
+    strength, with no engine error, in every rule set."""
+    import sys
+    from pathlib import Path
+
+    from conftest import ROOT, run_micropython
+
+    sys.path.insert(0, str(ROOT / "tools" / "uf2"))
+    import heap
+
+    spare = heap.MPY_SPARE_KB * sim.HOST_LIVE // sim.PICO_LIVE
+    r = run_micropython("import expert_game; expert_game.main(%d)" % rid,
+                        heap="%dk" % (sim.HEAP_KB - spare), extra_path=[Path(ROOT / "tools")])
+    assert r.returncode == 0 and "OK" in r.stdout, r.stdout[-1500:] + r.stderr[-1500:]

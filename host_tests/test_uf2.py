@@ -230,3 +230,51 @@ def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2)
         assert "ROM %s %d" % (name, size) in r["check"]
     # /config.py's two lines over the built-in defaults (SDA, OLED_ADDR)
     assert r["config"].split() == ["0", "20", "4", "60"]
+
+
+def test_uf2_maxi_expert_game_with_the_coach_completes_within_72_kb(pico_uf2):
+    """The largest engine (six dice, 20 boxes, no table: Expert searches with Normal's
+    estimate), four Expert seats and the coach judging every move, on the frozen firmware
+    with the heap budget free: the search must never fall back (tools/uf2/heap.py)."""
+    sys.path.insert(0, str(UF2DIR))
+    import heap
+
+    r = emu("game", pico_uf2, "--free", heap.UF2_BUDGET_KB * 1024, "--seats", 4,
+            "--rules", 4, "--coach", 2, "--config", "SAMPLE_MS = 20\n", timeout=heap.WALL_S)
+    assert r["completed"], r["failure"] or r["tail"]
+
+
+def test_missing_sources_name_the_release_file_and_its_checksum(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "PORT", tmp_path / "unpacked" / "ports" / "rp2")
+    monkeypatch.setattr(build, "TARBALL", tmp_path / build.SOURCE_FILE)
+    with pytest.raises(build.BuildError) as e:
+        build.sources()
+    assert build.SOURCE_FILE in str(e.value) and build.SOURCE_SHA256 in str(e.value)
+
+
+def test_sources_with_another_checksum_are_refused_before_unpacking(tmp_path, monkeypatch):
+    fake = tmp_path / build.SOURCE_FILE
+    fake.write_bytes(b"not MicroPython")
+    monkeypatch.setattr(build, "PORT", tmp_path / "unpacked" / "ports" / "rp2")
+    monkeypatch.setattr(build, "TARBALL", fake)
+    ran = []
+    monkeypatch.setattr(build, "sh", ran.append)
+    with pytest.raises(build.BuildError) as e:
+        build.sources()
+    assert build.sha256(fake) in str(e.value) and build.SOURCE_SHA256 in str(e.value)
+    assert ran == []
+    shared = ROOT.parent / "shared" / "micropython" / build.SOURCE_FILE
+    if shared.exists():  # the real file passes the same check
+        monkeypatch.setattr(build, "TARBALL", shared)
+        build.sources()
+        assert ran and ran[0][:2] == ["tar", "-xJf"]
+
+
+def test_the_heap_table_judges_each_layout_by_its_own_budget():
+    import heap
+
+    text = heap.table([("uf2", 4, 72), ("uf2", 5, 73), ("uf2", 1, None), ("mpy", 4, 211),
+                       ("mpy", 5, 213)], pico_kb=235.9)
+    rows = text.splitlines()[2:]
+    assert [r.rsplit("|", 2)[1].strip() for r in rows] == ["ok", "OVER", "OVER", "ok", "OVER"]
+    assert "Maxi" in rows[0] and "72 KB" in rows[0] and "(25 KB spare)" in rows[3]

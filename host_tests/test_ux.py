@@ -382,6 +382,48 @@ def test_hint_says_avg_not_exp():
     assert ", avg " in r.app.status.text and "exp" not in r.app.status.text
 
 
+def _no_heap(*args):
+    raise MemoryError("no heap for the search")
+
+
+def test_a_hint_without_the_search_says_so_and_names_what_it_marks(monkeypatch):
+    """The fallback answers "roll" when the holds already keep its face: the dots then mark
+    those holds, so the text must say "Hold dots", not "Roll all"; and it says the search
+    did not run, which the log records."""
+    from picoyacht import strategy
+
+    r = Rig(coach=1)
+    g = r.new_game()
+    r.d.press(K.B_ROLL)
+    g.dice[:] = bytes((4, 4, 4, 2, 5))  # a new position: the hint is thought anew
+    g.set_held(0b00111)  # the fallback's own hold
+    monkeypatch.setattr(strategy, "advise_steps", _no_heap)
+    r.app.screen.hint()
+    assert r.app.screen.hint_mask == 0b00111
+    assert r.app.status.text == "Low mem: Hold dots"
+    assert any('"ev":"cpu_error"' in line and "MemoryError" in line for line in r.board.lines)
+
+
+def test_a_cpu_without_the_search_says_so(monkeypatch):
+    from picoyacht import strategy
+
+    monkeypatch.setattr(strategy, "cpu_steps", _no_heap)
+    r = Rig()
+    notes = []
+    show = r.app.note
+
+    def spy(text, num=-1, *stay):
+        notes.append(text)
+        show(text, num, *stay)
+
+    r.app.note = spy
+    g = r.new_game((3,))
+    r.d.run_ms(4000)
+    assert g.rolls_used or g.turn  # the fallback plays on
+    assert "Low mem: simple CPU" in notes
+    assert any('"ev":"cpu_error"' in line for line in r.board.lines)
+
+
 def test_scores_table_names_are_whole_when_there_is_room():
     r = Rig()
     r.app.settings.names[1] = "Beatrice"

@@ -7,6 +7,12 @@ in PICOYACHT_TERM ("COLSxROWS") and refuses a terminal too small for either rend
 Also from the environment: PICOYACHT_BUTTONS (4 or 11), PICOYACHT_SAVES (a directory),
 PICOYACHT_LOG (the game log, appended whole, for tools/gamelog.py), PICOYACHT_TONES (the
 piezo's tones, for sim.py --wav), PICOYACHT_DIAG=1 (Menu held at power-on: diagnostics).
+
+PICOYACHT_PANEL names where the panel is drawn (sim.py passes the terminal there, and the
+process's own output, tracebacks included, to a file: printed into the raw terminal it
+scrolled the panel). PICOYACHT_TERM_FILE names a file sim.py rewrites with "COLSxROWS"
+when the terminal is resized: the board reads it a few times a second and lays the panel
+out anew.
 """
 
 import sys
@@ -25,6 +31,7 @@ LEGEND_FULL = "1-6 hold  spc roll  w/s up/dn  enter OK  m menu  (caps: long)  q 
 LEGEND_FOUR = "w/s up/dn  a or enter = A  b = B  (caps: long press)  q quit"
 TAP_MS = 90
 LONG_TAP_MS = 900
+RESIZE_CHECK_MS = 250  # how often the size file is read
 LOG_LINES = 3  # console lines shown under the panel
 # (name, panel columns, panel rows) of each rendering, the roomiest first
 RENDERINGS = (("half-blocks", 128, 32), ("Braille", 64, 16))
@@ -119,7 +126,7 @@ class TermBoard(HeadlessBoard):
 
     SAMPLE_MS = 4
 
-    def __init__(self, present=FULL, store=None, size=(128, 36), boot_buttons=0):
+    def __init__(self, present=FULL, store=None, size=(128, 36), boot_buttons=0, panel=None):
         import os
         import time
 
@@ -135,7 +142,45 @@ class TermBoard(HeadlessBoard):
         self.down_until = [0] * NBUTTONS
         self.shown = -1
         self.out = bytearray(16 + 32 * (128 * 3 + 2))  # the larger rendering's most
+        self.panel = panel  # a file to draw to (PICOYACHT_PANEL), else stdout
+        self.size = size
+        self.size_file = None  # PICOYACHT_TERM_FILE
+        self.size_at = self.t
         self._tty_setup()
+
+    def resize(self, cols, rows):
+        """Lay the panel out for a cols x rows terminal and redraw it whole."""
+        fit = layout(cols, rows) or (len(RENDERINGS) - 1, 0)
+        self.draw_panel = _DRAW[fit[0]]
+        self.log_lines = fit[1]
+        self.width = cols
+        self.shown = -1
+        self._write(b"\x1b[2J")
+
+    def _check_size(self):
+        if self.size_file is None or ticks_diff(self.t, self.size_at) < RESIZE_CHECK_MS:
+            return
+        self.size_at = self.t
+        try:
+            with open(self.size_file) as f:
+                cols, _, rows = f.read().strip().partition("x")
+            size = (int(cols), int(rows))
+        except (OSError, ValueError):
+            return
+        if size != self.size:
+            self.size = size
+            self.resize(size[0], size[1])
+
+    def _write(self, data, flush=True):
+        out = self.panel
+        if out is None:
+            out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else sys.stdout
+        out.write(data)
+        if flush:
+            try:
+                out.flush()
+            except OSError:  # MicroPython's files are unbuffered: its flush is an fsync,
+                pass  # which a terminal refuses
 
     def _now(self):
         tm = self._time
@@ -162,13 +207,13 @@ class TermBoard(HeadlessBoard):
 
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
-        sys.stdout.write("\x1b[2J\x1b[?25l")
+        self._write(b"\x1b[2J\x1b[?25l")
 
     def restore(self):
         t = self.tones
         if t is not None and t.n:
             t.spill(t)
-        sys.stdout.write("\x1b[?25h\x1b[0m\r\n")
+        self._write(b"\x1b[?25h\x1b[0m\r\n")
         if self.saved is not None:
             import termios
 
@@ -204,6 +249,7 @@ class TermBoard(HeadlessBoard):
         deb.update(raw, now)
 
     def idle(self):
+        self._check_size()
         self._draw()
         self._time.sleep_ms(self.SAMPLE_MS) if hasattr(self._time, "sleep_ms") else \
             self._time.sleep(self.SAMPLE_MS / 1000)
@@ -223,13 +269,14 @@ class TermBoard(HeadlessBoard):
             out[pos] = b
             pos += 1
         pos = self.draw_panel(ram, lit, out, pos)
-        w = sys.stdout.buffer.write if hasattr(sys.stdout, "buffer") else sys.stdout.write
-        w(memoryview(out)[:pos])
+        w = self._write
+        w(memoryview(out)[:pos], False)
         cut = self.width - 1
-        w(b"\x1b[0m" + self.legend[:cut].encode() + b"\x1b[K")
+        w(b"\x1b[0m" + self.legend[:cut].encode() + b"\x1b[K", False)
         n = self.log_lines
         for line in self.lines[len(self.lines) - n:] if n else ():
-            w(b"\r\n" + line[:cut].encode() + b"\x1b[K")
+            w(b"\r\n" + line[:cut].encode() + b"\x1b[K", False)
+        w(b"")
         self.lines = self.lines[-LOG_LINES:]
 
 
@@ -258,7 +305,9 @@ def make_board():
         cols, _, rows = term.partition("x")
         size = (int(cols), int(rows))
     boot = (1 << B_MENU) if env("PICOYACHT_DIAG") else 0
-    board = TermBoard(present, store, size, boot)
+    panel = env("PICOYACHT_PANEL")
+    board = TermBoard(present, store, size, boot, open(panel, "wb") if panel else None)
+    board.size_file = env("PICOYACHT_TERM_FILE")
     if env("PICOYACHT_LOG"):
         board.log_file = open(env("PICOYACHT_LOG"), "a")
     tones = env("PICOYACHT_TONES")

@@ -47,9 +47,9 @@ SHARED = {"yahtzee": "yahtzee_0"}
 
 def parents(d):
     """(nk, 6): index of keep i minus one die f, 0xFFFF if it has none."""
-    where = {d.codes[i]: i for i in range(d.nk)}
-    out = np.full((d.nk, 6), 0xFFFF, dtype=np.int64)
-    for i in range(d.nk):
+    where = {d.codes[i]: i for i in range(d.nkeeps)}
+    out = np.full((d.nkeeps, 6), 0xFFFF, dtype=np.int64)
+    for i in range(d.nkeeps):
         c = d.codes[i]
         for f in range(6):
             if (c >> (3 * f)) & 7:
@@ -123,21 +123,21 @@ class Spec:
         self.eng = engine.Engine(rs, opts)
         d = self.eng.dice
         self.d = d
-        self.nb, self.nr, self.nk, self.r0 = rs.nboxes, d.nr, d.nk, d.r0
+        self.nb, self.nr, self.nk, self.r0 = rs.nboxes, d.nrolls, d.nkeeps, d.first_roll
         self.bonus = rs.upper_bonus(opts)
         self.at = rs.bonus_at
         self.start = start
         self.full = (1 << self.nb) - 1
         self.sc = np.array([[self.eng.score(r, b) for b in range(self.nb)]
                             for r in range(self.nr)], dtype=np.int64)
-        codes = np.array(d.codes[d.r0:], dtype=np.int64)
+        codes = np.array(d.codes[d.first_roll:], dtype=np.int64)
         self.kc = np.stack([(codes >> (3 * (f - 1))) & 7 for f in range(1, 7)], axis=1)
-        self.yzb = self.eng.yzb
+        self.yzb = self.eng.joker_box
         self.Y = 2 if self.yzb >= 0 else 1
-        self.yrow = np.array(list(self.eng.yroll), dtype=np.int64)
-        self.jsc = np.frombuffer(bytes(self.eng.jsc), dtype=np.uint8).reshape(
+        self.yrow = np.array(list(self.eng.yahtzee_rolls), dtype=np.int64)
+        self.jsc = np.frombuffer(bytes(self.eng.joker_scores), dtype=np.uint8).reshape(
             6, self.nb).astype(np.int64)
-        child = np.array(d.child, dtype=np.int64).reshape(d.r0, 6)
+        child = np.array(d.child, dtype=np.int64).reshape(d.first_roll, 6)
         parent = parents(d)
         self.exp_levels = []
         for size in range(4, -1, -1):

@@ -14,10 +14,11 @@ store) and the real Runner, with two additions made between loop passes:
     seen to frame on the panel"); a CPU pass is timed whole, and so is the longest press
     pass (summary max_press_pass_us).
 Records go out as lines ("R ..."), a summary at the end ("S ..."): tools/pico.py parses them.
-main(opts): players, rules, cpus (CPU seats, at the end), level (CPU level 1-3), tour (menu,
-scores pages and cursor moves at turn 2), record, shots (toggle GP27 after each action's
-frame), arm (a screen name: raise GP26 there and wait for the host's Ctrl-C), turns (stop
-after this many turns), seed (the boot's entropy: the games' dice; default 1).
+main(opts): players, rules, cpus (CPU seats, at the end), level (CPU level 1-3), coach
+(0 off, 1 hints, 2 tips), tour (menu, scores pages and cursor moves at turn 2), record,
+shots (toggle GP27 after each action's frame), arm (a screen name: raise GP26 there and
+wait for the host's Ctrl-C), turns (stop after this many turns), seed (the boot's entropy:
+the games' dice; default 1).
 """
 
 import gc
@@ -87,6 +88,7 @@ class Player:
         self.level = opts.get("level", 2)
         self.tour = opts.get("tour", 0)
         self.turns = opts.get("turns", 0)
+        self.coach = opts.get("coach", 0)
         self.toured = False
         self.tour_step = 0
         self.started = False
@@ -106,6 +108,8 @@ class Player:
             return newgame.R_RULES, False
         if s.nplayers != self.np:
             return newgame.R_PLAYERS, False
+        if s.coach != self.coach:
+            return newgame.R_COACH, False
         for seat in range(self.np):
             want = self.level if seat >= self.np - self.cpus else HUMAN
             if s.kinds[seat] != want:

@@ -2,16 +2,19 @@
 
 By default under the MicroPython unix port with a Pico-sized heap (what plays here is
 what plays on the device); --cpython runs it under CPython with tools/hostlib's framebuf.
-Options: --buttons 4 (the minimal build), --heap 256k, --saves DIR (keep saves there),
+Options: --buttons 4 (the minimal build), --heap 320k, --saves DIR (keep saves there),
 --log FILE (the serial game log, whole lines, for tools/gamelog.py), --diag (boot with Menu
 held: the diagnostics screen), --wav FILE (write the piezo's tones to a WAV on exit).
 The panel is drawn with half-blocks in a terminal of 128x36 or more, with Braille cells in
 a smaller one (down to 64x17); a terminal smaller than that gets told the size it needs.
+The panel is laid out again when the terminal is resized. What the firmware prints
+(tracebacks, faults) goes to --console FILE, not over the panel; its name is shown on exit.
 """
 
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import wave
@@ -21,6 +24,15 @@ ROOT = Path(__file__).resolve().parent.parent
 RATE = 22050  # WAV samples per second
 LEVEL = 96  # WAV amplitude around the 8-bit midpoint at the loudest duty
 MASK = 0x3FFFFFFF  # the board's ms clock wraps at 2**30
+# The heap stands for a Pico's: what stock MicroPython v1.28.0 has free at its REPL, scaled
+# by what the same objects (every module a game imports, and Maxi's engine) take on this
+# 64-bit port against the Pico's .mpy layout, where the code is in the heap too. So the
+# CPU and the coach run short of heap here where a Pico would, and not before.
+# `python tools/uf2/heap.py --sim` measures the three figures (bytes).
+PICO_FREE = 241536
+PICO_LIVE = 95072
+HOST_LIVE = 128896
+HEAP_KB = PICO_FREE * HOST_LIVE // PICO_LIVE // 1024
 
 
 def parse_tones(text):
@@ -67,23 +79,50 @@ def terminal_fit():
     return "%dx%d" % (cols, rows)
 
 
+def run_beside_panel(cmd, env, fit, console):
+    """Runs the firmware with the terminal passed as its panel (PICOYACHT_PANEL) and its
+    own output in `console`; a resize rewrites the size file the board reads. Exit code."""
+    console.parent.mkdir(parents=True, exist_ok=True)
+    size_file = console.with_name("sim-term-size")
+    size_file.write_text(fit)
+
+    def resized(signum, frame):
+        cols, rows = shutil.get_terminal_size((128, 36))
+        size_file.write_text("%dx%d" % (cols, rows))
+
+    panel = os.dup(1)  # the terminal
+    env = dict(env, PICOYACHT_PANEL="/dev/fd/%d" % panel, PICOYACHT_TERM_FILE=str(size_file))
+    old = signal.signal(signal.SIGWINCH, resized)
+    try:
+        with open(console, "w") as out:
+            rc = subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                pass_fds=(panel,)).returncode
+    finally:
+        signal.signal(signal.SIGWINCH, old)
+        os.close(panel)
+    if console.stat().st_size:
+        print("the firmware's console output: %s" % console)
+    return rc
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpython", action="store_true", help="run under CPython instead")
     ap.add_argument("--buttons", type=int, default=0, choices=(0, 4, 11),
                     help="force a build (default: config.py's pin map)")
-    # 256k on this 64-bit port is roughly a Pico's free heap: objects here are up to twice
-    # their 32-bit size. Less starves the CPU players' engine (they fall back to a simple
-    # policy, noted on the console), which is not what a Pico does.
-    ap.add_argument("--heap", default="256k", help="MicroPython heap (default 256k)")
+    ap.add_argument("--heap", default="%dk" % HEAP_KB,
+                    help="MicroPython heap (default %dk: a Pico's)" % HEAP_KB)
     ap.add_argument("--saves", default=str(ROOT / "build" / "sim-saves"),
                     help="directory for saves ('' for none)")
     ap.add_argument("--log", default=str(ROOT / "build" / "sim-saves" / "game.log"),
                     help="append the game log here ('' for none)")
     ap.add_argument("--diag", action="store_true", help="boot into diagnostics (Menu held)")
     ap.add_argument("--wav", help="write the piezo's tones to this WAV file on exit")
+    ap.add_argument("--console", default=str(ROOT / "build" / "sim-console.txt"),
+                    help="where the firmware's own output goes")
     a = ap.parse_args(argv)
-    env = dict(os.environ, PICOYACHT_TERM=terminal_fit())
+    fit = terminal_fit()
+    env = dict(os.environ, PICOYACHT_TERM=fit)
     if a.buttons:
         env["PICOYACHT_BUTTONS"] = str(a.buttons)
     if a.saves:
@@ -114,7 +153,7 @@ def main(argv=None):
         env["PYTHONPATH"] = os.pathsep.join(
             str(ROOT / d) for d in ("firmware", "tools", "tools/hostlib"))
         cmd = [sys.executable, str(ROOT / "firmware" / "main.py")]
-    rc = subprocess.run(cmd, env=env).returncode
+    rc = run_beside_panel(cmd, env, fit, Path(a.console))
     if a.log:
         print("game log: %s (python tools/gamelog.py %s)" % (a.log, a.log))
     if tones is not None:

@@ -32,7 +32,8 @@ class Twin:
         self.one = 1 if exact else ONE
         self.eng = eng = engine.Engine(rs, options)
         d = eng.dice
-        self.n, self.nb, self.nr, self.nk, self.r0 = rs.ndice, rs.nboxes, d.nr, d.nk, d.r0
+        self.n, self.nb = rs.ndice, rs.nboxes
+        self.nr, self.nk, self.r0 = d.nrolls, d.nkeeps, d.first_roll
         self.at = rs.bonus_at
         self.bonus = rs.upper_bonus(options)
         self.sc = np.array([[eng.score(r, b) for b in range(self.nb)]
@@ -42,11 +43,11 @@ class Twin:
         self.kcnt = np.stack([(codes >> (3 * f)) & 7 for f in range(6)], axis=1)  # (nk, 6)
         self.kc = self.kcnt[self.r0:]
         self.ksize = self.kcnt.sum(axis=1)
-        self.yzb = eng.yzb
-        self.yroll = np.array(list(eng.yroll), dtype=np.int64)
-        self.jsc = np.frombuffer(bytes(eng.jsc), dtype=np.uint8).reshape(6, self.nb).astype(
-            np.int64)
-        child = np.array(d.child, dtype=np.int64).reshape(d.r0, 6)
+        self.yzb = eng.joker_box
+        self.yroll = np.array(list(eng.yahtzee_rolls), dtype=np.int64)
+        self.jsc = np.frombuffer(bytes(eng.joker_scores), dtype=np.uint8).reshape(
+            6, self.nb).astype(np.int64)
+        child = np.array(d.child, dtype=np.int64).reshape(d.first_roll, 6)
         parent = parents(d)
         self.exp_levels = []
         for size in range(self.n - 1, -1, -1):

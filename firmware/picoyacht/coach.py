@@ -61,6 +61,8 @@ class Coach:
         self._mask = -1
         self._human = False  # the thinking is the hint for a human seat
         self._off = 0  # CPU steps the fallback still plays after an engine error
+        # the last CPU step or hint came from the fallback, not the search: the screen says so
+        self.plain = False
         self._cost = -1  # the coach's verdict on the CPU's step being made, for box:
         self._cost_box = -1
         self._easy = None  # Easy's (kind, arg) for the position _easy_pos, made a pass ahead
@@ -170,6 +172,21 @@ class Coach:
         self._think = None
         self._off = _RETRY_STEPS
 
+    def _not_loaded(self, e):
+        """The engine's or strategy's import failed: out of heap is tried again later, a
+        missing module never; either way the log says why the fallback plays."""
+        self._broken(e)
+        if not isinstance(e, MemoryError):
+            self._st = False
+
+    def _fallback_step(self):
+        """Counts a step the fallback made after an engine error; the last one collects
+        the heap, so that the engine's next try finds the most room."""
+        if self._off:
+            self._off -= 1
+            if not self._off:
+                gc.collect()
+
     def _decide_easy(self, game):
         """Easy's move, a pass ahead of the step that shows it: with the step's score and
         hand-over frame in the same pass, that pass went over its time. False without an
@@ -205,8 +222,8 @@ class Coach:
             from picoyacht import engine  # noqa: F401  (strategy's import then finds it)
 
             self._eng = True
-        except (ImportError, MemoryError):
-            self._st = False  # strategy needs it: the fallback plays
+        except (ImportError, MemoryError) as e:
+            self._not_loaded(e)  # strategy needs it: the fallback plays
 
     def _strat(self):
         if self._off:
@@ -216,8 +233,9 @@ class Coach:
                 from picoyacht import strategy
 
                 self._st = strategy
-            except (ImportError, MemoryError):
-                self._st = False
+            except (ImportError, MemoryError) as e:
+                self._not_loaded(e)
+                return None
         return self._st or None
 
     def _table(self, game):
@@ -237,11 +255,9 @@ class Coach:
         if self._plan_roll:
             self._plan_roll = False
             return A_ROLL, 0
-        if self._off:
-            self._off -= 1
-            if not self._off:  # try the engine again, with the heap collected
-                gc.collect()
+        self._fallback_step()
         st = self._strat()
+        self.plain = st is None
         if st is None:
             return fallback(game, level)
         if level == st.EASY:  # no search: the same (seeded) mistakes as ever
@@ -252,6 +268,7 @@ class Coach:
         else:
             t = self._thought(game, False)
             if t is None:
+                self.plain = True
                 return fallback(game, level)
             kind, arg, self._cost = t.result
             self._cost_box = arg
@@ -288,10 +305,12 @@ class Coach:
         """(A_HOLD mask | A_SCORE box | A_ROLL, arg, expected final total in centi-points
         or -1) for the Hint."""
         t = self._thought(game, True)
+        self.plain = t is None
         if t is not None:
             st = self._st
             kind, arg, value = t.result
             return (A_SCORE if kind == st.SCORE else A_HOLD), arg, value
+        self._fallback_step()
         kind, arg = fallback(game, 2)
         return kind, arg, -1
 

@@ -1,8 +1,8 @@
 """The fallback policy: "keep the most common face, score the best box".
 
 What a CPU seat plays when picoyacht.strategy is missing or out of heap, and what the
-scripted test games play. Kept apart from coach.py so that a bare game (64 KB heaps, no
-app) can import it.
+scripted test games play. Kept apart from coach.py so that a bare game (the smallest
+heaps, no app) can import it.
 """
 
 from micropython import const

@@ -170,7 +170,7 @@ def action_value_steps(game, kind, arg, level=EXPERT, table=None):
         allowed = yield from e.box_values_steps(game)
         if not allowed >> arg & 1:
             raise ValueError("box not allowed")
-        return banked + to_centi(e.bv[arg])
+        return banked + to_centi(e.box_values[arg])
     if not game.rolls_used:
         v = yield from e.start_steps()
         return banked + to_centi(v)
@@ -181,14 +181,14 @@ def action_value_steps(game, kind, arg, level=EXPERT, table=None):
     left = game.rolls_left
     if left > STAGES:
         left = STAGES
-    A = yield from e.stage_steps(left)
+    hold_values = yield from e.stage_steps(left)
     code = 0
     size = 0
     for i in range(n):
         if arg >> i & 1:
             code += 1 << (3 * (game.dice[i] - 1))
             size += 1
-    return banked + to_centi(A[e.dice.index(code, size)])
+    return banked + to_centi(hold_values[e.dice.index(code, size)])
 
 
 def move_cost(game, kind, arg, table=None):

@@ -16,7 +16,7 @@ units of bonus/255. Little-endian file layout:
     4240 the groups, lower-group index (lower mask, flag) major, fixed size each
 
 The table is never loaded: each value costs up to three seek + readinto calls into small
-preallocated buffers, and a turn needs about 45 values.
+preallocated buffers, and a turn needs a few dozen values.
 """
 
 from array import array

@@ -21,6 +21,8 @@ from picoyacht.roller import Roller, seed_from_entropy
 from picoyacht.rules import ABBR, NAME, YAHTZEE, Options
 from picoyacht.screens import NOTE_KEY, NOTE_MOVE
 
+_PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
+
 
 class Turn:
     """One game's flow. `app` is the session: settings, records, saves, log, notes, sound."""
@@ -168,12 +170,12 @@ class Turn:
             text = "Take " + g.rs.boxes[arg][ABBR] + " " + str(g.preview(arg))
             mask = 0
         else:
-            mask = arg if kind == A_HOLD else g.held
-            text = "Hold dots"
-            if not arg:
-                text = "Roll all"
+            mask = arg if kind == A_HOLD else g.held  # A_ROLL keeps the holds as they are
+            text = "Hold dots" if mask else "Roll all"  # what the dots mark
         if value >= 0:  # the final total to expect, on average, playing on as advised
             text += ", avg " + centi(value)
+        elif self.coach.plain:
+            text = _PLAIN + text
         self.app.note(text, -1, NOTE_MOVE)
         return mask
 
@@ -253,6 +255,8 @@ class Turn:
         (A_HOLD, mask) with the holds set, or (A_SCORE, next screen's name)."""
         g = self.game
         kind, arg = self.coach.step(g)
+        if self.coach.plain:
+            self.app.note(_PLAIN + "simple CPU")
         if kind == A_ROLL:
             g.roll()
         elif kind == A_SCORE:

@@ -19,6 +19,7 @@ with apt-get when missing and we are root; otherwise the one command to run is p
 """
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -31,9 +32,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 BUILD = ROOT / "build"
 GEN = BUILD / "uf2-gen"
+# The MicroPython v1.28.0 sources the firmware is built from: the rp2 port with the
+# submodules it pins (pico-sdk, tinyusb, mbedtls, micropython-lib), one tarball.
+SOURCE_FILE = "micropython-1.28.0-rp2.tar.xz"
+SOURCE_SHA256 = "e77215c4fb19a2a0c730efe5c666abdce62fc34a1670cbd49e9f4314917e8c46"
 TARBALL = Path(os.environ.get(
-    "PICOYACHT_MICROPYTHON",
-    ROOT.parent / "shared" / "micropython" / "micropython-1.28.0-rp2.tar.xz"))
+    "PICOYACHT_MICROPYTHON", ROOT.parent / "shared" / "micropython" / SOURCE_FILE))
 MP = BUILD / "micropython-1.28.0"
 PORT = MP / "ports" / "rp2"
 TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
@@ -83,12 +87,24 @@ def toolchain():
        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
 
 
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
 def sources():
+    """Unpacks the MicroPython sources, once their checksum says they are the release this
+    build is made and measured with (a different tree would build a different firmware)."""
     if (PORT / "CMakeLists.txt").exists():
         return
     if not TARBALL.exists():
-        raise BuildError("MicroPython sources not found at %s (set PICOYACHT_MICROPYTHON)"
-                         % TARBALL)
+        raise BuildError("MicroPython v1.28.0's sources are missing: get %s (sha256 %s) and "
+                         "put it at %s, or set PICOYACHT_MICROPYTHON to where it is"
+                         % (SOURCE_FILE, SOURCE_SHA256, TARBALL))
+    got = sha256(TARBALL)
+    if got != SOURCE_SHA256:
+        raise BuildError("%s is not %s: its sha256 is %s, expected %s"
+                         % (TARBALL, SOURCE_FILE, got, SOURCE_SHA256))
     BUILD.mkdir(exist_ok=True)
     sh(["tar", "-xJf", TARBALL, "-C", BUILD])
 

@@ -4,11 +4,13 @@
 //   node tools/uf2/emu.mjs boot UF2
 //       empty filesystem, the frozen entry point runs: prints JSON with the console, the
 //       title frame (hex of the SSD1306 RAM) and the frame after pressing OK (GP15)
-//   node tools/uf2/emu.mjs game UF2 [--free BYTES] [--seats N] [--rules R] [--config TEXT]
+//   node tools/uf2/emu.mjs game UF2 [--free BYTES] [--seats N] [--rules R] [--coach C]
+//                                   [--config TEXT]
 //       Ctrl-C to the REPL, then a /main.py harness on the drive (the frozen entry runs it
 //       instead of the game): leaves BYTES of heap free with a blocker, then runs the real
-//       board and loop with an all-Expert game of N seats. Prints JSON: completed, the
-//       heap left by the blocker, the first failure, the frozen-module check.
+//       board and loop with an all-Expert game of N seats, coach C (0 off, 1 hints, 2 tips:
+//       every move judged). Prints JSON: completed, the heap left by the blocker, the first
+//       failure, the frozen-module check.
 //   node tools/uf2/emu.mjs exec UF2 --code TEXT
 //       empty filesystem, Ctrl-C to the REPL, then TEXT as /main.py after a soft reset (a
 //       clean heap; the frozen entry runs it): prints JSON with its console output. TEXT
@@ -75,7 +77,7 @@ async function boot(uf2) {
 
 // The drive's /main.py for `game`: PicoYacht's own board and loop, a game set up the way
 // the setup screen's START does, after a blocker that leaves `free` bytes of heap.
-function harness({ free, seats, rules }) {
+function harness({ free, seats, rules, coach }) {
   return `import gc, sys
 gc.collect()
 _blocker = bytearray(max(16, gc.mem_free() - ${free} - 48)) if ${free} else None
@@ -89,6 +91,7 @@ app = runner.app
 s = app.settings
 s.rid = ${rules}
 s.nplayers = ${seats}
+s.coach = ${coach}
 for i in range(${seats}):
     s.kinds[i] = 3
 _fault = app.fault
@@ -142,7 +145,8 @@ async function toRepl(emu) {
 }
 
 async function game(uf2) {
-  const opts = { free: +arg('--free', 0), seats: +arg('--seats', 4), rules: +arg('--rules', 0) };
+  const opts = { free: +arg('--free', 0), seats: +arg('--seats', 4), rules: +arg('--rules', 0),
+    coach: +arg('--coach', 0) };
   const modules = JSON.parse(arg('--modules', '[]'));
   const config = arg('--config', null);
   const { emu, oled } = makeEmu(uf2);

@@ -25,7 +25,7 @@ ROOT = HERE.parent.parent
 # invariants unless a save is loaded), leaves first: a row then holds its module alone.
 MODULES = ("rules", "buttons", "cues", "ticks", "debounce", "font", "fast", "ssd1306", "store",
            "snapshot", "game", "saves", "roller", "gamelog", "policy", "screens", "menus",
-           "coach", "turn", "play", "board_power", "board_pico", "app", "engine",
+           "coach", "turn", "play", "board_power", "board_pico", "app", "dice", "engine",
            "strategy", "strategy_table")
 
 DEVICE = """import gc, sys

@@ -1,0 +1,171 @@
+"""The multisets of a roll's dice ("keeps") and the two sweeps the CPU's search makes over them.
+
+A module apart from picoyacht.engine because it is a job of its own (counting, indexing and
+averaging over multisets, with no rule or score in it) and so that each module stays small.
+Every sweep is also a generator of steps (see picoyacht.engine) with the same answer.
+
+Glossary: n dice; a keep is a multiset of 0..n of them, packed in `codes` as 3 bits of
+count per face (face 1 lowest); keeps are ordered by size, then by code, so `start[k]` is
+the index of the first keep of k dice; the rolls are the keeps of exactly n dice, from
+`first_roll` to `nkeeps` - 1 (`nrolls` of them); `child[6 * i + f - 1]` is the index of
+keep i plus one die showing f.
+"""
+
+from array import array
+
+from micropython import const
+
+from picoyacht.fast import locked
+
+CHUNK = const(30)  # keeps per step of a sweep
+_INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
+# Work per yield in COST units (picoyacht.engine): per keep of a sweep, per child found,
+# per face count placed
+C_KEEP = const(110)
+_C_INDEX = const(180)
+_C_WALK = const(40)
+
+
+def drain(steps):
+    """Runs a stepwise computation to its end; its result."""
+    try:
+        while True:
+            next(steps)
+    except StopIteration as e:
+        return e.value
+
+
+def work_array(typecode, n):
+    """An array of n items for the caller to overwrite before reading. Built from a range,
+    which gives its length up front: array(typecode, bytes(...)) would first build a bytes
+    object as large as the array, and a fragmented heap may not hold both."""
+    return array(typecode, range(n))
+
+
+def zeros(typecode, n):
+    """A zero-filled array (small ones: the fill is a Python loop)."""
+    a = work_array(typecode, n)
+    for i in range(n):
+        a[i] = 0
+    return a
+
+
+def _choose(n, k):
+    c = 1
+    for i in range(k):
+        c = c * (n - i) // (i + 1)
+    return c
+
+
+class Dice:
+    """The keeps of n dice (see the glossary above) and their children."""
+
+    def __init__(self, n, later=False):
+        """later: allocate() and run steps (the build) when the caller chooses."""
+        self.n = n
+        # keeps of fewer than k dice: C(k + 5, 6) (stars and bars over six faces)
+        self.start = [_choose(k + 5, 6) for k in range(n + 2)]
+        self.nkeeps = self.start[n + 1]
+        self.first_roll = self.start[n]
+        self.nrolls = self.nkeeps - self.first_roll
+        self.codes = self.child = None
+        self.steps = self._build()
+        if not later:
+            self.allocate()
+            drain(self.steps)
+
+    def allocate(self):
+        """The two work arrays, largest first (the owner allocates before it computes
+        anything, while the heap has its largest free runs)."""
+        self.child = work_array("H", 6 * self.first_roll)
+        self.codes = work_array("i", self.nkeeps)
+
+    def _build(self):
+        n = self.n
+        # the face counts in ascending code order (face 6 outermost), placed by size
+        yield from self._walk(n, [0] * (n + 1))
+        # children (one more die) of every keep smaller than a roll; sizes ascend with
+        # the index, so the search needs no parent table (see maxdown)
+        first_roll = self.first_roll
+        for lo in range(0, first_roll, _INDEX_CHUNK):
+            hi = lo + _INDEX_CHUNK if lo + _INDEX_CHUNK < first_roll else first_roll
+            locked(Dice._children, self, lo, hi)
+            yield 6 * (hi - lo) * _C_INDEX
+
+    def _children(self, lo, hi):
+        """child[] of keeps lo .. hi-1."""
+        start = self.start
+        size = 0
+        for i in range(lo, hi):
+            while i >= start[size + 1]:
+                size += 1
+            c = self.codes[i]
+            for f in range(6):
+                self.child[6 * i + f] = self.index(c + (1 << (3 * f)), size + 1)
+
+    def _walk(self, n, fill):
+        for c6 in range(n + 1):
+            for c5 in range(n + 1 - c6):
+                yield _C_WALK * (n + 1 - c6 - c5) * (n + 1 - c6 - c5)
+                for c4 in range(n + 1 - c6 - c5):
+                    for c3 in range(n + 1 - c6 - c5 - c4):
+                        for c2 in range(n + 1 - c6 - c5 - c4 - c3):
+                            s2 = c6 + c5 + c4 + c3 + c2
+                            for c1 in range(n + 1 - s2):
+                                size = s2 + c1
+                                self.codes[self.start[size] + fill[size]] = (
+                                    c1 | c2 << 3 | c3 << 6 | c4 << 9 | c5 << 12 | c6 << 15)
+                                fill[size] += 1
+
+    def index(self, code, size):
+        lo, hi = self.start[size], self.start[size + 1] - 1
+        codes = self.codes
+        while lo <= hi:
+            mid = (lo + hi) >> 1
+            c = codes[mid]
+            if c == code:
+                return mid
+            if c < code:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        raise ValueError("not a multiset")
+
+    def expect(self, a, lo=0, hi=-1):
+        """In place: a[i] for every keep of fewer than n dice becomes the mean (rounded) of
+        its six one-more-die children; a[first_roll:] (the rolls) must hold the leaf values.
+        lo, hi: only keeps lo .. hi-1 (all of them in descending chunks is the same)."""
+        ch = self.child
+        for i in range((self.first_roll if hi < 0 else hi) - 1, lo - 1, -1):
+            j = 6 * i
+            a[i] = (a[ch[j]] + a[ch[j + 1]] + a[ch[j + 2]] + a[ch[j + 3]] + a[ch[j + 4]]
+                    + a[ch[j + 5]] + 3) // 6
+
+    def expect_steps(self, a):
+        hi = self.first_roll
+        while hi > 0:
+            lo = hi - CHUNK if hi > CHUNK else 0
+            self.expect(a, lo, hi)
+            yield (hi - lo) * C_KEEP
+            hi = lo
+
+    def maxdown_steps(self, a):
+        lo = 0
+        while lo < self.first_roll:
+            hi = lo + CHUNK if lo + CHUNK < self.first_roll else self.first_roll
+            self.maxdown(a, lo, hi)
+            yield (hi - lo) * C_KEEP
+            lo = hi
+
+    def maxdown(self, a, lo=0, hi=-1):
+        """In place: a[i] becomes the max of a over all sub-multisets of keep i. Pushes
+        each keep's final value to its children, in index (= size) order (ascending
+        chunks of lo .. hi-1 do the same)."""
+        ch = self.child
+        for i in range(lo, self.first_roll if hi < 0 else hi):
+            v = a[i]
+            j = 6 * i
+            for f in range(6):
+                c = ch[j + f]
+                if v > a[c]:
+                    a[c] = v
