@@ -38,6 +38,7 @@ from stress_rig import Rng, app_error, best_box, helpful, opts, out, rig, want_m
 from picoyacht import buttons as K
 from picoyacht import rules, saves
 from picoyacht import store as S
+from picoyacht.app import SCREENS
 from picoyacht.game import Game
 from picoyacht.roller import Roller
 from picoyacht.store import Store
@@ -479,6 +480,12 @@ def main(argv):
     # a mutated settings file may seat CPUs: their strategy module (and its engine, a
     # cache) then stay loaded. Load it up front so the heap figure shows only growth.
     from picoyacht import strategy, strategy_table  # noqa: F401
+    # Every module the app loads on demand, once, before the good sets below cut the heap
+    # into small holes. Loading a .mpy interns its names in the heap's qstr pools, which
+    # only grow, a block each; the Pico's frozen modules keep theirs in flash. Loaded late,
+    # on that heap, a new pool's block fits nowhere and the app faults on a test artifact.
+    for mod in list(SCREENS.values()) + ["engine", "snapshot", "sound", "ssd1306"]:
+        __import__("picoyacht." + mod)
     kinds = KINDS if o["kind"] < 0 else (KINDS[o["kind"]],)
     for rid in range(rules.COUNT):  # every good set up front: the heap figure shows growth
         for nseats in range(1, 7):
