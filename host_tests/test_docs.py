@@ -1,5 +1,6 @@
 """The repository's documents: links that resolve inside a clone, a rules page that covers
-every game and box the firmware plays, and a licence."""
+every game and box the firmware plays, a licence, and a README for players and builders:
+short, and naming only make targets that exist."""
 
 import re
 
@@ -11,6 +12,18 @@ from conftest import ROOT
 
 DOCS = [ROOT / "README.md", ROOT / "docs" / "RULES.md", *sorted((ROOT / "hardware").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+README_WORDS = 2000
+# `make X` and `make X VAR=...` wherever the README gives a command
+MAKE = re.compile(r"\bmake ((?:[a-z][\w-]*)(?: [A-Z]+=(?:\"[^\"]*\"|\S+))*)")
+
+
+def make_commands(text):
+    """Every make command the text gives, as typed (target first)."""
+    return sorted(set(MAKE.findall(text)))
+
+
+def makefile_targets():
+    return set(re.findall(r"^([a-z][\w-]*)\s*:(?!=)", (ROOT / "Makefile").read_text(), re.M))
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -43,3 +56,24 @@ def test_readme_links_the_rules_and_the_licence():
     assert "](docs/RULES.md)" in readme and "](LICENSE)" in readme
     assert "MIT License" in (ROOT / "LICENSE").read_text()
     assert "OWNER/REPO" not in readme
+
+
+def test_readme_is_short():
+    words = len((ROOT / "README.md").read_text().split())
+    assert words <= README_WORDS, words
+
+
+def test_every_make_target_the_readme_names_exists():
+    commands = make_commands((ROOT / "README.md").read_text())
+    named = {c.split()[0] for c in commands}
+    assert {"sim", "test"} <= named  # the two commands
+    missing = named - makefile_targets()
+    assert not missing, missing
+
+
+
+def test_make_commands_are_found_as_typed():
+    """The negative control of the reader: a target the Makefile lacks is caught."""
+    text = 'run `make sim SIMARGS="--buttons 4"`, then make test; make nosuch -j\n'
+    assert make_commands(text) == ["nosuch", 'sim SIMARGS="--buttons 4"', "test"]
+    assert "nosuch" not in makefile_targets() and "sim" in makefile_targets()
