@@ -5,8 +5,8 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
-.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui uf2 \
-        bench-pico
+.PHONY: test lint sim bench tables shots flash flash-src stress clean hardware uf2 \
+        bench-pico bench-strategy venv
 
 $(STAMP): requirements-dev.txt
 	$(PY) -m venv $(VENV)
@@ -19,12 +19,9 @@ test: $(STAMP)
 	$(BIN)/ruff check firmware host_tests tools
 	$(BIN)/pytest -q -n auto --dist loadgroup --durations=12 host_tests
 
-# Every budget in one table, written to build/bench.json so runs can be compared (never
-# asserted in tests): runs bench-core, bench-ui and (tables built) bench-strategy quietly,
-# plus heap per rule set through the UI, idle allocation, input latency, decision time,
-# boot time and .mpy size, and bench-pico (the emulated Pico). Each piece keeps its own target.
-bench: $(STAMP)
-	$(BIN)/python tools/bench.py
+# Every benchmark: the CPU levels' strength, then the budgets on the emulated Pico (the
+# judge), which rewrites docs/PERFORMANCE.md. Timing lives here, never in the tests.
+bench: bench-strategy bench-pico
 
 # The budgets judged on the emulated Pico (real rp2 firmware v1.28.0 and v1.24.1, the make
 # flash layout, played through the buttons): heap by bisection, allocation per pass and
@@ -32,9 +29,6 @@ bench: $(STAMP)
 # Needs node; installs the pinned emulator into build/rp2emu. PICOARGS="--fw 1.28.0".
 bench-pico: $(STAMP)
 	$(BIN)/python tools/bench_pico.py $(PICOARGS)
-
-bench-core: $(STAMP)
-	$(BIN)/python tools/bench_core.py
 
 # Put the firmware on a Pico over USB (.mpy matched to the board), or plain .py for Thonny.
 flash: $(STAMP)
@@ -76,10 +70,6 @@ tables: $(STAMP)
 # MicroPython decision time, ops and RAM -> build/bench_strategy.json.
 bench-strategy: $(STAMP) tables
 	$(BIN)/python tools/bench_strategy.py $(BENCHARGS)
-
-# UI budgets: I2C bytes per action, allocation, sampling, heap of a game through the UI.
-bench-ui: $(STAMP)
-	$(BIN)/python tools/bench_ui.py
 
 # hardware/PINS.md, wiring.svg and the Wokwi project, from firmware/config.py (also checks
 # an edited pin map: GPIOs used twice, Pico W radio pins, SDA/SCL the I2C block can't use).
