@@ -20,14 +20,12 @@ import json
 import sys
 import time
 from pathlib import Path
+from paths import ROOT
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
-
-from picoyacht import engine, rules  # noqa: E402
-from picoyacht.strategy_table import HEADER, MAGIC  # noqa: E402
+from picoyacht import engine, rules
+from picoyacht.strategy_table import HEADER, MAGIC
 
 ONE = engine.ONE
 BSHIFT = 7

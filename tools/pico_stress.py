@@ -3,7 +3,7 @@
     python tools/pico_stress.py presses [--erase-ms 45] [--saves 40] [--sampling loop]
     python tools/pico_stress.py longplay [--games 100] [--leak 0]
 
-presses: the app saves its game from its main loop every 150 ms (tools/pico_saves.py) while
+presses: the app saves its game from its main loop every 150 ms (host_tests/mp/pico_saves.py) while
 the host taps three buttons timed on each save's start and on each flash erase inside it.
 The emulator's flash writes take no time, so tools/pico_driver.mjs holds the core with the
 interrupts off for a real chip's time (W25Q16JV, the Pico's flash: sector erase 45 ms
@@ -23,12 +23,10 @@ must report failures).
 
 import argparse
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pico  # noqa: E402
+import pico
 
-DEVICE_SRC = pico.ROOT / "tools" / "pico_saves.py"
+DEVICE_SRC = pico.HOST_MP / "pico_saves.py"
 # Taps: buttons hold1..hold3 (GP6..8 in config.py, logical buttons 0..2), holds from a fast
 # 25 ms jab to a slow 150 ms press, started at these offsets after a save's start and after
 # a flash erase's start or, negative, before its end (so they begin inside the stall and
@@ -136,9 +134,6 @@ def diff_counts(want, got):
 
 def trend(heap, first, n):
     """host_tests/mp/stress_mash.py trend(), the unix port's heap trend, on these numbers."""
-    for sub in ("firmware", "host_tests", "host_tests/mp"):
-        if str(pico.ROOT / sub) not in sys.path:
-            sys.path.insert(0, str(pico.ROOT / sub))
     from stress_mash import trend as mash_trend
 
     return mash_trend(heap, first, n, len(heap))

@@ -8,13 +8,8 @@ values were pinned for a stable picture (CAPTIONS) gets a line under the panel s
 """
 
 import struct
-import sys
 import zlib
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(1, str(ROOT / "firmware"))
+from paths import ROOT
 
 SCALE = 4
 ON = (170, 235, 255)

@@ -4,35 +4,83 @@ the frozen .uf2 (build/picoyacht-pico.uf2 from `make uf2`).
     python tools/uf2/heap.py [--seats 4] [--rules 0] [--lo 8] [--hi 64] [--jobs 2]
                              [--config "SAMPLE_MS = 20"] [--uf2 FILE]
 
-Search in 1 KB steps: a blocker allocated before anything of the game leaves X bytes free
-(tools/uf2/emu.mjs game --free X); X completes when the game reaches its end with no CPU
-engine error, fault, failed save, MemoryError or traceback. Each round runs --jobs probes
-at once, splitting the interval evenly. --config is laid over the built-in pin map (e.g. a
-slower button sampling makes the emulator faster; the loop allocates nothing per pass).
-Prints every run, the first failure seen below the answer, and the answer. Minutes per
-run: the CPU players keep their own pace.
+Search in 1 KB steps (mpy_run.smallest_heap, the one bisection): a blocker allocated before
+anything of the game leaves X bytes free; X completes when the game reaches its end with no
+CPU engine error, fault, failed save, MemoryError or traceback. --jobs runs that many probes
+of each round at once. --config is laid over the built-in pin map (e.g. a slower button
+sampling makes the emulator faster; the loop allocates nothing per pass). Prints every run,
+the first failure seen below the answer, and the answer. Minutes per run: the CPU players
+keep their own pace.
 """
 
 import argparse
-import json
-import subprocess
+import re
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: paths does the rest
+import paths  # noqa: E402
+
+import pico  # noqa: E402
+from mpy_run import smallest_heap  # noqa: E402
+
+UF2 = paths.BUILD / "picoyacht-pico.uf2"
+
+# The drive's /main.py: PicoYacht's own board and loop, a game set up the way the setup
+# screen's START does, after a blocker that leaves `free` bytes of heap.
+HARNESS = """import gc, sys
+gc.collect()
+_blocker = bytearray(max(16, gc.mem_free() - {free} - 48)) if {free} else None
+gc.collect()
+print("HEAP_LEFT", gc.mem_free())
+from picoyacht.board_pico import make_board
+from picoyacht import app as A
+board = make_board()
+runner = A.Runner(board)
+app = runner.app
+s = app.settings
+s.rid = {rules}
+s.nplayers = {seats}
+for i in range({seats}):
+    s.kinds[i] = 3
+_fault = app.fault
 
 
-def run(uf2, free, seats, rules, config):
-    cmd = ["node", str(HERE / "emu.mjs"), "game", str(uf2), "--free", str(free),
-           "--seats", str(seats), "--rules", str(rules)]
-    if config:
-        cmd += ["--config", config + "\n"]
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    if r.returncode != 0:
-        sys.exit(r.stderr[-2000:])
-    return json.loads(r.stdout.strip().splitlines()[-1])
+def fault(e):  # where it failed, then the app's own handling
+    sys.print_exception(e)
+    _fault(e)
+
+
+app.fault = fault
+app._start_game()  # what setup's Start does once its key handler has returned
+try:
+    runner.run()
+finally:
+    board.restore()
+"""
+
+# A game that "completes" reached its end with none of these on the console.
+FAILURE = r'Traceback|MemoryError|cpu_error|save_error|"ev":"fault"'
+
+
+def game(free, seats=4, rules=0, config=None, before=(), after=(), uf2=UF2):
+    """One all-Expert game on the .uf2 with `free` bytes of heap. `config`: a drive
+    config.py laid over the built-in; `before` and `after` it: code run at the REPL (the
+    output of each in "execs")."""
+    steps = [{"exec": code} for code in before]
+    if config is not None:
+        steps.append({"put": ["/config.py", config]})
+    steps += [{"exec": code} for code in after]
+    steps.append({"put": ["/main.py", HARNESS.format(free=free, seats=seats, rules=rules)]})
+    r = pico.run_frozen(uf2, steps, '"ev":"end"|' + FAILURE, sim_s=1800)
+    out = r.get("out", "")
+    left = re.search(r"HEAP_LEFT (\d+)", out)
+    fail = re.search(r".*(%s).*(\r?\n.*){0,12}" % FAILURE, out)
+    return {"completed": '"ev":"end"' in out and not fail and not r.get("error"),
+            "heap_left": int(left.group(1)) if left else None,
+            "sim_s": round(r.get("runMs", 0) / 1000), "failure": fail and fail.group(0),
+            "execs": [e.get("out", "") + e.get("err", "") for e in r["execs"]],
+            "tail": (out or r.get("error", ""))[-600:]}
 
 
 def main(argv=None):
@@ -43,29 +91,27 @@ def main(argv=None):
     ap.add_argument("--hi", type=int, default=64, help="KB known (or assumed) to complete")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--config", default="")
-    ap.add_argument("--uf2", default=str(ROOT / "build" / "picoyacht-pico.uf2"))
+    ap.add_argument("--uf2", default=str(UF2))
     a = ap.parse_args(argv)
-    lo, hi = a.lo, a.hi
-    best, failure = None, None
-    pool = ThreadPoolExecutor(a.jobs)
-    while hi - lo > 1:
-        n = min(a.jobs, hi - lo - 1)
-        probes = sorted({lo + (hi - lo) * (i + 1) // (n + 1) for i in range(n)})
-        runs = pool.map(lambda kb: (kb, run(a.uf2, kb * 1024, a.seats, a.rules, a.config)),
-                        probes)
-        for kb, r in sorted(runs):
-            print("free %3d KB (blocker left %s bytes): %s in %s s of device time"
-                  % (kb, r["heap_left"], "completes" if r["completed"] else "FAILS",
-                     r["sim_s"]), flush=True)
-            if r["completed"]:
-                hi, best = min(hi, kb), (r if kb <= hi else best)
-            elif kb > lo:
-                lo, failure = kb, r
-    if failure:
-        print("first failure at %d KB:\n%s" % (lo, failure["failure"] or failure["tail"]))
-    left = best["heap_left"] if best else None
-    print("SMALLEST_FREE_HEAP %d KB (%s bytes left by the blocker), %d seats, rules %d"
-          % (hi, left, a.seats, a.rules))
+    runs = {}
+
+    def completes(kb):
+        r = runs[kb] = game(kb * 1024, a.seats, a.rules, a.config + "\n" if a.config else None,
+                            uf2=a.uf2)
+        print("free %3d KB (blocker left %s bytes): %s in %s s of device time"
+              % (kb, r["heap_left"], "completes" if r["completed"] else "FAILS", r["sim_s"]),
+              flush=True)
+        return r["completed"]
+
+    kb = smallest_heap(completes, a.lo + 1, a.hi, a.jobs)
+    below = [x for x in runs if not runs[x]["completed"] and (kb is None or x < kb)]
+    if below:
+        r = runs[max(below)]
+        print("first failure at %d KB:\n%s" % (max(below), r["failure"] or r["tail"]))
+    left = runs[kb]["heap_left"] if kb in runs else None
+    print("SMALLEST_FREE_HEAP %s KB (%s bytes left by the blocker), %d seats, rules %d"
+          % (kb, left, a.seats, a.rules))
+    return kb
 
 
 if __name__ == "__main__":
