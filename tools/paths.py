@@ -1,6 +1,6 @@
 """The repository's folders on sys.path, set up in this one place: tools/ and the firmware
-package first; then the scripts that also run under MicroPython (host_tests/mp) and the
-.uf2 tools (tools/uf2), after everything installed.
+package first; then, after everything installed, the scripts that also run under
+MicroPython (host_tests/mp, with their helpers in host_tests) and the .uf2 tools (tools/uf2).
 
 A script run as `python tools/x.py` has tools/ on its path already and imports this before
 the firmware; tools/uf2/ scripts add tools/ first.
@@ -13,11 +13,12 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 TOOLS = ROOT / "tools"
 BUILD = ROOT / "build"
-HOST_MP = ROOT / "host_tests" / "mp"  # scripts that run under MicroPython and on the device
+HOST_TESTS = ROOT / "host_tests"
+HOST_MP = HOST_TESTS / "mp"  # scripts that run under MicroPython and on the device
 
 for _p in (TOOLS, FIRMWARE):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
-for _p in (HOST_MP, TOOLS / "uf2"):
+for _p in (HOST_MP, HOST_TESTS, TOOLS / "uf2"):
     if str(_p) not in sys.path:
         sys.path.append(str(_p))

@@ -226,6 +226,7 @@ try {
       emu.at(at, () => result.shots.push({ simMs: at, hex: Buffer.from(oled.fb).toString('hex') }));
     }
     const end = job.bootMs ?? 2000;
+    emu.at(end, () => {}); // an alarm keeps the clock going to the end at an idle REPL
     // At an idle REPL the emulated clock stops: a Ctrl-C that got there ends the run.
     const answered = () => result.ctrlc.length && result.ctrlc.every((c) => c.replMs !== null);
     await until(() => emu.simMs >= end || answered(), `${end} ms of emulated time`);

@@ -22,6 +22,7 @@ must report failures).
 """
 
 import argparse
+import paths  # noqa: F401
 import sys
 
 import pico
@@ -87,27 +88,22 @@ def presses(a):
     want = "".join(TAP_BUTTONS[TAP_GPIOS.index(t["gpio"])] for t in taps)
     pressed = got.get("PRESSES", "-").replace("-", "")
     released = got.get("RELEASES", "-").replace("-", "")
-    out("ERASE_MS", a.erase_ms)
-    out("PAGE_PROGRAM_MS", a.page_ms)
-    out("SAMPLING", got.get("SAMPLING", "?").replace(" ", "_"))
-    out("SAVES", got.get("SAVES", 0))
-    out("SAVE_MS_MEAN", got.get("SAVE_MS_MEAN", 0))
-    out("SAVE_MS_MAX", got.get("SAVE_MS_MAX", 0))
-    out("FLASH_ERASES", len(erases))
-    out("FLASH_PROGRAMS", len(stalls) - len(erases))
-    out("TAPS", len(taps))
-    out("TAPS_IN_A_SAVE", sum(1 for t in taps if overlaps(t["p"], t["r"], saves)))
-    out("TAPS_OVER_A_FLASH_OP", sum(1 for t in taps if overlaps(t["p"], t["r"], flash_ops)))
-    out("TAPS_OVER_AN_ERASE", sum(1 for t in taps if overlaps(t["p"], t["r"], erases)))
-    out("TAPS_WHOLLY_IN_AN_ERASE", sum(1 for t in taps if inside(t["p"], t["r"], erases)))
-    out("PRESS_EVENTS", len(pressed))
-    out("RELEASE_EVENTS", len(released))
     lost, doubled = diff_counts(want, pressed)
-    out("TAPS_LOST", lost)
-    out("TAPS_DOUBLED", doubled)
-    out("LOST_SAMPLES", got.get("LOST_SAMPLES", "?"))
-    out("QUEUE_DROPPED", got.get("QUEUE_DROPPED", "?"))
-    out("SAVE_ERROR", got.get("SAVE_ERROR", "?"))
+    figures = {
+        "ERASE_MS": a.erase_ms, "PAGE_PROGRAM_MS": a.page_ms,
+        "SAMPLING": got.get("SAMPLING", "?").replace(" ", "_"),
+        **{k: got.get(k, 0) for k in ("SAVES", "SAVE_MS_MEAN", "SAVE_MS_MAX")},
+        "FLASH_ERASES": len(erases), "FLASH_PROGRAMS": len(stalls) - len(erases),
+        "TAPS": len(taps),
+        "TAPS_IN_A_SAVE": sum(overlaps(t["p"], t["r"], saves) for t in taps),
+        "TAPS_OVER_A_FLASH_OP": sum(overlaps(t["p"], t["r"], flash_ops) for t in taps),
+        "TAPS_OVER_AN_ERASE": sum(overlaps(t["p"], t["r"], erases) for t in taps),
+        "TAPS_WHOLLY_IN_AN_ERASE": sum(inside(t["p"], t["r"], erases) for t in taps),
+        "PRESS_EVENTS": len(pressed), "RELEASE_EVENTS": len(released),
+        "TAPS_LOST": lost, "TAPS_DOUBLED": doubled,
+        **{k: got.get(k, "?") for k in ("LOST_SAMPLES", "QUEUE_DROPPED", "SAVE_ERROR")}}
+    for k, v in figures.items():
+        out(k, v)
     if pressed != want or released != want:
         failures += 1
         out("WANT", want or "-")
@@ -151,23 +147,17 @@ def longplay(a):
     # free heap: growth of the live heap is a fall in free heap
     live = [-x for x in heap]
     slope, growth, k = trend(live, 5, a.games)
-    out("GAMES", len(heap))
-    out("SEATS", a.seats)
-    out("LEAK_PER_GAME", a.leak)
-    out("TURN_SKIPS", got.get("TURN_SKIPS", 0))
-    out("SIM_S", got.get("SIM_S", 0))
-    out("WALL_S", round(res.get("wallMs", 0) / 1000))
-    out("HEAP_GAMES", k)
+    figures = {"GAMES": len(heap), "SEATS": a.seats, "LEAK_PER_GAME": a.leak,
+               "TURN_SKIPS": got.get("TURN_SKIPS", 0), "SIM_S": got.get("SIM_S", 0),
+               "WALL_S": round(res.get("wallMs", 0) / 1000), "HEAP_GAMES": k}
     if heap:
-        out("FREE_FIRST", heap[min(5, len(heap) - 1)])
-        out("FREE_LAST", heap[-1])
-        out("FREE_MIN", min(heap))
-        out("FREE_MAX", max(heap))
-    out("HEAP_SLOPE_MILLIBYTES_PER_GAME", slope)
-    out("HEAP_WINDOW_MIN_GROWTH", growth)
-    out("MEMORY_ERROR", got.get("MEMORY_ERROR", "-").replace(" ", "_"))
-    out("FAULTS", got.get("FAULTS", "?"))
-    out("SAVE_ERRORS", got.get("SAVE_ERRORS", "?"))
+        figures.update(FREE_FIRST=heap[min(5, len(heap) - 1)], FREE_LAST=heap[-1],
+                       FREE_MIN=min(heap), FREE_MAX=max(heap))
+    figures.update(HEAP_SLOPE_MILLIBYTES_PER_GAME=slope, HEAP_WINDOW_MIN_GROWTH=growth,
+                   MEMORY_ERROR=got.get("MEMORY_ERROR", "-").replace(" ", "_"),
+                   FAULTS=got.get("FAULTS", "?"), SAVE_ERRORS=got.get("SAVE_ERRORS", "?"))
+    for key, v in figures.items():
+        out(key, v)
     if k < a.games or slope >= SLOPE_LIMIT or growth > GROWTH_LIMIT:
         failures += 1
     if "MEMORY_ERROR" in got or got.get("FAULTS") != "0" or got.get("SAVE_ERRORS") != "0":

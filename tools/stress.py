@@ -33,6 +33,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from paths import ROOT
 
 import mpy_run
@@ -154,38 +155,18 @@ def smallest_heap(out, module, args, lo, hi):
     return mpy_run.smallest_heap(lambda kb: ok(run_one(out, module, args, "%dk" % kb)), lo, hi)
 
 
-class Pool:
-    """Run subprocesses, at most `n` at a time."""
+def run_jobs(jobs, n, out):
+    """Run (name, command, env) jobs, n at a time: {name: (rc, stdout, stderr, seconds)}."""
+    def one(job):
+        name, cmd, env = job
+        t0 = time.time()
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT),
+                           env=env or env_for(out))
+        log("  finished %s in %.0f s (rc %d)" % (name, time.time() - t0, r.returncode))
+        return name, (r.returncode, r.stdout, r.stderr, time.time() - t0)
 
-    def __init__(self, n, out):
-        self.n = n
-        self.out = out
-        self.waiting = []
-        self.running = []
-        self.done = {}
-
-    def add(self, name, cmd, cwd=None, env=None):
-        self.waiting.append((name, cmd, cwd, env))
-
-    def run(self):
-        while self.waiting or self.running:
-            while self.waiting and len(self.running) < self.n:
-                name, cmd, cwd, env = self.waiting.pop(0)
-                p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, cwd=str(cwd or ROOT),
-                                     env=env or env_for(self.out))
-                self.running.append((name, p, time.time()))
-                log("  started " + name)
-            for item in list(self.running):
-                name, p, t0 = item
-                if p.poll() is None:
-                    continue
-                so, se = p.communicate()
-                self.running.remove(item)
-                self.done[name] = (p.returncode, so, se, time.time() - t0)
-                log("  finished %s in %.0f s (rc %d)" % (name, time.time() - t0, p.returncode))
-            time.sleep(0.2)
-        return self.done
+    with ThreadPoolExecutor(n) as ex:
+        return dict(ex.map(one, jobs))
 
 
 def log(msg):
@@ -207,7 +188,11 @@ def main(argv=None):
 
     out = build()
     t0 = time.time()
-    pool = Pool(a.jobs, out)
+    jobs = []
+
+    def add(name, cmd, env=None):
+        jobs.append((name, cmd, env))
+
     report = {"mode": "ci" if a.ci else "full", "jobs": {}}
     mash_heap = HEAPS["mash"]
     if want("mash"):
@@ -217,57 +202,57 @@ def main(argv=None):
         if kb:
             mash_heap = "%dk" % (kb + MASH_MARGIN_KB)
     if want("soak"):
-        pool.add("soak", command("stress_soak", ["games=%d" % COUNTS["soak_games"][k]],
+        add("soak", command("stress_soak", ["games=%d" % COUNTS["soak_games"][k]],
                                  HEAPS["soak"]))
     if want("mash"):
         events = COUNTS["mash_events"][k]
         shards = MASH_SHARDS if not a.ci else 2
         for i in range(shards):
-            pool.add("mash%d" % (i + 1), command("stress_mash", [
+            add("mash%d" % (i + 1), command("stress_mash", [
                 "events=%d" % (events // shards), "seed=%d" % (i + 1), "buttons=0"],
                 mash_heap))
     if want("corrupt"):
         for kind in range(3):
-            pool.add("corrupt%d" % kind, command(
+            add("corrupt%d" % kind, command(
                 "stress_corrupt", COUNTS["corrupt"][k] + ["kind=%d" % kind,
                                                           "seed=%d" % (kind + 1)],
                 HEAPS["corrupt"]))
     if want("cuts"):
-        pool.add("cuts", command("stress_cuts", COUNTS["cuts"][k], HEAPS["cuts"]))
-        pool.add("cuts_bytes", command("stress_cuts", COUNTS["cuts_bytes"][k],
+        add("cuts", command("stress_cuts", COUNTS["cuts"][k], HEAPS["cuts"]))
+        add("cuts_bytes", command("stress_cuts", COUNTS["cuts_bytes"][k],
                                        HEAPS["cuts_bytes"]))
     if want("emu") and emulator():
-        pool.add("emu_cuts", emu_command(out, COUNTS["emu_cuts"][k]))
+        add("emu_cuts", emu_command(out, COUNTS["emu_cuts"][k]))
     if want("pico") and emulator():
         saves = str(COUNTS["pico_saves"][k])
-        pool.add("pico_presses", pico_command(["presses", "--saves", saves]))
-        pool.add("pico_presses_worst", pico_command(["presses", "--saves", saves,
+        add("pico_presses", pico_command(["presses", "--saves", saves]))
+        add("pico_presses_worst", pico_command(["presses", "--saves", saves,
                                                      "--erase-ms", "400", "--page-ms", "3"]))
-        pool.add("pico_long", pico_command(["longplay", "--seats", "1",
+        add("pico_long", pico_command(["longplay", "--seats", "1",
                                             "--games", str(COUNTS["pico_games"][k])]))
     if want("negative"):
         for name, (module, args, heap) in NEGATIVE.items():
-            pool.add(name, command(module, args, heap))
+            add(name, command(module, args, heap))
         if emulator():
             for name, args in PICO_NEGATIVE.items():
-                pool.add(name, pico_command(args))
+                add(name, pico_command(args))
     if want("errors"):
-        pool.add("errors", command("stress_cuts", COUNTS["errors"][k], HEAPS["errors"]))
+        add("errors", command("stress_cuts", COUNTS["errors"][k], HEAPS["errors"]))
     if want("heap"):
-        pool.add("heap", command("stress_mash", [
+        add("heap", command("stress_mash", [
             "games=%d" % (COUNTS["heap_games"][k] + 5), "purpose=850", "seed=2", "steady=1",
             "buttons=0"], HEAPS["heap"]))
     if want("display"):
         for i, b in ((1, 11), (2, 4)):
-            pool.add("display%d" % i, command("stress_display", [
+            add("display%d" % i, command("stress_display", [
                 "seconds=%d" % COUNTS["display_seconds"][k], "seed=%d" % i,
                 "buttons=%d" % b], HEAPS["display"]))
     if want("wdt"):
-        pool.add("wdt", command("stress_wdt", [], HEAPS["wdt"]))
+        add("wdt", command("stress_wdt", [], HEAPS["wdt"]))
     if want("store") and not a.ci:
-        pool.add("store", [sys.executable, "-m", "pytest", "-q", "host_tests/test_store.py"],
+        add("store", [sys.executable, "-m", "pytest", "-q", "host_tests/test_store.py"],
                  env=dict(os.environ, PICOYACHT_STRESS="1"))
-    done = pool.run()
+    done = run_jobs(jobs, a.jobs, out)
     if want("soak"):
         log("soak: smallest heap of a 24-game soak (bisection)")
         report["soak_smallest_heap_kb"] = smallest_heap(out, "stress_soak", ["games=24"],
