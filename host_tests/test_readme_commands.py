@@ -1,22 +1,29 @@
-"""The README's first command as a newcomer types it: `make sim` in a real terminal, with
-no options and no environment beyond PATH, must draw the title screen.
+"""The README's commands as a newcomer types them, with no environment beyond PATH.
 
-The panel the terminal shows is read back from the half-block characters and compared with
-the golden title frame, so a crash, a traceback or a wrong screen all fail here."""
+`make sim` and `make sim SIMARGS="--buttons 4"`, taken from the README's own text, run in a
+real terminal and must draw the title screen: the panel is read back from the half-block
+characters and compared with the golden title frame, so a crash, a traceback or a wrong
+screen all fail here. Every other make command the README gives must at least be one make
+accepts (`make -n`, which runs nothing)."""
 
 import fcntl
 import os
 import pty
 import re
 import select
+import shlex
 import struct
 import subprocess
 import termios
 import time
 
 import pytest
+from test_docs import PENDING_MERGE, make_commands
 
 from conftest import HOST_TESTS, ROOT
+
+README = (ROOT / "README.md").read_text()
+SIM_COMMANDS = [c for c in make_commands(README) if c.split()[0] == "sim"]
 
 HALVES = {" ": (0, 0), "\u2580": (1, 0), "\u2584": (0, 1), "\u2588": (1, 1)}
 ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -76,14 +83,32 @@ def run_in_terminal(argv, seconds=60, cols=140, rows=50):
     return out.decode("utf-8", "replace"), code
 
 
-@pytest.mark.parametrize("argv", [["make", "sim"], ["make", "sim", "SIMARGS=--buttons 4"]],
-                         ids=["make sim", "make sim --buttons 4"])
-def test_make_sim_draws_the_title_as_the_readme_starts_it(argv):
-    text, code = run_in_terminal(argv)
+def test_the_readme_gives_both_simulator_commands():
+    assert SIM_COMMANDS == ["sim", 'sim SIMARGS="--buttons 4"']
+
+
+@pytest.mark.parametrize("command", SIM_COMMANDS)
+def test_make_sim_draws_the_title_as_the_readme_starts_it(command):
+    text, code = run_in_terminal(["make", *shlex.split(command)])
     assert "Traceback" not in text, text[-2000:]
     title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
     assert title in panel_frames(text), text[-2000:]
     assert code == 0, text[-2000:]
+
+
+@pytest.mark.parametrize("command", [c for c in make_commands(README)
+                                     if c.split()[0] not in PENDING_MERGE])
+def test_every_make_command_in_the_readme_is_accepted(command):
+    r = subprocess.run(["make", "-n", *shlex.split(command)], cwd=ROOT, capture_output=True,
+                       text=True, env={"PATH": os.environ["PATH"]}, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
+def test_make_rejects_a_command_it_does_not_know():
+    """The negative control of the dry run."""
+    r = subprocess.run(["make", "-n", "no-such-target"], cwd=ROOT, capture_output=True,
+                       env={"PATH": os.environ["PATH"]}, timeout=60)
+    assert r.returncode != 0
 
 
 def test_panel_reader_rejects_a_frame_that_is_not_the_title():
