@@ -283,7 +283,7 @@ def mpy_rows(rep):
         rows.append(Row("heap to spare, 4 CPUs Expert, Yahtzee (%s)" % (
             "Expert's tables" if rep.get("expert_tables") else "no tables: plays as Normal"),
             "at least 24 KB", lay, "-" if spare is None else "%d KB (needs %s of %d KB)" % (
-                spare, four, free // 1024), None if spare is None else spare >= 24))
+                spare, fmt(four, "KB")[:-3], free // 1024), None if spare is None else spare >= 24))
         rows.append(Row("button sampling running", "", lay, p.get("sampling", "-"), None))
     return rows
 
