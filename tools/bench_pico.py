@@ -138,8 +138,12 @@ def reset(fw=pico.DEFAULT_FW, firmware=None):
 
 def uf2_heap4(uf2):
     """Smallest free heap (KB) of the all-Expert 4-seat Yahtzee game on the frozen .uf2."""
-    return smallest_heap(lambda kb: uf2_heap.game(kb * 1024, 4, 0, uf2=uf2)["completed"],
-                         44, 60, JOBS)
+    def completes(kb):
+        ok = uf2_heap.game(kb * 1024, 4, 0, uf2=uf2)["completed"]
+        log("  heap uf2 free=%d KB: %s" % (kb, "ok" if ok else "fails"))
+        return ok
+
+    return smallest_heap(completes, 44, 60, JOBS)
 
 
 def jobs_for(args, tables, uf2):
