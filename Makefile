@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
 .PHONY: test lint sim bench tables shots flash flash-src stress clean hardware uf2 \
-        bench-pico bench-strategy venv
+        bench-pico bench-strategy venv web web-deps bench-web case
 
 $(STAMP): requirements-dev.txt
 	$(PY) -m venv $(VENV)
@@ -15,13 +15,13 @@ $(STAMP): requirements-dev.txt
 
 venv: $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) web-deps
 	$(BIN)/ruff check firmware host_tests tools
 	$(BIN)/pytest -q -n auto --dist loadgroup --durations=12 host_tests
 
-# Every benchmark: the CPU levels' strength, then the budgets on the emulated Pico (the
-# judge), which rewrites docs/PERFORMANCE.md. Timing lives here, never in the tests.
-bench: bench-strategy bench-pico
+# Every benchmark: the CPU levels' strength, the budgets on the emulated Pico (the judge,
+# which rewrites docs/PERFORMANCE.md), then the web page's. Timing lives here, never in tests.
+bench: bench-strategy bench-pico bench-web
 
 # The budgets judged on the emulated Pico (real rp2 firmware v1.28.0 and v1.24.1, the make
 # flash layout, played through the buttons): heap by bisection, allocation per pass and
@@ -76,6 +76,12 @@ bench-strategy: $(STAMP) tables
 hardware: $(STAMP)
 	$(BIN)/python tools/hardware.py
 
+# A printable case and perfboard plan from config.py and hardware/layout.py: OpenSCAD
+# source, an STL and a preview PNG per part, perfboard.svg, for the config's build and its
+# 4-button build -> build/case/<n>-buttons/. Needs openscad and xvfb (apt).
+case: $(STAMP)
+	$(BIN)/python tools/case.py
+
 # Issue 6 at full counts, on all cores (about 10 minutes): a power cut at every unit of
 # every save and an I/O error at every filesystem call (then a boot), 10,000 mutations per
 # saved file kind, 10^6 mashed button events, the heap over 100 games, display faults, the
@@ -83,3 +89,20 @@ hardware: $(STAMP)
 # STRESSARGS="--ci" for the test suite's counts, "--only mash,soak" for some of it.
 stress: $(STAMP)
 	$(BIN)/python tools/stress.py $(STRESSARGS)
+
+# Play it in a browser: the unchanged firmware on MicroPython's WebAssembly port. Builds the
+# static site build/web (page, the pinned port from npm, the package as .mpy, Expert's
+# tables, built first if missing) and serves it on http://127.0.0.1:8000 (WEBARGS="--port
+# 8080"). Any static host serves build/web as it is.
+web: $(STAMP) web-deps tables
+	$(BIN)/python tools/web/build_site.py
+	$(BIN)/python tools/web/serve.py $(WEBARGS)
+
+# The page's npm packages from tools/web's lockfile, into build/npm (npm ci, when it changed).
+web-deps: $(STAMP)
+	$(BIN)/python tools/web/npm.py >/dev/null
+
+# The page's budgets in headless Chromium (Debian's /usr/bin/chromium): load to the title
+# frame, the site's gzipped size, the longest loop pass while CPUs think -> build/bench_web.json.
+bench-web: $(STAMP) web-deps
+	$(BIN)/python tools/web/bench_web.py

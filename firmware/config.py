@@ -49,5 +49,9 @@ SAMPLE_MS = 2
 WDT_MS = 8000
 WDT_GRACE_MS = 8000
 
+# Power: after SLEEP_MIN minutes without a press (and on the menu's "Power off") the game
+# is saved, the display goes off and the Pico sleeps until any button; 0 = never sleep.
+SLEEP_MIN = 5
+
 # Where saves live on the Pico's flash filesystem.
 SAVE_DIR = "/saves"

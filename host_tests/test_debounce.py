@@ -20,15 +20,13 @@ from picoyacht.debounce import (
     PRESS,
     RELEASE,
     REPEAT,
-    TICKS_PERIOD,
     Debouncer,
     button_of,
     event,
     kind_of,
-    ticks_add,
-    ticks_diff,
 )
 from picoyacht.roller import Roller
+from picoyacht.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 
 from allocs import allocated
 

@@ -38,14 +38,14 @@ def replay(presses, seed):
     b = HeadlessBoard(FULL)
     r = A.Runner(b)
     app = r.app
-    app._new_seed = lambda: seed
+    app.turn._new_seed = lambda: seed
     d = Driver(b, r)
     d.run_ms(30)
     frames = [(d.frame(), False)]
     scored = []
     for btn in presses:
         d.press(btn, 40, 60)
-        frames.append((d.frame(), app.play is not None and app.play.anim > 0))
+        frames.append((d.frame(), getattr(app.screen, "anim", 0) > 0))
         scored += [ln for ln in b.lines[-1:] if '"ev":"score"' in ln and ln not in scored]
     return frames, scored
 

@@ -51,7 +51,7 @@ def test_random_complete_games(rid, players, opts, data):
             g.set_held(data.draw(st.integers(0, (1 << rs.ndice) - 2), label="held"))
             g.roll()
         assert_card_is_box_by_box(g)
-        legal = [b for b in range(rs.nboxes) if g._allowed() >> b & 1]
+        legal = [b for b in range(rs.nboxes) if g.allowed() >> b & 1]
         assert legal, "a rolled turn always has a legal box"
         before = g.snapshot()
         illegal = [lambda b=b: g.score(b) for b in range(rs.nboxes) if b not in legal]

@@ -127,7 +127,7 @@ def test_game_log_file_is_whole_lines_gamelog_reads(tmp_path):
     assert max(len(line) for line in text.splitlines()) > 128  # the terminal cut these
     (game,) = gamelog.games(text.splitlines())
     assert len(game.rows) == 2 * 13 and game.ended
-    g = p.app.game
+    g = p.app.turn.game
     assert list(game.totals) == [g.total(s) for s in (0, 1)]
     assert [r["box"] for r in game.rows if r["seat"] == 0] != []
     assert gamelog.main([str(path), "--csv", str(tmp_path / "g.csv")]) in (0, None)
@@ -171,13 +171,13 @@ def test_sim_wav_gets_the_apps_sounds(term, monkeypatch, tmp_path):
     app = runner.app
     app.settings.nplayers = 1
     app.settings.kinds[0] = 0
-    app.start_game()
+    app.turn.start_soon()
     app.event(0, clock[0])  # any event: setup's Start takes effect after its key
     assert app.screen.NAME == "play"
     board.down_until[buttons.B_ROLL] = clock[0] + 60
     while clock[0] < 6000:
         runner.step()
-    assert app.game.rolls_used == 1
+    assert app.turn.game.rolls_used == 1
     board.restore()
     got = sim.parse_tones(tones.read_text())
     rattle = sound.SOUNDS[sound.ROLL][::2]

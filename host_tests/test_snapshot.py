@@ -20,7 +20,7 @@ def play_some(rid, players, turns, seed=1, names=None):
     for _ in range(turns):
         g.roll()
         open_box = next(b for b in range(g.rs.nboxes) if not g.is_filled(g.current, b)
-                        and g._allowed() >> b & 1)
+                        and g.allowed() >> b & 1)
         g.score(open_box)
     g.roll()
     g.set_held(1)
@@ -134,7 +134,7 @@ def test_every_position_of_legal_play_validates(rid, players, opts, seed, data):
         elif act == "undo":
             g.undo()
         else:
-            legal = [b for b in range(g.rs.nboxes) if g._allowed() >> b & 1]
+            legal = [b for b in range(g.rs.nboxes) if g.allowed() >> b & 1]
             g.score(data.draw(st.sampled_from(legal), label="box"))
 
 
@@ -153,7 +153,7 @@ def test_undo_gives_back_the_position_before_the_box(rid, players, opts, seed, d
         for _ in range(data.draw(st.integers(1, g.rolls_left), label="rolls")):
             g.roll()
             g.set_held(data.draw(st.integers(0, (1 << nd) - 2), label="held"))
-        legal = [b for b in range(g.rs.nboxes) if g._allowed() >> b & 1]
+        legal = [b for b in range(g.rs.nboxes) if g.allowed() >> b & 1]
         b = data.draw(st.sampled_from(legal), label="box")
         before, data_before = state_of(g), g.snapshot()
         g.score(b)
@@ -279,7 +279,7 @@ def test_targeted_mutations_are_refused(rs, players):
             data = snapshot.dump(g)
             if data == before:
                 continue  # the rule set does not store that field (e.g. credits)
-            with pytest.raises(SnapshotError):
+            with pytest.raises(invariants.Invalid):
                 invariants.validate(g)
                 print("validate accepted:", name)
         with pytest.raises(SnapshotError):
@@ -305,3 +305,205 @@ def test_seed_and_roller_state_are_little_endian_u32s(seed):
             assert struct.unpack("<II", g.snapshot()[at:at + 8]) == (
                 seed & 0xFFFFFFFF, roller.getstate() & 0xFFFFFFFF)
             roller.d6()
+
+
+# ---- the package's seams -----------------------------------------------------------------
+def _firmware_trees():
+    import ast
+    import pathlib
+
+    pkg = pathlib.Path(snapshot.__file__).parent
+    return {p.stem: ast.parse(p.read_text()) for p in sorted(pkg.glob("*.py"))}
+
+
+def _imports(tree):
+    """The package modules a module imports, at its top or inside a function."""
+    import ast
+
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "picoyacht":
+                out.update(a.name for a in node.names)
+            elif node.module.startswith("picoyacht."):
+                out.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            out.update(a.name.split(".")[1] for a in node.names
+                       if a.name.startswith("picoyacht."))
+    return out
+
+
+def import_cycle(graph):
+    """A list of modules that import each other in a circle, or None."""
+    state = {}
+
+    def visit(m, path):
+        state[m] = 1
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                return path[path.index(n):] + [n]
+            if n not in state:
+                found = visit(n, path + [n])
+                if found:
+                    return found
+        state[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in state:
+            found = visit(m, [m])
+            if found:
+                return found
+    return None
+
+
+def test_no_import_circle_in_the_package():
+    """Negative control: the finder reports game -> snapshot -> invariants -> game, the
+    circle this package had (invariants imported game, and game imports snapshot lazily)."""
+    graph = {m: _imports(t) - {m} for m, t in _firmware_trees().items()}
+    assert import_cycle(graph) is None, import_cycle(graph)
+    bad = dict(graph, invariants=graph["invariants"] | {"game"})
+    assert import_cycle(bad) is not None
+
+
+def _own_names(tree):
+    """Every name a module defines: functions, classes, assigned names and attributes."""
+    import ast
+
+    own = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            own.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            own.add(node.attr)
+    return own
+
+
+def private_reaches(trees):
+    """(module, name) for every `x._name` the module does not define itself, and every
+    `from m import _name`: one module using another's private names."""
+    import ast
+
+    out = []
+    for m, tree in trees.items():
+        own = _own_names(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and node.attr not in own):
+                out.append((m, node.attr))
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("picoyacht"):
+                out += [(m, a.name) for a in node.names if a.name.startswith("_")]
+    return out
+
+
+def test_no_module_uses_another_modules_private_names():
+    """Negative control: the old `from picoyacht.snapshot import _check` and
+    `game._allowed()` are both found."""
+    import ast
+
+    trees = _firmware_trees()
+    assert private_reaches(trees) == []
+    old = {"invariants": ast.parse("from picoyacht.snapshot import _check\ngame._allowed()\n")}
+    assert sorted(private_reaches(old)) == [("invariants", "_allowed"), ("invariants", "_check")]
+
+
+# ---- issue 25, finding 2: score cards no dice can make ----------------------------------
+def card(rid, box_abbr, points, turns=3, bet=10, **moves):
+    """A 1-seat game mid-play whose filled boxes are the first `turns - 1` and `box_abbr`
+    (holding `points`), every other filled box at 0: consistent but for what is set."""
+    g = Game(rid, ["A"], options=rules.Options(bet=bet), roller=LcgRoller(5), seed=5)
+    for _ in range(turns):
+        g.roll()
+        g.score(next(b for b in range(g.rs.nboxes) if g.allowed() >> b & 1))
+    box = next(b for b in range(g.rs.nboxes) if g.rs.boxes[b][rules.ABBR] == box_abbr)
+    g.filled[0] = (g.filled[0] & ~1) | 1 << box
+    for b in range(g.rs.nboxes):
+        g.scores[b] = 0
+    g.scores[box] = points
+    for field, value in moves.items():
+        getattr(g, field)[0] = value
+    return g
+
+
+IMPOSSIBLE_CARDS = [  # (rule set, box, points, other fields) the validator must refuse
+    (rules.YAHTZEE, "FH", 7, {}),
+    (rules.YAHTZEE, "SS", 29, {}),
+    (rules.YAHTZEE, "CH", 1, {}),
+    (rules.YAHTZEE, "CH", 0, {}),  # Chance always scores: it is never scratched
+    (rules.YAHTZEE, "3K", 2, {}),
+    (rules.YAHTZEE, "YZ", 3, {"ybonus": 1}),
+    (rules.YATZY, "2P", 24, {}),  # two different pairs: 6+6+5+5 at most
+    (rules.CASINO5, "1P", 2, {"credits": -7}),
+    (rules.CASINO5, "FH", 0, {"credits": 0}),  # a bet paid back with no box that pays
+]
+POSSIBLE_CARDS = [  # the controls: the same shapes with scores dice make
+    (rules.YAHTZEE, "FH", 25, {}),
+    (rules.YAHTZEE, "SS", 30, {}),
+    (rules.YAHTZEE, "CH", 5, {}),
+    (rules.YAHTZEE, "CH", 30, {}),
+    (rules.YAHTZEE, "3K", 5, {}),
+    (rules.YAHTZEE, "YZ", 50, {"ybonus": 1}),
+    (rules.YATZY, "2P", 22, {}),
+    (rules.CASINO5, "1P", 2, {"credits": -10}),
+    (rules.CASINO5, "FH", 28, {"credits": 0}),
+]
+
+
+@pytest.mark.parametrize("rid,abbr,points,fields", IMPOSSIBLE_CARDS)
+def test_cards_no_dice_can_make_are_refused(rid, abbr, points, fields):
+    """Finding 2: the validator bounded each value only. Negative control: POSSIBLE_CARDS,
+    the same positions with scores dice make, all load (and the old bound-only validator
+    accepts every card here: checked against it with git stash)."""
+    with pytest.raises(SnapshotError):
+        Game.restore(snapshot.dump(card(rid, abbr, points, **fields)))
+
+
+@pytest.mark.parametrize("rid,abbr,points,fields", POSSIBLE_CARDS)
+def test_cards_dice_can_make_load(rid, abbr, points, fields):
+    Game.restore(snapshot.dump(card(rid, abbr, points, **fields)))
+
+
+def test_sharp_dice_doubles_only_what_it_may():
+    """Sharp Dice doubles a first-roll lower box (not Chance, not the upper section)."""
+    def sharp(abbr, points):
+        g = card(rules.YAHTZEE, abbr, points)
+        g.options.sharp = True
+        return snapshot.dump(g)
+
+    for abbr, points in (("FH", 50), ("LS", 80), ("3K", 60), ("CH", 30)):
+        Game.restore(sharp(abbr, points))
+    for abbr, points in (("CH", 60), ("FH", 26), ("LS", 60)):
+        with pytest.raises(SnapshotError):
+            Game.restore(sharp(abbr, points))
+
+
+def test_the_score_table_holds_every_box_maximum():
+    """Scores beyond the row would be refused as impossible: every box fits, joker included."""
+    from picoyacht import reachable, saves
+
+    for rs in rules.RULESETS:
+        for b in range(rs.nboxes):
+            assert rs.box_max(b) < reachable.ROW_BYTES * 8
+            assert reachable.possible(rs, b, rs.box_max(b), False)
+            assert saves.box_cap(rs, b, False) >= rs.box_max(b)
+
+
+def test_the_score_table_is_every_score_of_every_multiset():
+    """The table's shortcuts (upper boxes by face count, fixed boxes only until missed and
+    made) give exactly the scores a plain scan of every multiset gives, joker included."""
+    from picoyacht import reachable
+
+    for rs in rules.RULESETS:
+        scan = [set() for _ in range(rs.nboxes)]
+        for counts in rules.multisets(rs.ndice):
+            five = rs.joker and max(counts) == rs.ndice
+            for b in range(rs.nboxes):
+                scan[b].add(max(0, rules.evaluate(rs.boxes[b], counts)))
+                if five and rs.boxes[b][rules.KIND] != rules.UPPER:
+                    scan[b].add(max(0, rules.evaluate(rs.boxes[b], counts, True)))
+        for b in range(rs.nboxes):
+            table = {p for p in range(reachable.ROW_BYTES * 8)
+                     if reachable.possible(rs, b, p, False)}
+            assert table == scan[b], (rs.name, b)

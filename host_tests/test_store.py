@@ -18,6 +18,7 @@ from picoyacht import store
 from picoyacht.roller import Roller
 from picoyacht.store import HEADER_SIZE, MSG_FULL, OsFs, Store
 
+from brokenfs import CachedNoSyncFs, InPlaceStore, RotatingStore
 from fakefs import EIO, ENOSPC, FakeFs, PowerCut
 
 STRESS = os.getenv("PICOYACHT_STRESS") == "1"
@@ -296,19 +297,23 @@ def allowed(session, upto, kind):
     return ok
 
 
-def count_units(files, fat, fn):
-    fs = FakeFs({p: bytearray(d) for p, d in files.items()}, fat=fat)
+def count_units(files, fat, fn, lfs=False):
+    fs = FakeFs({p: bytearray(d) for p, d in files.items()}, fat=fat, lfs=lfs)
     fn(fs)
     return fs.ops
 
 
-@pytest.mark.parametrize("fat", [False, True], ids=["rename-replaces", "fat-rename"])
-def test_power_cut_at_every_step(fat):
+@pytest.mark.parametrize("fat,lfs", [(False, False), (True, False), (False, True)],
+                         ids=["rename-replaces", "fat-rename", "littlefs"])
+def test_power_cut_at_every_step(fat, lfs):
+    """A cut at every unit of a session's saves, and a second cut in the save after it.
+    Controls (test_power_cut_proof_catches_a_broken_store): a store writing in place, and
+    one that never flushes nor syncs but reads back what it wrote, both fail this proof."""
     rng = random.Random(2024)
-    total = count_units({}, fat, lambda fs: play(fs, SESSION))
+    total = count_units({}, fat, lambda fs: play(fs, SESSION), lfs)
     tried = failures = 0
     for cut in range(1, total + 1):
-        fs = FakeFs(cut_at=cut, fat=fat)
+        fs = FakeFs(cut_at=cut, fat=fat, lfs=lfs)
         upto = play(fs, SESSION)
         assert fs.dead and upto < len(SESSION)
         tried += 1
@@ -327,9 +332,10 @@ def test_power_cut_at_every_step(fat):
         def resave(fs2, payload=new):
             Store(fs2).save("game", payload)
 
-        units = count_units(after.files, fat, resave)
+        units = count_units(after.files, fat, resave, lfs)
         cut2 = rng.randrange(1, units + 1)
-        fs2 = FakeFs({p: bytearray(d) for p, d in after.files.items()}, cut_at=cut2, fat=fat)
+        fs2 = FakeFs({p: bytearray(d) for p, d in after.files.items()}, cut_at=cut2, fat=fat,
+                     lfs=lfs)
         with pytest.raises(PowerCut):
             resave(fs2)
         tried += 1
@@ -340,10 +346,28 @@ def test_power_cut_at_every_step(fat):
         assert again.save("game", b"final") and again.load("game") == b"final"
     print(
         "\npower cuts (%s): %d cut points tried, %d failures"
-        % ("fat" if fat else "littlefs", tried, failures)
+        % ("fat" if fat else "littlefs model" if lfs else "byte model", tried, failures)
     )
     assert total > 0 and tried == 2 * total
     assert failures == 0
+
+
+def _no_sync_store(fs, root="/"):
+    return store.Store(CachedNoSyncFs(fs), root)  # (the module's: the control patches Store)
+
+
+@pytest.mark.parametrize("broken,fat,lfs", [(InPlaceStore, False, False),
+                                            (_no_sync_store, False, True)],
+                         ids=["in-place", "no-sync-reads-back"])
+def test_power_cut_proof_catches_a_broken_store(monkeypatch, broken, fat, lfs):
+    """The negative control of test_power_cut_at_every_step: the same proof, run over a
+    store that writes game.dat in place, or one whose saves all read back fine but never
+    reach the flash (no flush, close or sync: littlefs keeps none of it), must fail."""
+    import sys
+
+    monkeypatch.setattr(sys.modules[__name__], "Store", broken)
+    with pytest.raises(AssertionError):
+        test_power_cut_at_every_step(fat, lfs)
 
 
 @pytest.mark.parametrize("fat", [False, True], ids=["rename-replaces", "fat-rename"])
@@ -496,6 +520,10 @@ def corrupt_for_sure(blob, rng):
 
 
 def test_corruption_fuzz():
+    """Damage of every kind to a session's files: load() returns what the oracle reads, and
+    a save on top keeps the copy load() used as the backup. Control
+    (test_corruption_fuzz_catches_a_store_that_rotates_bad_copies): a store that moves even
+    a damaged primary into the backup slot fails it."""
     rng = random.Random(0xC0FFEE)
     states = _base_states()
     iterations = 10_000 * (10 if STRESS else 1)
@@ -539,6 +567,14 @@ def test_corruption_fuzz():
         checks += 1
     print("\ncorruption fuzz: %d mutations over %d loads, 0 failures" % (mutations, checks))
     assert mutations >= 10_000
+
+
+def test_corruption_fuzz_catches_a_store_that_rotates_bad_copies(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.modules[__name__], "Store", RotatingStore)
+    with pytest.raises(AssertionError):
+        test_corruption_fuzz()
 
 
 # Hypothesis: any interleaving of saves, damage, reboots and deletes.
@@ -626,7 +662,9 @@ def test_full_flash_keeps_previous():
 @pytest.mark.parametrize("fat", [False, True])
 def test_full_flash_at_every_capacity(fat):
     """Whatever the free space, save either works or says 'flash full', and
-    load returns the last save that worked."""
+    load returns the last save that worked. Control
+    (test_full_flash_proof_catches_a_store_that_writes_in_place): a store that writes
+    game.dat in place fails it (a full flash leaves half a file)."""
     session = [p for k, p in SESSION if k == "game"]
     need = 3 * (HEADER_SIZE + max(len(p) for p in session))
     refusals = 0
@@ -643,6 +681,14 @@ def test_full_flash_at_every_capacity(fat):
                 assert "/game.tmp" not in fs.files
             assert Store(fs.reboot()).load("game") == last
     assert refusals > 0
+
+
+def test_full_flash_proof_catches_a_store_that_writes_in_place(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.modules[__name__], "Store", InPlaceStore)
+    with pytest.raises(AssertionError):
+        test_full_flash_at_every_capacity(False)
 
 
 @pytest.mark.parametrize("op", ["open_w", "write", "flush", "close", "rename", "sync", "remove"])
@@ -834,7 +880,22 @@ def cut_payload(i):
 def test_power_cut_at_every_block_write(name):
     """The real littlefs / FAT code of MicroPython on a RAM disk: the image a cut would
     leave at each block write or erase (and half-way through each write) is mounted
-    again and must load the last or the in-progress save."""
+    again and must load the last or the in-progress save. Control
+    (test_block_write_cuts_catch_a_store_that_removes_first): a store that removes the
+    old copies before it saves fails it on both filesystems."""
+    assert block_write_failures(name, Store, 8) == []
+
+
+@pytest.mark.micropython(only=True)
+@pytest.mark.parametrize("name", ["lfs", "fat"])
+def test_block_write_cuts_catch_a_store_that_removes_first(name):
+    from brokenfs import RemoveFirstStore
+
+    assert block_write_failures(name, RemoveFirstStore, 4) != []
+
+
+def block_write_failures(name, store_cls, nsaves):
+    """(write, torn, message) of every cut image that did not load an allowed save."""
     import gc
 
     from ramdisk import CutDisk
@@ -842,14 +903,14 @@ def test_power_cut_at_every_block_write(name):
     vfs, blocks = pico_vfs(name)
     mnt = "/cut"
     base_saves = [cut_payload(0), cut_payload(1)]
-    session = [cut_payload(i) for i in range(2, 8)]
+    session = [cut_payload(i) for i in range(2, nsaves)]
 
     def run(disk, saves):
         """Mount, save each payload, unmount. Returns the write count after each."""
         os.mount(vfs(disk), mnt)
         marks = []
         try:
-            st = Store(OsFs(), mnt)
+            st = store_cls(OsFs(), mnt)
             for p in saves:
                 assert st.save("game", p), st.last_error
                 marks.append(disk.writes)
@@ -860,7 +921,7 @@ def test_power_cut_at_every_block_write(name):
     def load_from(disk):
         os.mount(vfs(disk), mnt)
         try:
-            st = Store(OsFs(), mnt)
+            st = store_cls(OsFs(), mnt)
             return st.load("game"), st.last_error
         finally:
             os.umount(mnt)
@@ -899,7 +960,7 @@ def test_power_cut_at_every_block_write(name):
                 failures.append((n, half, msg))
             gc.collect()
     assert writes > 0 and tried == 2 * writes
-    assert failures == []
+    return failures
 
 
 def test_the_check_runs_once_per_copy_not_at_every_save():
@@ -1001,3 +1062,20 @@ def test_a_save_after_its_own_save_opens_only_the_copy_it_writes():
         assert s.save("game", b"five")
         assert ("/game.dat", "rb") in opened and ("/game.bak", "rb") in opened, step
         assert Store(fs.reboot()).load("game") == b"five"
+
+
+# ------------------------------------------------------------------ issue 25, finding 6
+@pytest.mark.parametrize("fat", [False, True], ids=["rename-replaces", "fat-rename"])
+@pytest.mark.parametrize("err", [EIO, ENOSPC])
+def test_a_rename_that_keeps_failing_never_costs_the_backup(fat, err):
+    """Finding 6: every rename fails. The save fails, and both good copies stay: its
+    retry must not remove game.bak first. This test is also the control of the rename
+    retry: the old _replace removed the target on any error but ENOSPC, and failed it."""
+    fs = FakeFs(fat=fat)
+    s = Store(fs)
+    assert s.save("game", b"one") and s.save("game", b"two")
+    fs.fail("rename", OSError(err, "rename"))
+    assert not s.save("game", b"three")
+    assert decode(fs.files["/game.bak"], "game") == (1, b"one")
+    assert decode(fs.files["/game.dat"], "game") == (2, b"two")
+    assert Store(fs.reboot()).load("game") == b"two"

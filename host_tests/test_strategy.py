@@ -109,7 +109,7 @@ def brute_values(rid, joker, start, ups):
         now = {}
         for dice in rolls:
             g = make_game(rid, joker, mask, up, y, list(dice), 0)
-            allowed, bonus = g._allowed(), g.pending_yahtzee_bonus()
+            allowed, bonus = g.allowed(), g.pending_yahtzee_bonus()
             v = -1e9
             for b in range(rs.nboxes):
                 if allowed >> b & 1:
@@ -359,7 +359,7 @@ def play_cpu_game(rid, kinds, seed, table=None, joker=rules.JOKER_FORCED):
         kind = g.kinds[g.current]
         act = strategy.cpu_step(g, kind, table, rng)
         if act[0] == strategy.SCORE:
-            assert g._allowed() >> act[1] & 1
+            assert g.allowed() >> act[1] & 1
         prof.record(g, act[0], act[1], table)
         apply(g, act)  # raises RuleError on anything illegal
     return g, prof
@@ -484,7 +484,7 @@ def stepwise_against_one_shot(table_path=None):
             g = make_game(rid, rules.JOKER_FREE, mask, up, y, dice, left)
             strategy._engine = None  # a fresh engine: its build is thought in steps too
             cpu = strategy.Thinking(strategy.cpu_steps, g, level, tab)
-            allowed = g._allowed()
+            allowed = g.allowed()
             box = n % g.rs.nboxes
             while not allowed >> box & 1:
                 box = (box + 1) % g.rs.nboxes

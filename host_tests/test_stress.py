@@ -46,6 +46,8 @@ def clean(res):
 
 @pytest.mark.parametrize("name", ["cuts", "cuts_bytes"])
 def test_power_cut_at_every_unit_of_every_save(out, name):
+    """Controls that must fail it (stress.NEGATIVE): neg_in_place (byte model), neg_no_sync
+    and neg_no_sync_reads_back (littlefs model: a store that reads back fine)."""
     args = stress.COUNTS[name][K]
     res = clean(run(out, name, "stress_cuts", args, stress.HEAPS[name]))
     stride = int(args[0].split("=")[1])
@@ -56,12 +58,16 @@ def test_power_cut_at_every_unit_of_every_save(out, name):
 
 
 def test_io_error_at_every_filesystem_call(out):
+    """Controls that must fail it: neg_rename_fails and neg_errors_in_place (broken= is
+    honoured in this mode too)."""
     res = clean(run(out, "errors", "stress_cuts", stress.COUNTS["errors"][K],
                     stress.HEAPS["errors"]))
     assert res["ERROR_POINTS"] > 300 and res["ERROR_VISIBLE"] > 0
 
 
 def test_corrupted_files_of_every_kind(out):
+    """Controls that must fail it: neg_rotate_bad, neg_no_game_check, neg_ignore_backup
+    and neg_impossible_cards."""
     res = clean(run(out, "corrupt", "stress_corrupt", stress.COUNTS["corrupt"][K],
                     stress.HEAPS["corrupt"]))
     assert res["CRASHES"] == 0
@@ -75,7 +81,8 @@ def test_corrupted_files_of_every_kind(out):
 
 def test_power_cut_at_every_flash_write_on_the_emulated_pico(out):
     """The real rp2 firmware and its littlefs (4096-byte blocks, 256-byte program): a cut
-    before every flash erase and program of a run of saves, booted through _boot.py."""
+    before every flash erase and program of a run of saves, booted through _boot.py.
+    Control: test_emulated_pico_cuts_catch_a_store_that_removes_first."""
     if stress.emulator() is None:
         pytest.skip("no ../shared/rp2emu on this machine")
     import subprocess
@@ -87,6 +94,20 @@ def test_power_cut_at_every_flash_write_on_the_emulated_pico(out):
     assert r.returncode == 0 and res.get("FAILURES") == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert res["EMU_CUT_POINTS"] >= (res["EMU_FLASH_PROGRAMS"] + res["EMU_FLASH_ERASES"]) // 3
     assert res["EMU_RESUMED_LAST"] + res["EMU_RESUMED_PREVIOUS"] > 0 and res["EMU_PLAYED_ON"] > 0
+
+
+@pytest.mark.parametrize("name", list(stress.EMU_NEGATIVE))
+def test_emulated_pico_cuts_catch_a_store_that_removes_first(out, name):
+    """The emulated Pico's cut proof over a store that removes the old copies before it
+    saves (stress.EMU_NEGATIVE) must find the games it loses."""
+    if stress.emulator() is None:
+        pytest.skip("no ../shared/rp2emu on this machine")
+    import subprocess
+
+    r = subprocess.run(stress.emu_command(out, stress.EMU_NEGATIVE[name]),
+                       capture_output=True, text=True, timeout=3600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert stress.parse(r.stdout)["FAILURES"] > 0, r.stdout[-2000:]
 
 
 @pytest.mark.parametrize("name", list(stress.NEGATIVE))

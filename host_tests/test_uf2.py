@@ -91,7 +91,8 @@ def test_layout_keeps_the_filesystem_in_place(board):
     # The largest firmware and ROMFS that pass layout(): no UF2 block reaches the saves.
     full = build.uf2([(build.XIP_BASE, bytes(rom_base)),
                       (build.XIP_BASE + rom_base, bytes(rom_bytes))], build.BOARDS[board][1])
-    last = max(struct.unpack_from("<I", full, i + 12)[0] for i in range(0, len(full), 512))
+    last = max(struct.unpack_from("<I", full, i + 12)[0] for i in range(0, len(full), 512)
+               if struct.unpack_from("<I", full, i + 28)[0] != ABSOLUTE)
     assert last + 256 == build.XIP_BASE + fs_base
 
 
@@ -123,6 +124,40 @@ def test_uf2_blocks_cover_both_regions_and_nothing_else():
     assert b"".join(image[0x10000000 + 256 * k] for k in range(4))[:len(fw)] == fw
     assert image[0x10100000] + image[0x10100100][:44] == rom
     assert image[0x10100100][44:] == b"\xff" * 212  # padding stays erased
+
+
+ABSOLUTE = 0xE48BFF57  # pico-sdk boot/uf2.h ABSOLUTE_FAMILY_ID
+
+
+def _blocks(data):
+    return [data[i:i + 512] for i in range(0, len(data), 512)]
+
+
+@pytest.mark.parametrize("board", sorted(build.BOARDS))
+def test_an_rp2350_uf2_starts_with_the_e10_absolute_block(board):
+    """RP2350-E10: picotool's --abs-block layout, written here without picotool."""
+    family = build.BOARDS[board][1]
+    fw = b"\x5a" * 700
+    blocks = _blocks(build.uf2([(build.XIP_BASE, fw)], family))
+    first = blocks[0]
+    m0, m1, flags, addr, size, no, total, fam = struct.unpack("<8I", first[:32])
+    if board == "PICOYACHT_RP2040":  # the RP2040's boot ROM has no such erratum
+        assert fam == family and len(blocks) == 3
+        assert all(struct.unpack_from("<I", b, 28)[0] == family for b in blocks)
+        return
+    assert (m0, m1, flags, addr, size, no, total, fam) == (
+        0x0A324655, 0x9E5D5157, 0x2000 | 0x8000, 0x10FFFF00, 256, 0, 2, ABSOLUTE)
+    assert first[32:32 + 256] == b"\xef" * 256
+    assert struct.unpack_from("<I", first, 32 + 256)[0] == 0x9957E304  # RP2_IGNORE_BLOCK
+    assert first[32 + 260:508] == bytes(476 - 260)
+    assert struct.unpack_from("<I", first, 508)[0] == 0x0AB16F30
+    # The firmware's own blocks keep their numbering: 0..n-1 of n, its family, no tags.
+    rest = blocks[1:]
+    assert len(rest) == 3
+    for i, b in enumerate(rest):
+        flags, addr, size, no, total, fam = struct.unpack_from("<6I", b, 8)
+        assert (flags, size, no, total, fam) == (0x2000, 256, i, 3, family)
+    assert sum(struct.unpack_from("<I", b, 28)[0] == ABSOLUTE for b in blocks) == 1
 
 
 # ---------------------------------------------------------------- on the emulated Pico

@@ -61,9 +61,10 @@ class Rig:
         s.kinds[:len(kinds)] = bytes(kinds)
         self.d.pick(menus.T_NEW)
         self.d.pick(newgame.R_START)
-        if begin and app.screen.NAME == "handover" and not app.game.kinds[app.game.current]:
+        g = app.turn.game
+        if begin and app.screen.NAME == "handover" and not g.kinds[g.current]:
             self.d.press(K.B_OK)
-        return app.game
+        return g
 
     def mark(self):
         return len(self.tones.calls)
@@ -76,7 +77,7 @@ class Rig:
 
     def score(self, box, faces):
         """Score box with these dice on the card, through OK (twice for a 0)."""
-        g = self.app.game
+        g = self.app.turn.game
         if not g.rolls_used:
             g.roll()
         g.dice[:] = bytes(faces)
@@ -116,7 +117,7 @@ def test_each_moment_plays_its_sound():
     while g.rs.nboxes - g.turn > 1:  # all but the last box
         if not g.rolls_used:
             g.roll()
-        r.app.score(best_box(g))
+        r.app.show(r.app.turn.score(best_box(g)))
     r.d.run_ms(2500)
     m = r.mark()
     g.roll()
@@ -136,9 +137,9 @@ def test_a_yahtzee_scratched_in_its_own_box_is_no_fanfare():
 def test_a_cpu_rolls_aloud_and_a_waking_press_is_silent():
     r = Rig()
     r.new_game((HUMAN, 2))
-    g = r.app.game
+    g = r.app.turn.game
     g.roll()
-    r.app.score(best_box(g))  # now the CPU's turn
+    r.app.show(r.app.turn.score(best_box(g)))  # now the CPU's turn
     r.d.run_ms(1000)
     m = r.mark()
     r.d.run_ms(6000)
@@ -280,7 +281,7 @@ def test_start_game_is_on_every_setup_page():
 # ---------------------------------------------------------------- the coach in solo games
 def costly_chance(r):
     """Score five sixes in Chance: the coach gives a tip."""
-    g = r.app.game
+    g = r.app.turn.game
     chance = [b[1] for b in g.rs.boxes].index("CH")
     r.score(chance, (6, 6, 6, 6, 6))
 
@@ -291,11 +292,11 @@ def test_solo_tip_stays_on_the_play_screen_until_a_key():
     costly_chance(r)
     app = r.app
     assert app.screen.NAME == "play"
-    assert app.note.startswith("Coach: gave away ")
+    assert app.status.text.startswith("Coach: gave away ")
     r.d.run_ms(20000)  # as long as the player needs
-    assert app.note.startswith("Coach: gave away ")
+    assert app.status.text.startswith("Coach: gave away ")
     r.d.press(K.B_ROLL)  # the next key clears it, and rolls as usual
-    assert not app.note.startswith("Coach: gave") and app.game.rolls_used == 1
+    assert not app.status.text.startswith("Coach: gave") and app.turn.game.rolls_used == 1
 
 
 def test_tip_waits_when_a_cpu_plays_next():
@@ -303,11 +304,11 @@ def test_tip_waits_when_a_cpu_plays_next():
     r.new_game((HUMAN, 1))
     costly_chance(r)
     app = r.app
-    assert app.screen.NAME == "handover" and app.coach_line
+    assert app.screen.NAME == "handover" and app.turn.coach_line
     r.d.run_ms(5000)  # a CPU's hand-over usually goes on after 1.2 s
     assert app.screen.NAME == "handover"
     r.d.press(K.B_OK)
-    assert app.screen.NAME == "play" and app.game.kinds[app.game.current]
+    assert app.screen.NAME == "play" and app.turn.game.kinds[app.turn.game.current]
 
 
 def test_a_cpus_own_tip_does_not_wait():
@@ -315,8 +316,8 @@ def test_a_cpus_own_tip_does_not_wait():
     g = r.new_game((2, 1))  # two CPUs: nobody to read it
     g.roll()
     g.dice[:] = bytes((6, 6, 6, 6, 6))
-    r.app.score([b[1] for b in g.rs.boxes].index("CH"))  # the CPU wastes a Yahtzee
-    assert r.app.screen.NAME == "handover" and r.app.coach_line
+    r.app.show(r.app.turn.score([b[1] for b in g.rs.boxes].index("CH")))  # the CPU wastes a Yahtzee
+    assert r.app.screen.NAME == "handover" and r.app.turn.coach_line
     r.d.run_ms(2000)  # the hand-over goes on by itself after 1.2 s
     assert r.app.screen.NAME == "play"
 
@@ -345,11 +346,11 @@ def words(app):
 
 
 def finish(app):
-    g = app.game
+    g = app.turn.game
     while not g.over:
         if not g.rolls_used:
             g.roll()
-        app.score(best_box(g))
+        app.show(app.turn.score(best_box(g)))
 
 
 def test_game_over_solo_says_no_winner_and_labels_its_columns():
@@ -377,8 +378,8 @@ def test_hint_says_avg_not_exp():
     r = Rig(coach=1)
     r.new_game()
     r.d.press(K.B_ROLL)
-    r.app.play.hint()
-    assert ", avg " in r.app.note and "exp" not in r.app.note
+    r.app.screen.hint()
+    assert ", avg " in r.app.status.text and "exp" not in r.app.status.text
 
 
 def test_scores_table_names_are_whole_when_there_is_room():

@@ -26,6 +26,7 @@ from paths import BUILD, ROOT
 
 import heap as uf2_heap  # tools/uf2/heap.py: the frozen game
 import pico
+import power_model
 from mpy_run import smallest_heap
 
 I2C_US_PER_BYTE = 22.5  # 9 bits at 400 kHz
@@ -365,11 +366,14 @@ def main(argv=None):
         t0 = time.time()
         rep = run_all(a)
         rep["seconds"] = round(time.time() - t0)
+    rep["power"], power_lines = power_model.report(rep)  # hours of play, days asleep
+    if not a.table:
         OUT.write_text(json.dumps(rep, indent=1))
     rows = write_report(rep)
     for r in rows:
         print("%-50s %-12s %-22s %s  %s" % (r.budget[:50], r.target, r.layout, r.figure,
                                             "" if r.ok is None else "pass" if r.ok else "FAIL"))
+    print("\n".join(power_lines))
     print("\nwritten %s" % DOC.relative_to(ROOT))
     return 0
 

@@ -256,6 +256,11 @@ class HeadlessBoard:
         self.stop = False
         self.tones = None
         self.log_file = None  # an open text file: every console line is appended to it
+        self.sleep_ms = 0  # picoyacht.power: minutes idle before sleep() (set before Runner)
+        self.sleeps = 0
+        self.wake = None  # callable: what happens while asleep (a test presses a button)
+        self.fast = True
+        self.clock_changes = 0
 
     def ticks_ms(self):
         return self.t & 0x3FFFFFFF
@@ -272,6 +277,17 @@ class HeadlessBoard:
 
     def running(self):
         return not self.stop
+
+    def clock(self, fast):
+        self.fast = fast
+        self.clock_changes += 1
+
+    def sleep(self):
+        """The Pico sleeps until a button is down; here `wake` stands in for the player
+        (returning at once: the next press wakes the blank display)."""
+        self.sleeps += 1
+        if self.wake is not None:
+            self.wake()
 
     def urandom(self, n):
         return self.entropy[:n]

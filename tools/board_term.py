@@ -14,7 +14,7 @@ import sys
 from board_sim import FULL, HeadlessBoard, ToneLog, present_from_config
 
 from picoyacht.buttons import B_MENU, NBUTTONS
-from picoyacht.debounce import ticks_add, ticks_diff
+from picoyacht.ticks import ticks_add, ticks_diff
 
 KEYS_FULL = {
     "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, " ": 6, "r": 6,

@@ -50,7 +50,7 @@ PROBE = (
 
 
 # mpy-cross -march names by the architecture number in sys.implementation._mpy >> 10: the
-# .mpy files carry picoyacht/fast.py's machine code for the board's CPU.
+# .mpy files carry picoyacht/fast_viper.py's machine code for the board's CPU.
 ARCHS = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
          "xtensa", "xtensawin", "rv32imc", "rv64imc")
 PICO_ARCH = "armv6m"  # the RP2040

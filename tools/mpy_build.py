@@ -1,7 +1,7 @@
 """Compile the picoyacht package to .mpy with mpy-cross: used by the tests, the benchmarks
 and flashing, so every MicroPython run loads the code the way the Pico does.
 
-picoyacht/fast.py holds @micropython.viper functions, so the .mpy files carry machine
+picoyacht/fast_viper.py holds @micropython.viper functions, so the .mpy files carry machine
 code for one architecture: "host" (the unix port the tests run on) unless told, armv6m
 for the Pico's RP2040 (tools/flash.py)."""
 

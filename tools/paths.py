@@ -1,6 +1,7 @@
 """The repository's folders on sys.path, set up in this one place: tools/ and the firmware
 package first; then, after everything installed, the scripts that also run under
-MicroPython (host_tests/mp, with their helpers in host_tests) and the .uf2 tools (tools/uf2).
+MicroPython (host_tests/mp, with their helpers in host_tests), the .uf2 tools (tools/uf2),
+and tools/hostlib, whose `micropython` module gives the firmware `const` under CPython.
 
 A script run as `python tools/x.py` has tools/ on its path already and imports this before
 the firmware; tools/uf2/ scripts add tools/ first.
@@ -19,6 +20,6 @@ HOST_MP = HOST_TESTS / "mp"  # scripts that run under MicroPython and on the dev
 for _p in (TOOLS, FIRMWARE):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
-for _p in (HOST_MP, HOST_TESTS, TOOLS / "uf2"):
+for _p in (HOST_MP, HOST_TESTS, TOOLS / "uf2", TOOLS / "hostlib"):
     if str(_p) not in sys.path:
         sys.path.append(str(_p))

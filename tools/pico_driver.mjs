@@ -306,6 +306,10 @@ process.exit(0);
 // saves it.
 //
 //   node tools/pico_driver.mjs --cuts MPYDIR [--games 2] [--boxes 6] [--stride 1] [--torn 1] [--cold 8]
+//                                        [--broken 1]
+//
+// --broken 1 is the negative control: a store that removes a kind's copies before it writes
+// the new one, which these checks must catch (FAILURES above 0).
 //
 // MPYDIR holds picoyacht/*.mpy (tools/stress.py builds it). Prints "KEY value" lines like
 // the stress scripts (FAILURES must be 0).
@@ -315,7 +319,7 @@ async function cutSweep(args) {
   const { PicoEmu, MPY_FS_FLASH_OFFSET } = await import(join(EMU, 'pico-emu.mjs'));
   const FIRMWARE = join(EMU, 'firmware/RPI_PICO-v1.28.0.uf2');
   const FS_SIZE = 352 * 4096;
-  const MODULES = ['__init__', 'rules', 'game', 'snapshot', 'invariants', 'store'];
+  const MODULES = ['__init__', 'rules', 'game', 'snapshot', 'invariants', 'reachable', 'store'];
 
   const mpyDir = args[0];
   const opt = (name, dflt) => {
@@ -327,6 +331,7 @@ async function cutSweep(args) {
   const STRIDE = opt('stride', 1);
   const TORN = opt('torn', 1);
   const COLD = opt('cold', 8); // every COLD-th cut point boots a fresh emulator
+  const BROKEN = opt('broken', 0); // 1: the negative control, whose checks must fail
   const out = (k, ...v) => console.log(k, ...v);
 
   // Device code shared by the session and the checks: the store as the app builds it, the
@@ -341,13 +346,22 @@ class R:
     def d6(s):
         s.x = (s.x * 75 + 74) % 65537
         return s.x % 6 + 1
-st = Store(OsFs(), "/saves")
+class RemoveFirst(Store):  # --broken 1: the old copies go before the new one is whole
+    def save(s, kind, payload):
+        for p in (".dat", ".bak"):
+            try:
+                s.fs.remove(s.root + kind + p)
+            except OSError:
+                pass
+        s._slots.pop(kind, None)
+        return Store.save(s, kind, payload)
+st = (RemoveFirst if ${BROKEN} else Store)(OsFs(), "/saves")
 def chk(p):
     return Game.restore(p) is not None
 def one_box(g):
     g.roll()
     for b in range(g.rs.nboxes):
-        if g._allowed() >> b & 1:
+        if g.allowed() >> b & 1:
             g.score(b)
             return
   `;

@@ -57,20 +57,20 @@ class Shots:
         self.press(K.B_OK)
         self.item(newgame.R_START)
         self.press(K.B_OK)
-        return self.app.game
+        return self.app.turn.game
 
 
 def finish(app):
     """Play the game to its end through the app's own scoring path, quickly."""
-    g = app.game
+    g = app.turn.game
     while not g.over:
         if not g.rolls_used:
             g.roll()
-        app.score(policy.best_box(g))
+        app.show(app.turn.score(policy.best_box(g)))
 
 
 def set_dice(app, faces, held=0):
-    g = app.game
+    g = app.turn.game
     for i in range(len(g.dice)):
         g.dice[i] = faces[i]
     g.held = held
@@ -174,7 +174,7 @@ def main():
     g = so.start(1, coach=2)
     g.roll()
     set_dice(app, (6, 6, 6, 6, 6))
-    app.score([b[1] for b in g.rs.boxes].index("CH"))  # a Yahtzee wasted in Chance
+    app.show(app.turn.score([b[1] for b in g.rs.boxes].index("CH")))  # a Yahtzee wasted in Chance
     so.shot("play_tip")
     finish(app)
     so.shot("game_over_solo")

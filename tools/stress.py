@@ -73,19 +73,35 @@ NEGATIVE = {
     "neg_no_sync": ("stress_cuts", ["stride=7", "mode=0", "broken=2"], "1M"),
     "neg_rotate_bad": ("stress_corrupt", ["n=60", "broken=1"], "512k"),
     "neg_no_game_check": ("stress_corrupt", ["n=100", "kind=2", "broken=2"], "512k"),
+    "neg_no_sync_reads_back": ("stress_cuts", ["stride=7", "mode=0", "broken=3"], "1M"),
+    "neg_rename_fails": ("stress_cuts", ["mode=1", "broken=4"], "1M"),
+    "neg_errors_in_place": ("stress_cuts", ["mode=1", "lfs=0", "broken=1"], "1M"),
+    "neg_ignore_backup": ("stress_corrupt", ["n=100", "kind=2", "broken=3"], "512k"),
+    "neg_impossible_cards": ("stress_corrupt", ["n=300", "kind=2", "broken=4"], "512k"),
 }
 # The emulated Pico's controls (tools/pico_stress.py arguments), likewise.
 PICO_NEGATIVE = {
     "neg_pico_loop_sampling": ["presses", "--saves", "20", "--sampling", "loop"],
     "neg_pico_leak": ["longplay", "--games", "12", "--seats", "1", "--leak", "512"],
 }
+# tools/pico_driver.mjs --cuts's control on the emulated Pico, likewise.
+EMU_NEGATIVE = {
+    "neg_emu_remove_first": ["--games", "1", "--boxes", "2", "--torn", "0", "--stride", "1",
+                             "--broken", "1"],
+}
 NEGATIVE_WHAT = {
+    "neg_emu_remove_first": "store removing the old copies before saving, emulated Pico",
     "neg_pico_loop_sampling": "buttons read once per loop pass: taps during a save lost",
     "neg_pico_leak": "512 B kept per game: the heap trend must see it",
     "neg_in_place": "store writing game.dat in place, byte model",
     "neg_no_sync": "store that never flushes, closes or syncs, littlefs model",
     "neg_rotate_bad": "store rotating even a corrupt primary into the backup",
     "neg_no_game_check": "app giving the store no check for the game file",
+    "neg_no_sync_reads_back": "store that never syncs but reads back fine, littlefs model",
+    "neg_rename_fails": "filesystem whose every rename fails, I/O-error proof",
+    "neg_errors_in_place": "store writing game.dat in place, I/O-error proof",
+    "neg_ignore_backup": "app ignoring a copy loaded from the backup",
+    "neg_impossible_cards": "validator accepting cards no dice make",
 }
 
 
@@ -108,6 +124,7 @@ def emu_command(out, args):
 def build(out=None):
     """The package and the scripts as .mpy in one directory (what MICROPYPATH points at)."""
     srcs = [ROOT / "tools" / "board_sim.py", ROOT / "host_tests" / "fakefs.py",
+            ROOT / "host_tests" / "brokenfs.py",
             ROOT / "host_tests" / "mp" / "ui_play.py"]  # its scripted player is shared
     srcs += [ROOT / "host_tests" / "mp" / (s + ".py") for s in SCRIPTS]
     return mpy_run.build(out or ROOT / "build" / "stress-mpy", srcs)
@@ -236,6 +253,8 @@ def main(argv=None):
         if emulator():
             for name, args in PICO_NEGATIVE.items():
                 add(name, pico_command(args))
+            for name, args in EMU_NEGATIVE.items():
+                add(name, emu_command(out, args))
     if want("errors"):
         add("errors", command("stress_cuts", COUNTS["errors"][k], HEAPS["errors"]))
     if want("heap"):
@@ -265,7 +284,7 @@ def main(argv=None):
         if name == "store":
             res = {"rc": rc, "seconds": round(secs, 1), "summary": so.strip().splitlines()[-1:]}
         report["jobs"][name] = res
-        if name in NEGATIVE or name in PICO_NEGATIVE:
+        if name in NEGATIVE or name in PICO_NEGATIVE or name in EMU_NEGATIVE:
             bad = rc != 0 or not res.get("FAILURES")  # a control that passes proves nothing
         else:
             bad = rc != 0 or res.get("FAILURES", 0) != 0

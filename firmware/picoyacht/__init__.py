@@ -1,8 +1,8 @@
 """PicoYacht's package. One job at import: make the built-in modules it uses quick to import.
 
 MicroPython looks for a built-in module that a file may extend (os, time, array, ...) on the
-filesystem first, at every import of it: 3 ms on the Pico's littlefs, where the game imports
-six of them at boot and more later. Its u-name is the built-in itself, found at once; under
+filesystem first, at every import of it: slow on the Pico's littlefs, where the game
+imports six of them at boot and more later. Its u-name is the built-in itself, found at once; under
 its plain name in sys.modules, every later import of it is a dict lookup.
 """
 

@@ -1,4 +1,4 @@
-"""The Raspberry Pi Pico board: the only module that imports machine.
+"""The Raspberry Pi Pico board: with board_power, the only modules that import machine.
 
 Pins come from config.py (load_config: frozen defaults under a /config.py). Buttons are
 sampled every SAMPLE_MS either by a hard Timer IRQ into a preallocated ring (default:
@@ -8,7 +8,7 @@ allocate nothing per sample. Works on rp2 MicroPython v1.23+: newer keywords (Ti
 hard=) are tried first with a fallback.
 
 A flash erase or program (every save) runs with the interrupts off: a sector erase holds
-the sampler for 45 ms typically, 400 ms at worst, then the Timer catches up in a burst of
+the sampler for longer than a tap lasts, then the Timer catches up in a burst of
 samples all taken at that moment, while the loop is still inside the save. Two things keep
 a press made during a save from being lost: the ring keeps only the first and the last
 sample of a run of one level (a burst or a long save fills two slots, not the whole ring),
@@ -31,6 +31,11 @@ after WDT_GRACE_MS + WDT_MS. restore() (main.py's exit path, e.g. Ctrl-C from Th
 mpremote) disarms the watchdog, which MicroPython's rp2 WDT cannot stop, so the REPL and
 file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog.
 
+Power (picoyacht.power decides when): the clock, the sleep until a press and the battery
+reading are picoyacht.board_power's; sleep() stops the sampling Timer and the watchdog
+around it (the watchdog would count on after the wake) and starts them again after.
+config.SLEEP_MIN: minutes without a press before sleep() (0: never).
+
 Sound: config.PIEZO names the GPIO of a passive piezo driven by machine.PWM; board.tone is
 tone(freq_hz, duty_u16) for picoyacht.sound.Player (0 = silence), or None when PIEZO is None.
 """
@@ -41,13 +46,10 @@ from array import array
 
 import machine
 from machine import Pin
+from micropython import const
 
+from picoyacht.board_power import PicoPower
 from picoyacht.buttons import BUTTON_NAMES, NBUTTONS
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x
 
 RING = const(64)  # samples; runs of one level keep two, so ~15 taps fit a blocked loop pass
 _WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
@@ -89,8 +91,8 @@ class PicoBoard:
         self.piezo = self._piezo()
         self.tone = self._tone if self.piezo is not None else None
         self.sample_ms = getattr(cfg, "SAMPLE_MS", 2)
-        # On an RP2040 the IRQ keeps the GPIO_IN word (one read, ~10x cheaper than eleven
-        # Pin.value() calls: the IRQ runs every 2 ms), inverted over the button pins so a
+        # On an RP2040 the IRQ keeps the GPIO_IN word (one read, far cheaper than eleven
+        # Pin.value() calls in an IRQ that runs every sample), inverted over the button pins so a
         # set bit is a held button as in read()'s mask, and poll() maps it to buttons once
         # per change; elsewhere it keeps read()'s mask. _marks: each pin's bit in the
         # sampler's mask (the edge IRQ marks it).
@@ -120,6 +122,12 @@ class PicoBoard:
         self.irq_errors = 0
         self.sampling = "loop"
         self._last = time.ticks_ms()
+        from picoyacht.power import sleep_after_ms
+
+        self.sleep_ms = sleep_after_ms(cfg)
+        self.power = PicoPower(_chip(), getattr(cfg, "BATTERY_SENSE", False))
+        self.clock = self.power.clock  # looked up by picoyacht.power and diag, as methods
+        self.battery_mv = self.power.battery_mv
         # Every attribute exists before the Timer starts: adding one later grows the
         # instance's dict, and an IRQ landing mid-resize fails its lookups.
         if getattr(cfg, "SAMPLING", "timer") == "timer":
@@ -169,19 +177,6 @@ class PicoBoard:
             self.piezo.duty_u16(duty)
         else:
             self.piezo.duty_u16(0)
-
-    # ---------------------------------------------------------------- diagnostics
-    def battery_mv(self):
-        """VSYS in mV through the on-board 3:1 divider on GP29 (ADC3); None if not fitted."""
-        if not getattr(self.cfg, "BATTERY_SENSE", False):
-            return None
-        from machine import ADC
-
-        if " W" in _chip():  # Pico W / Pico 2 W
-            Pin(25, Pin.OUT, value=1)  # deselect the radio so GP29 reads VSYS (Wi-Fi unused)
-            Pin(29, Pin.IN, pull=None)
-        raw = ADC(Pin(29)).read_u16()  # 0..65535 for 0..3.3 V
-        return raw * 9900 // 65535  # x3 divider, 3300 mV: < 2**30, no long int
 
     # ---------------------------------------------------------------- sampling
     def read(self):
@@ -319,6 +314,24 @@ class PicoBoard:
 
     def running(self):
         return True
+
+    # ---------------------------------------------------------------- power
+    def sleep(self):
+        """Sleep until a button is down, at the least draw the chip offers on batteries."""
+        # The boot clock first: the wake brings the clocks back to their defaults but
+        # leaves the flash's divider as the slow clock set it, too fast for them on an RP2350
+        self.power.clock(True)
+        if self.timer is not None:
+            self.timer.deinit()
+        if self.wdt is not None:
+            self._disarm()
+        self.power.wait(self.gpios, self.read)
+        self._resume()
+
+    def _resume(self):
+        self._prev_t = self._last = self._fed = time.ticks_ms()
+        if self.timer is not None:
+            self._start_timer()
 
     def urandom(self, n):
         return os.urandom(n)

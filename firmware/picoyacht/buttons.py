@@ -5,13 +5,7 @@ Up, Down, OK and Menu are enough: everything the hold and Roll buttons do is als
 reachable with the play screen's cursor.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 B_HOLD1 = const(0)  # .. B_HOLD1 + 5
 B_ROLL = const(6)

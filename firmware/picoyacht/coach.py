@@ -10,23 +10,17 @@ and on a human's turn the hint, so no pass stalls the screen, the buttons or the
 
 import gc
 
+from micropython import const
+
 from picoyacht import gamelog
-from picoyacht.debounce import ticks_diff
 from picoyacht.game import HUMAN, POINTS, ZERO, RuleError
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, best_box, can_roll, fallback
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from picoyacht.ticks import ticks_diff
 
 CPU_HANDOVER_MS = const(1200)  # a CPU's hand-over screen stays this long
 _CPU_STEP_MS = const(600)  # between a CPU's visible steps
 _TIP_CENTI = const(50)  # the coach speaks up from half a point given away
-_THINK_BUDGET = const(12000)  # strategy COST units (about us on the Pico) of thinking a pass
+_THINK_BUDGET = const(12000)  # strategy COST units (roughly Pico microseconds) a pass
 _RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this many steps on
 
 
@@ -59,8 +53,8 @@ class Coach:
         self._plan_roll = False
         self._rng = None
         # The heap is collected once the step is thought out, in a pass that does nothing
-        # else: left to the collector, a collection (10-12 ms on the emulated Pico) fell
-        # now and then in the pass of a CPU's box and its hand-over frame, 51-55 ms in Maxi.
+        # else: left to the collector, a collection fell now and then in the pass of a
+        # CPU's box and its hand-over frame, and that pass went over its time.
         self._swept = False
         self._think = None  # strategy.Thinking for the position below
         self._pos = -1
@@ -177,9 +171,9 @@ class Coach:
         self._off = _RETRY_STEPS
 
     def _decide_easy(self, game):
-        """Easy's move, a pass ahead of the step that shows it: its 12 ms with the step's
-        score and hand-over frame came to 50-52 ms a pass on the emulated Pico. False
-        without an engine (the fallback then plays at once)."""
+        """Easy's move, a pass ahead of the step that shows it: with the step's score and
+        hand-over frame in the same pass, that pass went over its time. False without an
+        engine (the fallback then plays at once)."""
         st = self._strat()
         if st is None:
             return False
@@ -191,7 +185,7 @@ class Coach:
     def _loading(self, game, busy, table):
         """Load the engine's module, then strategy's, then (if `table`) Expert's table,
         each in a loop pass of its own and not in one that draws: on the .mpy layout one
-        import of both took 55 ms on the Pico, over a pass's 50 ms. True until they are in."""
+        import of both is longer than a pass may take. True until they are in."""
         if self._off:
             return False
         if self._st is None:

@@ -5,13 +5,7 @@ tone tables and the Player) is imported only when a piezo is fitted, so a build 
 one never carries it.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 # The sounds (indexes into SOUNDS and PRIORITY).
 HOLD = const(0)  # a die held or released: a click

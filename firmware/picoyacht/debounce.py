@@ -33,51 +33,15 @@ An event is one small int, kind << 4 | button: the kind (PRESS...) in the high n
 the button in the low one (event, kind_of, button_of).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
+from micropython import const
 
-    def const(x):
-        return x
-
+from picoyacht.ticks import TICKS_PERIOD, wrap_add, wrap_diff
 
 PRESS = const(1)
 RELEASE = const(2)
 LONG = const(3)
 REPEAT = const(4)
 EMPTY = const(-1)  # get() when no event is queued
-_TICKS_MASK = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30 on the rp2 port
-TICKS_PERIOD = 0x40000000  # for callers; 2**30 is a long int on the Pico: never computed with
-
-
-def _diff(a, b, mask):
-    """a - b for tick counts in [0, mask], wrapped into [-(mask + 1) / 2, (mask + 1) / 2).
-
-    Every intermediate stays below 2**30 (a Pico small int is 31 bits: 2**30 would be a
-    heap-allocated long int, 64 bytes per call)."""
-    d = (a - b) & mask
-    half = (mask >> 1) + 1
-    if d >= half:
-        d = d - half - half
-    return d
-
-
-def _add(t, delta, mask):
-    """t + delta wrapped into [0, mask], |delta| <= (mask + 1) / 2, with no long int."""
-    if delta >= 0:
-        room = mask - t
-        return t + delta if delta <= room else delta - room - 1
-    return t + delta if -delta <= t else t + delta + mask + 1
-
-
-def ticks_diff(a, b, period=0):
-    """a - b for wrapping tick counts, in [-period/2, period/2); period a power of 2
-    (0: the rp2 tick period, 2**30)."""
-    return _diff(a, b, period - 1 if period else _TICKS_MASK)
-
-
-def ticks_add(t, delta, period=0):
-    return _add(t, delta, period - 1 if period else _TICKS_MASK)
 
 
 def event(kind, button):
@@ -176,13 +140,13 @@ class Debouncer:
         while busy:
             if busy & bit:
                 busy ^= bit
-                if lock & bit and _diff(now, t_edge[i], mask) >= self.DEBOUNCE_MS:
+                if lock & bit and wrap_diff(now, t_edge[i], mask) >= self.DEBOUNCE_MS:
                     lock ^= bit
                 if (raw ^ state) & bit:
                     if not run & bit:
                         run |= bit
                         t_run[i] = now
-                    elif not lock & bit and _diff(now, t_run[i], mask) >= self.CONFIRM_MS:
+                    elif not lock & bit and wrap_diff(now, t_run[i], mask) >= self.CONFIRM_MS:
                         run ^= bit
                         state ^= bit
                         lock |= bit
@@ -190,21 +154,21 @@ class Debouncer:
                         if state & bit:
                             self._push((PRESS << 4) | i)
                             lng |= self.long_mask & bit
-                            self._t_rep[i] = _add(now, self.REPEAT_DELAY_MS, mask)
+                            self._t_rep[i] = wrap_add(now, self.REPEAT_DELAY_MS, mask)
                         else:
                             self._push((RELEASE << 4) | i)
                             lng &= ~bit
                 else:
                     run &= ~bit
                 if state & bit:
-                    if lng & bit and _diff(now, t_edge[i], mask) >= self.LONG_MS:
+                    if lng & bit and wrap_diff(now, t_edge[i], mask) >= self.LONG_MS:
                         lng ^= bit
                         self._push((LONG << 4) | i)
-                    if rep & bit and _diff(now, self._t_rep[i], mask) >= 0:
+                    if rep & bit and wrap_diff(now, self._t_rep[i], mask) >= 0:
                         self._push((REPEAT << 4) | i)
-                        nxt = _add(self._t_rep[i], self.REPEAT_MS, mask)
-                        if _diff(now, nxt, mask) >= 0:  # fell behind: no burst
-                            nxt = _add(now, self.REPEAT_MS, mask)
+                        nxt = wrap_add(self._t_rep[i], self.REPEAT_MS, mask)
+                        if wrap_diff(now, nxt, mask) >= 0:  # fell behind: no burst
+                            nxt = wrap_add(now, self.REPEAT_MS, mask)
                         self._t_rep[i] = nxt
             bit <<= 1
             i += 1

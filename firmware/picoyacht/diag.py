@@ -15,23 +15,17 @@ facts by rebinding diag.heap_free, diag.versions and diag.build.
 
 import sys
 
+from micropython import const
+
 from picoyacht.buttons import B_MENU, NBUTTONS
 from picoyacht.debounce import LONG
 from picoyacht.screens import CELL, Screen, W, header
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from picoyacht.ticks import ticks_diff
 
 NA = "n/a"
 ERR = "error"
 LABELS = "123456RUDAB"  # hold 1-6, Roll, Up, Down, A (OK), B (Menu)
 _SLOW_MS = const(1000)
-_MASK30 = const(0x3FFFFFFF)  # rp2 ticks_ms wraps at 2**30
 # sys.implementation._mpy >> 10: the native code architecture.
 ARCHS = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
          "xtensa", "xtensawin", "rv32imc", "rv64imc")
@@ -118,7 +112,8 @@ def collect(board, now_ms, seed=None, prev=None, buttons=None):
     if isinstance(present, int):
         f.present = present
     f.seed = NA if seed is None else seed
-    if not f.fresh or ((now_ms - f.at) & _MASK30) >= _SLOW_MS:
+    waited = ticks_diff(now_ms, f.at)  # (negative: a jump of half the tick period or more)
+    if not f.fresh or waited >= _SLOW_MS or waited < 0:
         f.fresh = True
         f.at = now_ms
         f.i2c = _scan(board)
@@ -211,7 +206,7 @@ class Diag(Screen):
 
     def event(self, btn, kind):
         self.presses += 1
-        self.app.dirty = True
+        self.app.redraw()
         if kind == LONG and btn == B_MENU:
             self.app.home()
 
@@ -219,9 +214,12 @@ class Diag(Screen):
         """The loop feeds the facts in (the app never sees the board)."""
         self.facts = collect(board, now, seed, self.facts, buttons)
         if self.facts.changed:
-            self.app.dirty = True
+            self.app.redraw()
 
     def draw(self, cv):
         if self.facts is None:
             self.facts = Facts()
         draw(cv, self.facts)
+
+
+SCREENS = (Diag,)  # what App.find opens by NAME

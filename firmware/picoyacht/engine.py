@@ -20,16 +20,10 @@ device imports it in a loop pass apart from strategy's (each well inside a pass'
 import gc
 from array import array
 
+from micropython import const
+
 from picoyacht import rules
 from picoyacht.fast import locked
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Levels (strategy's; the same numbers as the seat kinds in game.py)
 EASY = const(1)
@@ -523,7 +517,7 @@ class Engine:
         with the heap locked: a preview per box redid the dice's counts and joker checks,
         each call's frame from the heap, and Maxi's 20 boxes took 12-15 ms on the
         emulated Pico, up to 33 ms on a fragmented heap."""
-        allowed = game._allowed()
+        allowed = game.allowed()
         pts = self.pts
         locked(type(game).card, game, self.states, pts)
         bv = self.bv

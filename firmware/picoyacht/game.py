@@ -7,25 +7,22 @@ Every illegal action raises RuleError before changing any state.
 
 from array import array
 
+from micropython import const
+
 from picoyacht import rules
 from picoyacht.rules import (
     CHANCE,
+    CPU_EXPERT,
     JOKER_FORCED,
     JOKER_FREE,
     KIND,
     MAX_NAME,
     MAX_SEATS,
+    ROLLS_PER_TURN,
     UPPER,
+    YAHTZEE_BONUS,
     evaluate,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Box states shown to the player (RULES.md).
 LOCKED = const(0)  # no roll yet this turn, or forbidden by the joker rule
@@ -53,15 +50,11 @@ _U_CREDITS = const(6)
 HUMAN = const(0)
 _CPU_EASY = const(1)
 _CPU_NORMAL = const(2)
-CPU_EXPERT = const(3)
-
-ROLLS_PER_TURN = const(3)
-YAHTZEE_BONUS = const(100)
 
 
 def copy_into(dst, src):
     """dst[:] = src for two of the same length, without a slice object: MicroPython
-    v1.24 allocates one (16 B on the Pico) for every slice assignment."""
+    v1.24 allocates one for every slice assignment."""
     for i in range(len(src)):
         dst[i] = src[i]
 
@@ -116,7 +109,7 @@ class Game:
         self.single_roll = False  # the dice came from one roll of all of them
         self._counts = bytearray(7)
         # What the last box changed, to take it back: buffers made once, so that scoring
-        # allocates nothing (a snapshot took 5 ms on the Pico, a fresh record ~160 B)
+        # allocates nothing (a snapshot is slow on the Pico, and a fresh record allocates)
         self._undo_box = -1  # the box undo() takes back, or -1
         self._undo_at = array("i", [0] * (_U_CREDITS + n))
         self._undo_saved = bytearray(n)
@@ -233,7 +226,7 @@ class Game:
         face = self._five_alike_face()
         return bool(face) and self.is_filled(self.current, self.rs.yahtzee_box)
 
-    def _allowed(self):
+    def allowed(self):
         """Bitmask of the boxes the current seat may fill now."""
         if not self.rolls_used or self.over:
             return 0
@@ -287,16 +280,16 @@ class Game:
         seat = self.current
         if self.over or self.is_filled(seat, box):
             return FILLED
-        if not self._allowed() >> box & 1:
+        if not self.allowed() >> box & 1:
             return LOCKED
         return POINTS if self.preview(box) > 0 else ZERO
 
     def card(self, states, values):
         """box_state() and preview() of every box into states and values, in one pass:
-        the card reads all of them at once, and box by box costs 13 times the joker
-        and dice checks (12 ms on a Pico, per opening of the card)."""
+        the card reads all of them at once, and box by box repeats the joker and dice
+        checks for every box, at every opening of the card."""
         seat = self.current
-        allowed = self._allowed()
+        allowed = self.allowed()
         counts = self._counts
         face = 0
         if allowed:
@@ -350,7 +343,7 @@ class Game:
             raise RuleError("that box is already filled")
         if not self.rolls_used:
             raise RuleError("roll before scoring")
-        if not self._allowed() >> box & 1:
+        if not self.allowed() >> box & 1:
             raise RuleError("the joker rule forbids that box")
         points = self.preview(box)
         bonus = self.pending_yahtzee_bonus()

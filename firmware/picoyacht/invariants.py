@@ -2,13 +2,21 @@
 
 snapshot.load runs it on every saved game before the app may resume it, and the tests run
 it on every position they play through. A module of its own so that the snapshot taken at
-every scored box (for undo) does not load it.
+every scored box does not load it. It reads the game it is given and imports only the rules
+core, so that game, snapshot and this module form no import circle.
 """
 
-from picoyacht import rules
-from picoyacht.game import CPU_EXPERT, MAX_NAME, MAX_SEATS, ROLLS_PER_TURN
-from picoyacht.rules import ALL_PLUS, ARG_A, FIXED, KIND, MODE, UPPER, VALUE
-from picoyacht.snapshot import _check
+from picoyacht.reachable import by_a_yahtzee, possible
+from picoyacht.rules import CPU_EXPERT, MAX_NAME, MAX_SEATS, ROLLS_PER_TURN
+
+
+class Invalid(ValueError):
+    """A position no legal play reaches."""
+
+
+def _check(cond, what):
+    if not cond:
+        raise Invalid("snapshot invalid: " + what)
 
 
 def popcount(x):
@@ -19,25 +27,51 @@ def popcount(x):
     return n
 
 
-def _score_fits(rs, box, points, sharp):
-    """Whether ``points`` is a score the box can hold: a cheap bound, no dice search."""
-    spec = rs.boxes[box]
-    if spec[KIND] == UPPER:
-        face = spec[ARG_A]
-        return points % face == 0 and points <= face * rs.ndice
-    mode = spec[MODE]
-    cap = spec[VALUE] if mode == FIXED else 6 * rs.ndice + (spec[VALUE] if mode == ALL_PLUS else 0)
-    if sharp and rules.doubles_with_sharp(spec):
-        cap *= 2
-    return points <= cap
+def _yahtzee_rolls(game, seat, sharp):
+    """How many of the seat's filled boxes (the Yahtzee box aside) a roll of all dice alike
+    could have scored: each Yahtzee bonus went into one of them."""
+    rs = game.rs
+    filled = game.filled[seat]
+    base = seat * rs.nboxes
+    n = 0
+    for b in range(rs.nboxes):
+        if b != rs.yahtzee_box and filled >> b & 1 and by_a_yahtzee(
+                rs, b, game.scores[base + b], sharp):
+            n += 1
+    return n
+
+
+def _credits_possible(game, seat, over, winners):
+    """Whether the seat's credits are its bet back out, plus what the bank paid for its
+    first-roll Large Straight, Full House and Yatzy, plus its share of the pot at the end."""
+    rs = game.rs
+    bet = game.options.bet
+    base = seat * rs.nboxes
+    want = game.credits[seat] + bet
+    if over and seat in winners:
+        want -= bet * game.nseats // len(winners)
+    pays = []
+    for box, pay in ((rs.large_straight_box, bet // 2), (rs.full_house_box, bet),
+                     (rs.yahtzee_box, 2 * bet)):
+        if game.filled[seat] >> box & 1 and game.scores[base + box]:
+            pays.append(pay)
+    for pick in range(1 << len(pays)):  # each box pays once: any subset of them
+        t = 0
+        for i in range(len(pays)):
+            if pick >> i & 1:
+                t += pays[i]
+        if t == want:
+            return True
+    return False
 
 
 def validate(game):
-    """Raise snapshot.SnapshotError unless ``game`` is a position legal play can reach.
+    """Raise Invalid unless ``game`` is a position legal play can reach.
 
     Every field in range (rolls bounded per rule set, Maxi's carried rolls included), the
-    scorecards consistent with the turn, and the player to move has a legal action (a roll
-    or a box to score)."""
+    scorecards consistent with the turn, every filled box a score some dice make, bonuses
+    and credits earned by the boxes, and the player to move has a legal action (a roll or
+    a box to score)."""
     rs = game.rs
     opts = game.options
     n = game.nseats
@@ -54,7 +88,7 @@ def validate(game):
     over = turn == nb * n
     maxi = rs.saved_rolls and opts.saved_rolls
     sharp = rs.sharp and opts.sharp
-    bet = opts.bet
+    winners = game.winners() if over and rs.casino else ()
     for pos in range(n):
         seat = order[pos]
         name = game.names[seat]
@@ -67,14 +101,14 @@ def validate(game):
         for b in range(nb):
             points = game.scores[base + b]
             if filled >> b & 1:
-                _check(_score_fits(rs, b, points, sharp), "box score")
+                _check(possible(rs, b, points, sharp), "box score")
             else:
                 _check(points == 0, "score in an open box")
         bonuses = game.ybonus[seat]
         if bonuses:
             ybox = rs.yahtzee_box
             _check(rs.joker and filled >> ybox & 1 and game.scores[base + ybox]
-                   and bonuses < done, "Yahtzee bonus count")
+                   and bonuses <= _yahtzee_rolls(game, seat, sharp), "Yahtzee bonus count")
         # Maxi: a seat carries at most 2 unused rolls per turn it played; the seat to move
         # has already taken its carried rolls into rolls_left.
         saved = game.saved[seat]
@@ -82,8 +116,7 @@ def validate(game):
                "saved rolls")
         credits = game.credits[seat]
         if rs.casino:
-            won = 2 * bet * done + (bet * n if over else 0)
-            _check(-bet <= credits <= won - bet, "credits")
+            _check(_credits_possible(game, seat, over, winners), "credits")
         else:
             _check(credits == 0, "credits")
     used = game.rolls_used
@@ -104,4 +137,4 @@ def validate(game):
         _check(all(1 <= d <= 6 for d in dice) and (used > 1 or game.single_roll), "dice faces")
     if not over:
         can_roll = left > 0 and not (used and game.held == all_held)
-        _check(can_roll or game._allowed(), "no legal action")
+        _check(can_roll or game.allowed(), "no legal action")

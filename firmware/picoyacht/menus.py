@@ -1,16 +1,10 @@
 """The title, the in-game menu and the message box: the small screens always at hand."""
 
+from micropython import const
+
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.game import HUMAN
 from picoyacht.screens import Choice, Screen, header, menu_list
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Title item codes.
 T_RESUME = const(0)
@@ -24,20 +18,21 @@ M_UNDO = const(2)
 _M_HINT = const(3)
 _M_QUIT = const(4)
 _M_STOP = const(5)
+_M_OFF = const(6)
 _COLS = const(21)
 
 
 # The menu's item codes when it offers undo (bit 0 of the index) and a hint (bit 1), in a
 # demo (bit 2): literals, so that opening the menu allocates nothing.
 _MENU_ITEMS = (
-    b"\x00\x01\x04",  # Back, Scores, Quit
-    b"\x00\x01\x02\x04",  # Back, Scores, Undo, Quit
-    b"\x00\x01\x03\x04",  # Back, Scores, Hint, Quit
-    b"\x00\x01\x02\x03\x04",  # Back, Scores, Undo, Hint, Quit
-    b"\x00\x01\x05",  # Back, Scores, Stop
-    b"\x00\x01\x02\x05",  # Back, Scores, Undo, Stop
-    b"\x00\x01\x03\x05",  # Back, Scores, Hint, Stop
-    b"\x00\x01\x02\x03\x05",  # Back, Scores, Undo, Hint, Stop
+    b"\x00\x01\x04\x06",  # Back, Scores, Quit, Power off
+    b"\x00\x01\x02\x04\x06",  # Back, Scores, Undo, Quit, Power off
+    b"\x00\x01\x03\x04\x06",  # Back, Scores, Hint, Quit, Power off
+    b"\x00\x01\x02\x03\x04\x06",  # Back, Scores, Undo, Hint, Quit, Power off
+    b"\x00\x01\x05\x06",  # Back, Scores, Stop, Power off
+    b"\x00\x01\x02\x05\x06",  # Back, Scores, Undo, Stop, Power off
+    b"\x00\x01\x03\x05\x06",  # Back, Scores, Hint, Stop, Power off
+    b"\x00\x01\x02\x03\x05\x06",  # Back, Scores, Undo, Hint, Stop, Power off
 )
 
 
@@ -47,28 +42,28 @@ class Title(Choice):
     LABELS = ("Resume game", "New game", "Records", "Demo (all CPU)")
 
     def enter(self):
-        app = self.app
-        g = app.game
+        t = self.turn
+        g = t.game
         items = bytearray()
-        if g is not None and not g.over and not app.demo:
+        if g is not None and not g.over and not t.demo:
             items.append(T_RESUME)
         items.append(T_NEW)
         items.append(T_RECORDS)
         items.append(T_DEMO)
         self.items = items
         self.sel = 0
-        app.note = ""
+        self.app.note("")
 
     def pick(self, code):
         app = self.app
         if code == T_RESUME:
-            app.resume()
+            app.show(self.turn.resume())
         elif code == T_NEW:
             app.go("setup")
         elif code == T_RECORDS:
             app.go("records")
         elif code == T_DEMO:
-            app.start_demo()
+            app.show(self.turn.start_demo())
 
     def draw(self, cv):
         cv.clear()
@@ -77,6 +72,7 @@ class Title(Choice):
         cv.big("PicoYacht", 22, 2, 1)
         cv.text("dice games", 34, 11)
         menu_list(cv, self.sel, self.LABELS, self.items, 3)
+        cv.text(self.app.save_state.what(), 0, 56)  # a failed save, under the items
 
 
 class Menu(Choice):
@@ -85,39 +81,45 @@ class Menu(Choice):
     NAME = "menu"
     NEXT = "scores"
     LABELS = ("Back to game", "All scores", "Undo last box", "Hint", "Quit to title",
-              "Stop demo")
+              "Stop demo", "Power off")
 
     def enter(self):
-        app = self.app
-        g = app.game
-        undo = (g.can_undo and not app.demo and app.last_scorer >= 0
-                and g.kinds[app.last_scorer] == HUMAN)
-        hint = app.coach.level and g.kinds[g.current] == HUMAN and g.rolls_used
-        self.items = _MENU_ITEMS[(1 if undo else 0) | (2 if hint else 0) | (4 if app.demo else 0)]
+        t = self.turn
+        g = t.game
+        s = t.last_scorer  # undo is offered for a human's last box, in a real game
+        undo = g.can_undo and not t.demo and s >= 0 and g.kinds[s] == HUMAN
+        hint = t.coach.level and g.kinds[g.current] == HUMAN and g.rolls_used
+        self.items = _MENU_ITEMS[(1 if undo else 0) | (2 if hint else 0) | (4 if t.demo else 0)]
         self.sel = 0
 
     def pick(self, code):
         app = self.app
         if code == _M_BACK or code < 0:
-            app.coach.wait(app.now)
+            self.turn.coach.wait(app.now)
             app.back()
         elif code == M_SCORES:
             app.go("scores")
         elif code == M_UNDO:
-            app.play.undo()
+            undone = self.turn.undo()
+            play = app.show("play")  # (after the undo: the play screen sees the turn go back)
+            if undone:
+                play.undone()
         elif code == _M_HINT:
-            app.show("play")
-            app.play.hint()
+            app.show("play").hint()
+        elif code == _M_OFF:
+            app.back()  # the game's screen, as the wake will find it
+            app.power_off()
         elif code == _M_QUIT or code == _M_STOP:
-            if app.demo:
-                app.game = None
-                app.demo = False
+            self.turn.quit()
             app.home()
 
     def draw(self, cv):
         cv.clear()
         header(cv, "Menu")
         menu_list(cv, self.sel, self.LABELS, self.items)
+        saves = self.app.save_state  # what failed and what to do, below the items
+        cv.text(saves.what(), 0, 48)
+        cv.text(saves.todo(), 0, 56)
 
 
 class Message(Screen):
@@ -168,3 +170,6 @@ def wrap(lines, width):
             line = line[cut:].lstrip()
         out.append(line)
     return out
+
+
+SCREENS = (Title, Menu, Message)  # what App.find opens by NAME

@@ -1,6 +1,8 @@
 """Setting up a new game: the rule set and options, the players, and a player's name.
 Loaded when the title opens it; not needed during play."""
 
+from micropython import const
+
 from picoyacht import font, rules
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.cues import SCORE, VOLUME_NAMES
@@ -8,14 +10,6 @@ from picoyacht.game import MAX_NAME
 from picoyacht.rules import JOKER_NAMES, RULESETS
 from picoyacht.saves import BETS, DEFAULT_NAMES
 from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Setup row codes.
 R_RULES = const(0)
@@ -89,7 +83,7 @@ class Setup(Choice):
         code = self.items[self.sel]
         if btn == B_OK and code < R_NAME and code != R_START:
             self.change(code, -2)
-            self.app.dirty = True
+            self.app.redraw()
 
     def pick(self, code):
         if code < 0:  # Menu: the volume (heard at once) is kept even without a game
@@ -124,11 +118,10 @@ class Setup(Choice):
             app.set_volume((s.volume + d) % len(VOLUME_NAMES))
             app.sound(SCORE)  # hear the new level
         elif code == R_START:
-            app.start_game()
+            self.turn.start_soon()
             return
         elif code >= R_NAME:
-            app.find("name").seat = code - R_NAME
-            app.go("name")
+            app.go("name").edit_seat(code - R_NAME)
             return
         elif code >= R_KIND:
             k = code - R_KIND
@@ -219,8 +212,9 @@ class Name(Screen):
         Screen.__init__(self, app)
         self.prompts = (app.keys("Up/Dn letter OK next"), app.keys("Menu: done"))
 
-    def enter(self):
-        self.edit = self.app.settings.names[self.seat]
+    def edit_seat(self, seat):
+        self.seat = seat
+        self.edit = self.app.settings.names[seat]
         self.pos = 0
 
     def key(self, btn):
@@ -266,3 +260,6 @@ class Name(Screen):
             x += 14
         cv.text(self.prompts[0], 1, 48)
         cv.text(self.prompts[1], 1, 56)
+
+
+SCREENS = (Setup, Name)  # what App.find opens by NAME

@@ -1,15 +1,15 @@
 """Playing a turn: the dice, the scorecard to pick a box from, and the hand-over between
-seats. Play also runs the turn's actions (roll, hold, hint, undo, the CPU's steps) for
-the other screens that reach them."""
+seats. The screens draw the game and pass each move to the Turn (picoyacht.turn)."""
+
+from micropython import const
 
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
-from picoyacht.coach import CPU_HANDOVER_MS, centi
-from picoyacht.cues import HOLD, ROLL
-from picoyacht.debounce import ticks_diff
-from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO, RuleError
-from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
-from picoyacht.rules import ABBR, NAME
+from picoyacht.coach import CPU_HANDOVER_MS
+from picoyacht.cues import ROLL
+from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO
+from picoyacht.policy import A_ROLL, A_SCORE, can_roll
+from picoyacht.rules import NAME
 from picoyacht.screens import (
     CELL,
     KIND_NAMES,
@@ -22,30 +22,16 @@ from picoyacht.screens import (
     ndigits,
     row_sum,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from picoyacht.ticks import ticks_diff
 
 _DIE = const(17)  # screens.Canvas.die's size
 _ANIM_FRAMES = const(4)
-_ANIM_FRAME_MS = const(70)  # 4 frames: 280 ms, and any press ends it at once
-_KEEP_NOTE = const(0x100000)  # a hint stays until the next action
+_ANIM_FRAME_MS = const(70)  # and any press ends it at once
 _CARD_ROWS = const(7)  # card rows under the header
 _MAX_BOXES = const(20)  # box indexes are below screens.ROW_UPPER
+_CPU_FINISH_STEPS = const(60)  # more than any CPU turn takes: a guard, never reached
 STATE_MARK = (font.LOCK, font.CHECK, ord("+"), font.CROSS)  # LOCKED FILLED POINTS ZERO
 ROW_NAMES = ("Upper", "Bonus", "Yahtzee bonus", "Credits", "Total")
-
-
-def status_note(cv, app, y, c):
-    """The app's note, then its number if it has one (a box's points)."""
-    x = cv.text(app.note, 1, y, c, 21)
-    if app.note_num >= 0:
-        cv.num(app.note_num, x + CELL, y, c)
 
 
 def dice_x(n, i):
@@ -60,40 +46,43 @@ class Play(Screen):
 
     NAME = "play"
     ACTIONS = ("Roll", "Score", "Hint")
-    cursor = 0
-    hint_mask = 0
-    anim = 0  # roll animation frame, 0 when still
-    anim_at = 0
-
     def __init__(self, app):
         Screen.__init__(self, app)
+        self.cursor = 0  # (every field made now: setting one in a key's pass allocates nothing)
+        self.hint_mask = 0
+        self.anim = 0  # roll animation frame, 0 when still
+        self.anim_at = 0
+        self.game = None  # the game and turn last shown here: a new one starts on Roll
+        self.seen_turn = -1
         self.anim_dice = bytearray(6)
         self._rng = (app.boot_ms & 0xFFFF) | 1  # for roll animations only, never the dice
         self.legend = "1-6 hold  Roll  OK" if app.full else "Up/Dn move  A select"
 
-    def reset(self):
-        """A game (new or resumed) starts on Roll."""
-        self.cursor = len(self.app.game.dice)
-        self.hint_mask = 0
-        self.anim = 0
-
     def enter(self):
+        """A new game or a new turn (a box scored, or one undone) starts on Roll, with no
+        hint showing; back from the menu or the title, the dice are as they were left."""
+        g = self.turn.game
+        if g is not self.game or g.turn != self.seen_turn:
+            self.game = g
+            self.seen_turn = g.turn
+            self.cursor = len(g.dice)
+            self.hint_mask = 0
         self.anim = 0
-        self.app.coach.wait(self.app.now)
+        self.turn.coach.wait(self.app.now)
 
     def items(self):
-        return len(self.app.game.dice) + (3 if self.app.coach.level else 2)
+        return len(self.turn.game.dice) + (3 if self.turn.coach.level else 2)
 
     # ---------------------------------------------------------------- keys
     def event(self, btn, kind):
         if self.anim:  # any press ends the animation
             self.anim = 0
-            self.app.dirty = True
+            self.app.redraw()
         Screen.event(self, btn, kind)
 
     def key(self, btn):
         app = self.app
-        g = app.game
+        g = self.turn.game
         if g.kinds[g.current] != HUMAN:
             if btn == B_MENU:
                 app.go("menu")
@@ -125,81 +114,28 @@ class Play(Screen):
 
     # ---------------------------------------------------------------- actions
     def toggle(self, i):
-        app = self.app
-        g = app.game
-        if not g.rolls_used:
-            app.show_note("Roll first")
-            return
-        g.held ^= 1 << i
-        app.note = ""
-        self.hint_mask = 0
-        app.sound(HOLD)
+        if self.turn.hold(i):
+            self.hint_mask = 0
 
     def roll(self):
-        app = self.app
-        g = app.game
-        if not can_roll(g):
-            app.show_note("No rolls left" if g.rolls_left <= 0 else "All dice held")
+        if not self.turn.roll():
             return
-        tip = app.coach.hold_tip(g)
-        try:
-            g.roll()
-        except RuleError:
-            app.show_note("Can't roll")
-            return
-        app.note = ""
         self.hint_mask = 0
-        app.last_scorer = -1
         self._animate()
-        if tip:
-            app.keep_note(tip)
-        n = len(g.dice)
-        if g.rolls_left <= 0 or app.full:
-            self.cursor = n + 1
+        if self.turn.game.rolls_left <= 0 or self.app.full:
+            self.cursor = len(self.turn.game.dice) + 1
         else:
             self.cursor = 0
 
     def hint(self):
         """Show the recommended hold (dots under dice) or box, with its value."""
-        app = self.app
-        g = app.game
-        if not g.rolls_used:
-            app.show_note("Hint: roll first")
-            return
-        kind, arg, value = app.coach.advise(g)
-        if kind == A_SCORE:
-            text = "Take " + g.rs.boxes[arg][ABBR] + " " + str(g.preview(arg))
-            self.hint_mask = 0
-        else:
-            self.hint_mask = arg if kind == A_HOLD else g.held
-            text = "Hold dots"
-            if not arg:
-                text = "Roll all"
-        if value >= 0:  # the final total to expect, on average, playing on as advised
-            text += ", avg " + centi(value)
-        app.show_note(text)
-        app.note_at = app.now + _KEEP_NOTE
+        mask = self.turn.hint()
+        if mask >= 0:
+            self.hint_mask = mask
 
-    def scored(self):
-        """After a box: the next turn starts on Roll, with no hint showing."""
-        self.hint_mask = 0
-        self.cursor = len(self.app.game.dice)
-
-    def undo(self):
-        app = self.app
-        g = app.game
-        try:
-            g.undo()
-        except RuleError:
-            app.show_note("Nothing to undo")
-            app.show("play")
-            return
-        app.log('{"ev":"undo","seed":' + str(g.seed) + ',"turn":' + str(g.turn) + "}")
-        app.save_game_soon()
-        app.last_scorer = -1
-        app.show("play")
-        self.cursor = len(g.dice) + 1
-        app.show_note("Undone")
+    def undone(self):
+        """After the menu's Undo the cursor is on Score, to pick another box."""
+        self.cursor = len(self.turn.game.dice) + 1
 
     def _animate(self):
         """The rolled dice flicker through faces (and rattle, with a piezo) for a moment,
@@ -210,7 +146,7 @@ class Play(Screen):
         self._shake()
 
     def _shake(self):
-        g = self.app.game
+        g = self.turn.game
         r = self._rng
         for i in range(len(g.dice)):
             if g.held >> i & 1:
@@ -230,31 +166,26 @@ class Play(Screen):
                 self.anim = 0
             else:
                 self._shake()
-            app.dirty = True
-        g = app.game
-        if not self.anim and not g.over and app.coach.due(now, g, app.dirty):
-            app.last_input = now
+            app.redraw()
+        g = self.turn.game
+        if not self.anim and not g.over and self.turn.coach.due(now, g, app.dirty):
+            app.stay_awake(now)
             self._cpu_step()
-            app.dirty = True
 
     def _cpu_step(self):
         """One visible CPU action: a roll, a change of holds, or a box."""
-        app = self.app
-        g = app.game
-        kind, arg = app.coach.step(g)
+        kind, arg = self.turn.cpu_step()
         if kind == A_ROLL:
-            g.roll()
             self._animate()
-        elif kind == A_SCORE:
-            app.score(arg)
+        elif kind == A_SCORE and arg is not None:
+            self.app.show(arg)
 
     def _cpu_finish(self):
         """Skip: play the rest of the CPU's turn at once."""
-        app = self.app
-        g = app.game
+        g = self.turn.game
         turn = g.turn
-        for _ in range(60):
-            if g.turn != turn or g.over or app.screen is not self:
+        for _ in range(_CPU_FINISH_STEPS):
+            if g.turn != turn or g.over or self.app.screen is not self:
                 break
             self._cpu_step()
         self.anim = 0
@@ -262,7 +193,7 @@ class Play(Screen):
     # ---------------------------------------------------------------- drawing
     def draw(self, cv):
         app = self.app
-        g = app.game
+        g = self.turn.game
         seat = g.current
         cv.clear()
         cv.bar(0)
@@ -270,11 +201,11 @@ class Play(Screen):
         if g.kinds[seat]:
             cv.text("CPU", x + 4, 0, 0)
         xr = cv.rnum(g.total(seat), W, 0, 0)
-        if app.save_msg:
+        if app.save_state.failed:
             cv.glyph(font.BANG, xr - 8, 0, 0)
         # status line: a note, or the rolls left and the round
-        if app.note:
-            status_note(cv, app, 8, 1)
+        if app.status.text:
+            app.status.draw(cv, 8, 1)
         else:
             x = cv.text("Rolls ", 1, 8)
             for i in range(g.rolls_left + g.rolls_used):
@@ -308,7 +239,7 @@ class Play(Screen):
         labels = self.ACTIONS
         x = 1
         for k in range(len(labels)):
-            if k == 2 and not app.coach.level:
+            if k == 2 and not self.turn.coach.level:
                 break
             w = len(labels[k]) * CELL + 3
             c = 1
@@ -327,8 +258,8 @@ class Card(Screen):
     the best one). A box that scores 0 asks for a second OK.
 
     Each box's state and value are worked out when the card opens, and again only if the
-    dice or the turn have changed since: the rules cost ~1.3 ms a row on the Pico, which
-    a cursor move would otherwise pay for every row it redraws."""
+    dice or the turn have changed since: the rules are slow on the Pico, and a cursor move
+    would otherwise pay for them on every row it redraws."""
 
     NAME = "card"
     rows = b""
@@ -343,10 +274,10 @@ class Card(Screen):
 
     def enter(self):
         app = self.app
-        g = app.game
+        g = self.turn.game
         self.rows = card_rows(g.rs)
         self.confirm = False
-        app.note = ""
+        app.note("")
         self.work_out(g, True)
         best = -1
         best_pts = -1
@@ -378,53 +309,53 @@ class Card(Screen):
 
     def key(self, btn):
         app = self.app
-        g = app.game
+        g = self.turn.game
         n = len(self.rows)
         if btn == B_UP or btn == B_DOWN:
             self.row = (self.row + (1 if btn == B_DOWN else -1)) % n
             self.confirm = False
-            app.note = ""
+            app.note("")
         elif btn == B_OK:
             code = self.rows[self.row]
             if code >= ROW_UPPER:
-                app.show_note("Pick a box")
+                app.note("Pick a box")
                 return
             st = g.box_state(code)
             if st == FILLED:
-                app.show_note("Already filled")
+                app.note("Already filled")
             elif st == LOCKED:
-                app.show_note("Roll first" if not g.rolls_used else "Joker: not here")
+                app.note("Roll first" if not g.rolls_used else "Joker: not here")
             elif st == ZERO and not self.confirm:
                 self.confirm = True
-                app.show_note(app.keys("Score 0? OK again"))
+                app.note(app.keys("Score 0? OK again"))
             else:
                 self.confirm = False
-                app.score(code)
+                nxt = self.turn.score(code)
+                if nxt is not None:
+                    app.show(nxt)
         else:  # back to the dice; Roll and the hold buttons act there at once
-            app.note = ""
+            app.note("")
             app.back()
-            if btn == B_ROLL:
-                app.play.roll()
-            elif btn < 6 and btn < len(g.dice):
-                app.play.toggle(btn)
+            if btn == B_ROLL or (btn < 6 and btn < len(g.dice)):
+                app.screen.key(btn)
 
     def tick(self, now):
-        if self.confirm and not self.app.note:  # the question timed out
+        if self.confirm and not self.app.status.text:  # the question timed out
             self.confirm = False
 
     def draw(self, cv):
         """One seat's card: header with page indicator, 7 rows, the four box states."""
         app = self.app
-        g = app.game
+        g = self.turn.game
         seat = g.current
         rows = self.rows
         self.work_out(g)
         npages = (len(rows) + _CARD_ROWS - 1) // _CARD_ROWS
         page = self.row // _CARD_ROWS
         cv.clear()
-        if app.note:
+        if app.status.text:
             cv.bar(0)
-            status_note(cv, app, 0, 0)
+            app.status.draw(cv, 0, 0)
         else:
             header(cv, g.names[seat], g.total(seat), page, npages)
         first = page * _CARD_ROWS
@@ -490,28 +421,28 @@ class Handover(Screen):
 
     def key(self, btn):
         app = self.app
-        g = app.game
+        g = self.turn.game
         if btn == B_MENU:
             app.go("menu")
             return
-        app.show("play")
-        app.coach_line = ""
+        play = app.show("play")
+        self.turn.heard()
         if btn == B_ROLL and g.kinds[g.current] == HUMAN:
-            app.play.roll()
+            play.roll()
 
     def tick(self, now):
         app = self.app
-        g = app.game
-        s = app.last_scorer  # a coach's word on a human's last box waits for a key
+        t = self.turn
+        g = t.game
+        s = t.last_scorer  # a coach's word on a human's last box waits for a key
         if (g.kinds[g.current] != HUMAN and ticks_diff(now, self.at) >= CPU_HANDOVER_MS
-                and not (app.coach_line and s >= 0 and g.kinds[s] == HUMAN)):
+                and not (t.coach_line and s >= 0 and g.kinds[s] == HUMAN)):
             app.show("play")
-            app.last_input = now
-            app.dirty = True
+            app.stay_awake(now)
 
     def draw(self, cv):
-        app = self.app
-        g = app.game
+        t = self.turn
+        g = t.game
         cv.clear()
         first = g.turn == 0
         header(cv, "First turn" if first else "Next turn")
@@ -528,16 +459,19 @@ class Handover(Screen):
                     cv.text("..", x, 48)
                     break
                 x = cv.text(other, x + CELL, 48)
-        elif app.last_box >= 0:  # "Ann: Chance 23": a long box name is cut, not its points
-            x = cv.text(g.names[app.last_seat], 1, 40)
+        elif t.last_box >= 0:  # "Ann: Chance 23": a long box name is cut, not its points
+            x = cv.text(g.names[t.last_seat], 1, 40)
             x = cv.text(": ", x, 40)
-            pts = app.last_pts
-            x = cv.text(g.rs.boxes[app.last_box][NAME], x, 40, 1,
+            pts = t.last_pts
+            x = cv.text(g.rs.boxes[t.last_box][NAME], x, 40, 1,
                         21 - (x - 1) // CELL - 1 - ndigits(pts))
             cv.num(pts, x + CELL, 40)
-        if app.coach_line:
-            cv.text(app.coach_line, 1, 48, 1, 21)
+        if t.coach_line:
+            cv.text(t.coach_line, 1, 48, 1, 21)
         if g.kinds[seat]:
             cv.text("any key: go", 1, 56)
         else:
             cv.text(self.start_key, 1, 56)
+
+
+SCREENS = (Play, Card, Handover)  # what App.find opens by NAME

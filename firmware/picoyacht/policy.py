@@ -5,15 +5,9 @@ scripted test games play. Kept apart from coach.py so that a bare game (64 KB he
 app) can import it.
 """
 
+from micropython import const
+
 from picoyacht.game import POINTS, ZERO
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 # Actions, as the screens apply them.
 A_ROLL = const(0)

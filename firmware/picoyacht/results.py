@@ -1,5 +1,7 @@
 """Scores of every seat (from the menu), game over, and each box's rating at the end."""
 
+from micropython import const
+
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.rules import ABBR, NAME
@@ -13,14 +15,6 @@ from picoyacht.screens import (
     header,
     row_sum,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 _ROWS = const(6)  # card rows per page of the scores grid
 _SEATS = const(4)  # seats per page of the scores grid
@@ -38,24 +32,24 @@ class Scores(Pages):
 
     def __init__(self, app):
         Pages.__init__(self, app)
-        g = app.game  # (as page: made with the screen, which loads ahead of its press)
+        g = app.turn.game  # (as page: made with the screen, which loads ahead of its press)
         self.rows = card_rows(g.rs) if g is not None else b""
 
     def enter(self):
-        self.rows = card_rows(self.app.game.rs)
+        self.rows = card_rows(self.turn.game.rs)
         self.page = 0
 
     def _row_pages(self):
         return (len(self.rows) + _ROWS - 1) // _ROWS
 
     def pages(self):
-        return self._row_pages() * ((self.app.game.nseats + _SEATS - 1) // _SEATS)
+        return self._row_pages() * ((self.turn.game.nseats + _SEATS - 1) // _SEATS)
 
     def done(self):
         self.app.back()
 
     def draw(self, cv):
-        g = self.app.game
+        g = self.turn.game
         rows = self.rows
         rpages = self._row_pages()
         page = self.page
@@ -105,13 +99,12 @@ class Over(Screen):
     judged = False
 
     def enter(self):
-        app = self.app
-        g = app.game
+        g = self.turn.game
         self.winners = g.winners()
         rank = list(range(g.nseats))
         rank.sort(key=lambda s: -g.total(s))
         self.ranking = rank
-        self.judged = app.coach.level >= 2
+        self.judged = self.turn.coach.level >= 2
 
     def key(self, btn):
         if btn == B_OK or btn == B_ROLL:
@@ -121,7 +114,7 @@ class Over(Screen):
 
     def draw(self, cv):
         app = self.app
-        g = app.game
+        g = self.turn.game
         cv.clear()
         header(cv, "Game over")
         cv.rtext("total", W, 0, 0)
@@ -130,8 +123,10 @@ class Over(Screen):
         elif self.judged:
             cv.rtext("gave", 92, 0, 0)
         win = self.winners
-        if g.nseats == 1:
-            if app.new_best:
+        if app.save_state.unsaved("records") and not self.turn.demo:
+            cv.text("Records not saved!", 1, 8)
+        elif g.nseats == 1:
+            if self.turn.new_best:
                 cv.text("New best score!", 1, 8)
             else:
                 x = cv.text("Best so far ", 1, 8)
@@ -143,7 +138,7 @@ class Over(Screen):
             x = cv.text("Tie: ", 1, 8)
             x = cv.num(len(win), x, 8)
             cv.text(" players", x, 8)
-        coach = app.coach
+        coach = self.turn.coach
         worst = coach.worst() if self.judged else None
         last_row = 40 if worst is not None else 56  # the coach's lines take the bottom two
         rank = self.ranking
@@ -204,10 +199,10 @@ class Ratings(Pages):
     NAME = "ratings"
 
     def _per_seat(self):
-        return (self.app.game.rs.nboxes + _RATED - 1) // _RATED
+        return (self.turn.game.rs.nboxes + _RATED - 1) // _RATED
 
     def pages(self):
-        return self.app.game.nseats * self._per_seat()
+        return self.turn.game.nseats * self._per_seat()
 
     def key(self, btn):
         if btn == B_OK and self.page == self.pages() - 1:
@@ -216,7 +211,7 @@ class Ratings(Pages):
             Pages.key(self, btn)
 
     def draw(self, cv):
-        g = self.app.game
+        g = self.turn.game
         nb = g.rs.nboxes
         per_seat = self._per_seat()
         seat = self.page // per_seat
@@ -232,3 +227,6 @@ class Ratings(Pages):
             cv.text(g.rs.boxes[b][1], x, y)
             cv.rnum(g.box_score(seat, b), x + 36, y)
             cv.glyph(RATE_MARK[g.rating(seat, b)], x + 40, y)
+
+
+SCREENS = (Scores, Over, Ratings)  # what App.find opens by NAME

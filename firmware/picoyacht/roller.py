@@ -11,13 +11,7 @@ linearity. The state is 32 bits, so a game snapshot stores it in one int, and
 the original seed is kept so a whole game can be replayed.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 _M15 = const(0x7FFF)
 _M16 = const(0xFFFF)

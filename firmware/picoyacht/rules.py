@@ -6,16 +6,13 @@ nothing: the only search (fitting "parts" such as 3+2 onto faces) mutates and re
 counts in place. Integers only: the device never does float arithmetic in the rules.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 MAX_SEATS = const(6)
 MAX_NAME = const(8)  # characters of a player's name: what the screens and the saves keep
+ROLLS_PER_TURN = const(3)
+CPU_EXPERT = const(3)  # the highest seat kind: 0 is a human, 1..3 a CPU of that level
+YAHTZEE_BONUS = const(100)
 
 # Box tuple fields.
 NAME = const(0)

@@ -10,18 +10,13 @@ Screen is the contract every screen keeps (one module per family: menus, newgame
 results, records, diag); App opens them by name and loads their module on first use.
 """
 
+from micropython import const
+
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.debounce import LONG, REPEAT
 from picoyacht.fast import put_glyph, put_scaled, put_text
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from picoyacht.ticks import ticks_diff
 
 W = const(128)
 CELL = const(6)
@@ -40,6 +35,13 @@ _PIP_XY = b"\x04\x04\x0c\x04\x04\x08\x08\x08\x0c\x08\x04\x0c\x0c\x0c"  # (x, y) 
 
 KIND_NAMES = ("Human", "CPU Easy", "CPU Normal", "CPU Expert")
 
+# How long a note stays: NOTE_MS; until the next key, which then acts as usual (a coach's
+# tip, read at the player's pace); or until the next move replaces it (a hint).
+NOTE_TIMED = const(0)
+NOTE_KEY = const(1)
+NOTE_MOVE = const(2)
+_NOTE_MS = const(1800)
+
 
 class Canvas:
     """Text, numbers and dice on a FrameBuffer and its backing bytearray."""
@@ -47,6 +49,7 @@ class Canvas:
     def __init__(self, fb, buf):
         self.fb = fb
         self.buf = buf
+        self.saves = None  # a saves.SaveState: while a save is failing, headers show a "!"
         self.g = font.GLYPHS
 
     def clear(self):
@@ -224,7 +227,9 @@ def header(cv, s, right_num=-1, page=0, pages=0):
         cv.glyph(47, xr - CELL, 0, 0)
         xr = cv.rnum(page + 1, xr - CELL, 0, 0) - 8
     if right_num >= 0:
-        cv.rnum(right_num, xr, 0, 0)
+        xr = cv.rnum(right_num, xr, 0, 0)
+    if cv.saves is not None and cv.saves.failed:
+        cv.glyph(font.BANG, xr - 8, 0, 0)
 
 
 def menu_list(cv, sel, labels, codes, first_page=1):
@@ -247,9 +252,33 @@ def menu_list(cv, sel, labels, codes, first_page=1):
         cv.text(label, 12, y, c)
 
 
+class Note:
+    """The status note over the play or card screen: text, then a number if num >= 0 (a
+    box's points, drawn without a string made). App.note() sets it; draws read it."""
+
+    def __init__(self):
+        self.text = ""  # (every field made now: setting one later allocates nothing)
+        self.num = -1
+        self.at = 0
+        self.stay = NOTE_TIMED
+
+    def expire(self, now):
+        """Clear a timed note once its time is up; True if it was cleared."""
+        if self.text and self.stay == NOTE_TIMED and ticks_diff(now, self.at) >= _NOTE_MS:
+            self.text = ""
+            return True
+        return False
+
+    def draw(self, cv, y, c):
+        x = cv.text(self.text, 1, y, c, 21)
+        if self.num >= 0:
+            cv.num(self.num, x + CELL, y, c)
+
+
 class Screen:
     """What App asks of every screen. It owns its cursor, rows and pages; `app` is the
-    session (game, settings, records, store, navigation). enter() runs when App.go or
+    session (settings, records, notes, navigation) and `turn` the game's flow: a screen
+    calls them and draws, and never sets their fields. enter() runs when App.go or
     App.show opens it (not when back() returns to it), event() for each debounced event
     of an awake display, tick() on every loop pass, draw() when the frame is dirty."""
 
@@ -258,6 +287,7 @@ class Screen:
 
     def __init__(self, app):
         self.app = app
+        self.turn = app.turn
 
     def enter(self):
         pass
@@ -270,7 +300,7 @@ class Screen:
         if kind == REPEAT and btn != B_UP and btn != B_DOWN:
             return
         self.key(btn)
-        self.app.dirty = True
+        self.app.redraw()
 
     def key(self, btn):
         pass

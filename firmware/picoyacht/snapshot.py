@@ -181,9 +181,12 @@ def load(data, roller, Game):
             c = r.uint(2)
             game.credits[s] = c - 0x10000 if c & 0x8000 else c
     _check(r.pos == len(r.data), "trailing bytes")
-    from picoyacht.invariants import validate  # here: dump, at every scored box, needs none
+    from picoyacht.invariants import Invalid, validate  # here: dump, at every box, needs none
 
-    validate(game)
+    try:
+        validate(game)
+    except Invalid as e:
+        raise SnapshotError(str(e)) from None
     game.roller = roller
     setstate = getattr(roller, "setstate", None)
     if setstate:

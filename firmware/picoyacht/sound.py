@@ -15,6 +15,8 @@ game-over tune. Volume is a duty cycle: a passive piezo is loudest at 50 %.
 
 from array import array
 
+from micropython import const
+
 # The ids and volume names live in picoyacht.cues; sound.X names them too.
 from picoyacht.cues import (  # noqa: F401
     COUNT,
@@ -27,18 +29,10 @@ from picoyacht.cues import (  # noqa: F401
     VOLUME_NAMES,
     YAHTZEE,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from picoyacht.ticks import ticks_add, ticks_diff
 
 UNIT_MS = const(5)  # a length of 1 in a table
 LOW_NOTE = const(48)  # C3: the lowest note in FREQ
-_MASK = const(0x3FFFFFFF)  # ticks_ms wraps at 2**30 on rp2
 
 VOLUME_DUTY = (0, 1311, 6554, 32768)  # duty_u16: 0, 2 %, 10 %, 50 %
 
@@ -138,7 +132,7 @@ class Player:
         if self._cur < 0:
             return
         if self._started:
-            if ((now_ms - self._until) & _MASK) >= 0x20000000:  # ticks_diff < 0: not yet
+            if ticks_diff(now_ms, self._until) < 0:  # not yet
                 return
             self._pos += 2
         self._started = True
@@ -161,5 +155,4 @@ class Player:
         else:
             self._tone(0, 0)
         ms = table[pos + 1] * UNIT_MS
-        room = _MASK - now_ms  # ms left before the clock wraps; no sum may reach 2**30,
-        self._until = now_ms + ms if ms <= room else ms - room - 1  # a long int on a Pico
+        self._until = ticks_add(now_ms, ms)

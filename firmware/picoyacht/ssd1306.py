@@ -13,8 +13,8 @@ finds the changed column span of every page that differs, and plans windows:
   address, control and command bytes of every write;
 * a narrower window is split where enough columns in between are unchanged on all its
   pages (the gaps between a roll's five dice): each part costs a column command, an
-  address and control byte a page, and the time of those writes (about 110 us each on
-  the emulated Pico, the price of 5 bytes at 400 kHz), and the columns skipped pay;
+  address and control byte a page, and the time of those writes (each costs the Pico
+  about as much as 5 more bytes on the bus), and the columns skipped pay;
 * the controller's window is remembered: a window equal to the last one costs no command
   at all, a change of pages only or of columns only costs 3 command bytes instead of 6.
 
@@ -42,16 +42,9 @@ tests use the pure-Python stand-in in tools/hostlib.
 """
 
 import framebuf
+from micropython import const
 
 from picoyacht.fast import copy, gap, locked, span
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 WIDTH = const(128)
 _HEIGHT = const(64)
@@ -71,7 +64,7 @@ _SET_PAGE_ADDR = const(0x22)
 # Bus bytes the planner counts: a write = address + control byte + payload.
 _WIN_COST = const(8)  # address, control, 0x21 c0 c1 0x22 p0 p1 (a fresh window)
 _COLWIN_COST = const(5)  # address, control, 0x21 c0 c1 (new columns, same pages)
-_WRITE_COST = const(5)  # the Pico's time for one more write, ~110 us: 5 bytes at 400 kHz
+_WRITE_COST = const(5)  # the Pico's time for one more write, in bus bytes
 _UNKNOWN = const(255)  # controller window not known: send it in full
 
 # Init for a 128x64 panel, horizontal addressing: a literal, so nothing is built at import.
@@ -103,6 +96,38 @@ _I_COM = const(14)
 _I_CONTRAST = const(18)
 _I_PRECHARGE = const(20)
 _I_INVERT = const(25)
+
+
+def plan(lo, hi, cost, frm):
+    """Cheapest split of the dirty pages (columns lo[p]..hi[p], lo 255: clean) into runs
+    of adjacent pages, one window per run: cost[i] = bus bytes for pages [0, i),
+    frm[i] = first page of the run ending at page i - 1 (255: page i - 1 is clean).
+    A pure function of its tables, so the driver's class holds only the bus work."""
+    cost[0] = 0
+    for i in range(1, _PAGES + 1):
+        if lo[i - 1] == _UNKNOWN:
+            cost[i] = cost[i - 1]
+            frm[i] = _UNKNOWN
+            continue
+        best = 0x7FFF
+        a = WIDTH
+        b = 0
+        for j in range(i - 1, -1, -1):  # the run j .. i-1, growing downwards
+            if lo[j] == _UNKNOWN:
+                continue  # a clean page inside a run is sent too, but can't start it
+            if lo[j] < a:
+                a = lo[j]
+            if hi[j] > b:
+                b = hi[j]
+            n = i - j
+            c = n * (b - a + 3)  # per page: address, control, the columns
+            if WIDTH * n + 2 < c:
+                c = WIDTH * n + 2  # full width: all pages in one write
+            c += cost[j] + _WIN_COST
+            if c < best:
+                best = c
+                frm[i] = j
+        cost[i] = best
 
 
 class SSD1306_I2C(framebuf.FrameBuffer):
@@ -245,47 +270,12 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         return n
 
     def _find_changes(self, _b, _c):
-        """_spans, then _plan if a page changed: their number. flush() runs it with the heap
-        locked (fast.locked: it allocates nothing; the writes that follow need the heap, as
-        the rp2 port copies a write of several buffers into one heap block)."""
+        """_spans, then plan() if a page changed: their number. flush() runs it with the heap
+        locked (it allocates nothing); not the writes: rp2 copies a multi-buffer write."""
         n = self._spans()
         if n:
-            self._plan()
+            plan(self._lo, self._hi, self._cost, self._from)
         return n
-
-    def _plan(self):
-        """Cheapest split of the dirty pages into runs of adjacent pages, one window per
-        run: _cost[i] = bus bytes for pages [0, i), _from[i] = first page of the run
-        ending at page i - 1 (255: page i - 1 is clean)."""
-        lo = self._lo
-        hi = self._hi
-        cost = self._cost
-        frm = self._from
-        cost[0] = 0
-        for i in range(1, _PAGES + 1):
-            if lo[i - 1] == _UNKNOWN:
-                cost[i] = cost[i - 1]
-                frm[i] = _UNKNOWN
-                continue
-            best = 0x7FFF
-            a = WIDTH
-            b = 0
-            for j in range(i - 1, -1, -1):  # the run j .. i-1, growing downwards
-                if lo[j] == _UNKNOWN:
-                    continue  # a clean page inside a run is sent too, but can't start it
-                if lo[j] < a:
-                    a = lo[j]
-                if hi[j] > b:
-                    b = hi[j]
-                n = i - j
-                c = n * (b - a + 3)  # per page: address, control, the columns
-                if WIDTH * n + 2 < c:
-                    c = WIDTH * n + 2  # full width: all pages in one write
-                c += cost[j] + _WIN_COST
-                if c < best:
-                    best = c
-                    frm[i] = j
-            cost[i] = best
 
     def _window(self, c0, c1, p0, p1):
         """Point the controller at a window, sending only what differs from the last."""

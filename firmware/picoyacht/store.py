@@ -36,11 +36,12 @@ at offsets 0..4 so that this reader can reject it cleanly ("newer format").
        (otherwise .bak is the current copy or nothing is valid: keep .bak)
     3. rename .tmp -> .dat, sync
 
-A rename that fails while its target exists (FAT) is retried after removing
-the target. Why every instant is safe: until step 1 ends, the current copy is
-untouched (.tmp was not current, else step 0 ran). From then on .tmp is a
-valid newer copy until step 3 renames it into .dat. Step 2 moves the verified
-current .dat into .bak (or, on FAT, first removes .bak while .dat and .tmp are
+A rename that fails because its target exists (FAT: EEXIST) is retried after
+removing the target; any other failure leaves every file where it was, so a rename
+that keeps failing never costs the backup. Why every instant is safe: until step 1
+ends, the current copy is untouched (.tmp was not current, else step 0 ran). From
+then on .tmp is a valid newer copy until step 3 renames it into .dat. Step 2 moves
+the verified current .dat into .bak (or, on FAT, first removes .bak while .dat and .tmp are
 both valid). So a power cut anywhere leaves the previous or the new payload as
 the current copy, and only a file read back as valid is ever renamed into
 .bak: a corrupt primary is never rotated into the backup slot. (A save reads the
@@ -54,16 +55,11 @@ No method of ``Store`` raises on bad data or on ``OSError``; only an unknown
 kind (a programming error) raises ``ValueError``.
 """
 
+import errno
 import os
 import struct
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 try:
     from binascii import crc32 as _crc32_native
@@ -76,8 +72,9 @@ HEADER_SIZE = const(16)
 MAX_PAYLOAD = const(4096)  # bounds the read buffer a corrupt header can ask for
 _HDR_FMT = "<4sBBHII"
 _CRC_SPAN = const(12)  # header bytes covered by the CRC (everything before it)
-_ENOENT = const(2)
-_ENOSPC = const(28)
+_ENOENT = errno.ENOENT  # by name: the number is each port's own
+_EEXIST = errno.EEXIST
+_ENOSPC = getattr(errno, "ENOSPC", 28)  # MicroPython names no ENOSPC; its VFS raises 28
 
 KINDS = {"settings": 1, "records": 2, "game": 3}
 
@@ -214,8 +211,8 @@ class Store:
         self._checks = {}  # kind -> the caller's payload check, from load()
         self._verdicts = {}  # kind -> {(seq, crc): accepted} for the copies on flash
         # kind -> the three slots as this store's last save of it left them: the next save
-        # starts from them instead of reading all three back (three file objects, ~5 KB
-        # of heap on a Pico, per save). Any load, delete or failed save forgets them.
+        # starts from them instead of reading all three back (three file objects on the
+        # heap, per save). Any load, delete or failed save forgets them.
         self._slots = {}
 
     # ---------------------------------------------------------------- paths
@@ -331,8 +328,8 @@ class Store:
         except OSError as e:
             err = e
         if err is not None:
-            if _errno(err) == _ENOSPC:
-                raise err
+            if _errno(err) != _EEXIST:
+                raise err  # not a target in the way: removing it would lose a copy
             removed = True
             try:
                 self.fs.remove(dst)

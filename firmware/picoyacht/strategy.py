@@ -33,6 +33,8 @@ generator's answer comes from Thinking, or at once from run(steps):
         move_cost_steps are the generators it runs
 """
 
+from micropython import const
+
 from picoyacht import rules
 from picoyacht.engine import (
     EASY,
@@ -43,14 +45,6 @@ from picoyacht.engine import (
     Engine,
     drain,
 )
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
 
 HOLD = const(0)
 SCORE = const(1)
@@ -305,7 +299,7 @@ def _easy(game, rng):
 
 
 def _easy_box(game, mistake):
-    allowed = game._allowed()
+    allowed = game.allowed()
     best_b, best_s, second = -1, -1, -1
     for b in range(game.rs.nboxes):
         if allowed >> b & 1:

@@ -118,16 +118,21 @@ def load(game, dirs=("/rom/tables", "/tables", "tables")):
     (Expert then plays as Normal). Yahtzee prefers the table of its joker variant.
     /rom/tables: the read-only ROMFS a `make uf2` firmware carries, read in place from
     flash; /tables: copied by `make flash`."""
-    rid = game.rs.id
-    if rid == 0:
-        names = ("yahtzee_%d.bin" % game.options.joker, "yahtzee.bin")
-    elif rid == 1:
-        names = ("yatzy.bin",)
-    else:
-        return None
+    names = file_names(game)
     for d in dirs:
         for name in names:
             t = Table.open(d + "/" + name)
             if t is not None:
                 return t
     return None
+
+
+def file_names(game):
+    """The table files that serve this game, the best first; () if its rule set has none.
+    (The browser board fetches the first one the site has before a game needs it.)"""
+    rid = game.rs.id
+    if rid == 0:
+        return ("yahtzee_%d.bin" % game.options.joker, "yahtzee.bin")
+    if rid == 1:
+        return ("yatzy.bin",)
+    return ()

@@ -68,12 +68,12 @@ def screen_index(app):
 
 def cpu_plays(app):
     """A CPU seat is to play: the game runs itself."""
-    g = app.game
+    g = app.turn.game
     return g is not None and not g.over and g.kinds[g.current] != HUMAN
 
 
 def animating(app):
-    return app.play is not None and app.play.anim > 0
+    return getattr(app.screen, "anim", 0) > 0
 
 
 class Player:
@@ -127,7 +127,7 @@ class Player:
     def next(self, app):
         sc = app.screen
         st = sc.NAME
-        g = app.game
+        g = app.turn.game
         if st == "title":
             if self.started:
                 return DONE, 0
@@ -258,13 +258,13 @@ class ProbeBoard(board_pico.PicoBoard):
             if kind == PRESS or kind == REPEAT or kind == LONG:
                 seen = True
         self.press_seen = seen
-        self.due = self.app is not None and self.app._save_due
-        self.swept = self.due and self.app._swept
+        self.due = self.app is not None and self.app.turn.save_due
+        self.swept = self.due and self.app.turn.swept
 
     def saved(self, app):
-        """This pass was one of the two after a move that saves the game (App.after_move:
+        """This pass was one of the two after a move that saves the game (Turn.after_move:
         a collection, then the save)."""
-        return self.due and (not app._save_due or app._swept != self.swept)
+        return self.due and (not app.turn.save_due or app.turn.swept != self.swept)
 
     def idle(self):
         t1 = time.ticks_us()
@@ -343,7 +343,7 @@ class ProbeBoard(board_pico.PicoBoard):
         gc.enable()
         if self.record and not cpu_plays(app):
             self.idle_count += 1
-            if self.idle_count >= IDLE_EVERY or self.waiting or app._save_due:
+            if self.idle_count >= IDLE_EVERY or self.waiting or app.turn.save_due:
                 self.idle_count = 0
                 self.begin_watch()
         now = time.ticks_ms()
@@ -408,7 +408,7 @@ def main(opts):
         for st in range(len(SCREENS)):
             if b.idle_n[st]:
                 print("I", SCREENS[st], b.idle_n[st], b.idle_alloc[st], b.idle_max[st])
-        g = app.game
+        g = app.turn.game
         print("S passes", b.passes, "max_cpu_us", b.max_cpu_us, "free0", free0,
               "max_press_pass_us", b.max_press_pass_us)
         print("S presses", "".join("%x" % x for x in b.pressed))

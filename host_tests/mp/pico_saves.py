@@ -62,7 +62,7 @@ class SaveBoard(board_pico.PicoBoard):
                 and time.ticks_diff(now, self.next_at) >= 0):
             self.save_pin.value(1)
             t0 = time.ticks_ms()
-            app.save_game()
+            app.save("game", app.turn.game.snapshot())
             ms = time.ticks_diff(time.ticks_ms(), t0)
             self.save_pin.value(0)
             self.saves += 1
@@ -78,7 +78,7 @@ def one_human_game(app, rid=0):
     s.rid = rid
     s.nplayers = 1
     s.kinds[0] = HUMAN
-    app._start_game()
+    app.new_game()
 
 
 def presses(opts):
@@ -137,7 +137,7 @@ class QuietBoard(board_pico.PicoBoard):
 
 
 def cpu_to_play(app):
-    g = app.game
+    g = app.turn.game
     return g is not None and not g.over and g.kinds[g.current] != HUMAN
 
 
@@ -158,8 +158,8 @@ def longplay(opts):
     t0 = time.ticks_ms()
     try:
         while n < games:
-            if app.game is None or app.game.over:
-                if app.game is not None:
+            if app.turn.game is None or app.turn.game.over:
+                if app.turn.game is not None:
                     gc.collect()
                     heap[n] = gc.mem_free()
                     print("G", n, heap[n], time.ticks_diff(time.ticks_ms(), t0) // 1000)
@@ -173,7 +173,7 @@ def longplay(opts):
                 s.nplayers = seats
                 for i in range(seats):
                     s.kinds[i] = 1  # Easy
-                app._start_game()
+                app.new_game()
             elif cpu_to_play(app) and not deb.pending():
                 deb._push(ok)  # the skip key: hand-over goes on, play runs the turn at once
                 turns += 1

@@ -31,7 +31,7 @@ def play(rid, players, seed, opts):
             g.set_held(mask)
             g.roll()
         best, best_s = -1, -1
-        allowed = g._allowed()
+        allowed = g.allowed()
         for b in range(nb):
             if allowed >> b & 1:
                 s = g.preview(b)

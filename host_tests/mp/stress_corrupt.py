@@ -9,7 +9,8 @@ truncation at any length, appended bytes, erased or zeroed runs, header fields, 
 empty files, a file of another kind, a deleted file; and payload edits with the store's CRC
 -- and for the game the snapshot's own checksum -- recomputed, so the app's parsers see
 them: random bytes, a random snapshot field, or a targeted nonsense position such as 0
-seats or no roll left before the first), and a new app boots on them. Checks:
+seats, no roll left before the first, or a card no dice make), and a new app boots on
+them. Checks:
 
   * no exception at boot or after (the loop's fault handler is never reached);
   * a rejected file gives a note naming its kind; every value the app ends up with is
@@ -25,7 +26,8 @@ Usage: stress_corrupt.py [n=10000] [seed=1] [broken=0] [kind=-1]
 n mutations per kind; kind=0/1/2: only settings/records/game (to run the kinds in parallel).
 Negative controls, whose checks must fail: broken=1, a store that always rotates the
 primary into the backup (even a corrupt one); broken=2, the app as it was before issue 10,
-which gave the store no check for the game file.
+which gave the store no check for the game file; broken=3, an app that ignores a copy the
+store loaded from the backup; broken=4, a validator that accepts cards no dice make.
 """
 
 import gc
@@ -81,6 +83,7 @@ def good_files(rid, nseats, near_end):
     r1.names[0] = "Ann"
     r2 = saves.Records.unpack(r1.pack())
     r2.games[0] = 4
+    r2.games[1] = 1  # a best needs a game: issue 25's records check
     r2.best[1] = 188
     r2.names[1] = "Bob"
     seed = 77 + 7 * rid + nseats
@@ -112,7 +115,9 @@ def targeted(rng, p):
     """A snapshot of a position legal play never reaches (its own checksum fixed later)."""
     n = p[6]
     ndice = rules.RULESETS[p[3]].ndice if p[3] < rules.COUNT else 5
-    what = rng.below(6)
+    what = rng.below(7)
+    if what == 6:
+        return impossible_card(p)
     if what == 0:
         p[6] = 0  # no seats
     elif what == 1:  # no roll made and none left: the soft-lock of issue 10
@@ -129,6 +134,29 @@ def targeted(rng, p):
     else:
         p[20 + n + ndice + 1] = 1  # a control character in the first name
     return p
+
+
+def impossible_card(p):
+    """A filled upper box moved to an open fixed-score box, which then holds one point less
+    than its fixed score: a card no dice make, consistent in every other way (the
+    validator before issue 25 only bounded each score). No such pair: 0 seats instead."""
+    g = Game.restore(bytes(p), None)
+    rs = g.rs
+    seat = g.order[0]
+    nb = rs.nboxes
+    filled = g.filled[seat]
+    ups = [b for b in range(nb) if filled >> b & 1 and rs.boxes[b][rules.KIND] == rules.UPPER]
+    fixed = [b for b in range(nb) if not filled >> b & 1 and rs.boxes[b][rules.MODE] ==
+             rules.FIXED and rs.boxes[b][rules.VALUE] > 1]
+    if not ups or not fixed:
+        p[6] = 0
+        return p
+    g.filled[seat] = filled & ~(1 << ups[0]) | 1 << fixed[0]
+    g.scores[seat * nb + ups[0]] = 0
+    g.scores[seat * nb + fixed[0]] = rs.boxes[fixed[0]][rules.VALUE] - 1
+    q = bytearray(g.snapshot())
+    q[16:20] = p[16:20]  # the dice roller's state, which a restore without a roller drops
+    return q
 
 
 def fletcher_fix(p):
@@ -264,17 +292,17 @@ def play_after_boot(d, app, faults, finish):
         d.press(K.B_OK, 15, 15)
     resumed = app.screen.NAME in ("play", "handover")
     if resumed:
-        g0 = app.game
+        g0 = app.turn.game
         turn = g0.turn
-        if not press_until(d, app, faults, lambda: app.game is not g0 or g0.turn > turn):
+        if not press_until(d, app, faults, lambda: app.turn.game is not g0 or g0.turn > turn):
             return resumed, False
         if not finish:
             return resumed, True
         if not press_until(d, app, faults, lambda: app.screen.NAME == "title"):
             return resumed, False
-    old = app.game
+    old = app.turn.game
     return resumed, press_until(d, app, faults, lambda: (
-        app.game is not old and app.game is not None and app.game.turn >= 1))
+        app.turn.game is not old and app.turn.game is not None and app.turn.game.turn >= 1))
 
 
 def parses(kind, payload):
@@ -332,7 +360,7 @@ def one(run, good, pay, kind, rng, op, slots):
         run.messages[key] = run.messages.get(key, 0) + 1
     # what the app took for this kind
     if kind == "game":
-        got = app.game.snapshot() if app.game is not None else None
+        got = app.turn.game.snapshot() if app.turn.game is not None else None
         default = None
     else:
         obj = app.settings if kind == "settings" else app.records
@@ -357,7 +385,9 @@ def one(run, good, pay, kind, rng, op, slots):
             run.fail("%s: reset to defaults silently" % where)
     else:
         # something else: only legitimate if a planted file had intact checksums
-        if op in CHECKSUM_VALID:
+        if op == 15:
+            run.fail("%s: took a position legal play never reaches" % where)
+        elif op in CHECKSUM_VALID:
             run.accepted += 1
         else:
             run.fail("%s: took a value from a corrupt file" % where)
@@ -402,15 +432,10 @@ def one(run, good, pay, kind, rng, op, slots):
 
 
 def break_store():
-    def commit(self, paths, res, cur):
-        dat, bak, tmp = paths
-        try:
-            self._replace(dat, bak)
-        except OSError:
-            pass
-        self._replace(tmp, dat)
+    """Every Store rotates even a corrupt primary into the backup slot."""
+    from brokenfs import RotatingStore
 
-    S.Store._commit = commit
+    S.Store._commit = RotatingStore._commit
 
 
 def drop_game_check():
@@ -423,12 +448,34 @@ def drop_game_check():
     S.Store.load = load_unchecked
 
 
+def ignore_backup():
+    """An app that takes nothing from a copy the store marks "using backup"."""
+    load = S.Store.load
+
+    def load_no_backup(self, kind, check=None):
+        data = load(self, kind, check)
+        return None if "backup" in self.last_error else data
+
+    S.Store.load = load_no_backup
+
+
+def accept_impossible_cards():
+    """The validator before issue 25: each score only bounded, never matched to dice."""
+    from picoyacht import invariants
+
+    invariants.possible = lambda rs, box, points, sharp: points <= 255
+
+
 def main(argv):
     o = opts(argv, n=10000, seed=1, broken=0, kind=-1)
     if o["broken"] == 1:
         break_store()
     elif o["broken"] == 2:
         drop_game_check()
+    elif o["broken"] == 3:
+        ignore_backup()
+    elif o["broken"] == 4:
+        accept_impossible_cards()
     # a mutated settings file may seat CPUs: their strategy module (and its engine, a
     # cache) then stay loaded. Load it up front so the heap figure shows only growth.
     from picoyacht import strategy, strategy_table  # noqa: F401

@@ -23,9 +23,11 @@ cut may fall between any two bytes.
 
 Usage: stress_cuts.py [stride=1] [mode=0|1|2] [broken=0] [lfs=1]
 mode: 0 cuts, 1 errors, 2 both. stride=k tries every k-th cut point (CI). Negative
-controls, whose checks must fail: broken=1 swaps in a store that writes the primary file
-in place (no temp file); broken=2 a store that never syncs (its flush, close and sync never
-reach the filesystem), which the byte model cannot tell from a good one.
+controls, whose checks must fail, in either mode: broken=1 swaps in a store that writes the
+primary file in place (no temp file); broken=2 a store that never syncs (its flush, close
+and sync never reach the filesystem), which the byte model cannot tell from a good one;
+broken=3 the same store over a cache, so that its read-back passes and every save reports
+success; broken=4 a filesystem whose every rename fails.
 """
 
 import sys
@@ -35,64 +37,14 @@ from stress_rig import helpful, opts, out, rig
 
 from picoyacht import buttons as K
 from picoyacht import menus, newgame, saves
+from picoyacht.game import Game
 from picoyacht.store import Store
 
+from brokenfs import CachedNoSyncFs, InPlaceStore, NoSyncFs, RenameFailsFs
 from fakefs import EIO, MUTATING, FakeFs, PowerCut
 
 ROOT = "/saves"
 KINDS = ("settings", "records", "game")
-
-
-class InPlaceStore(Store):
-    """A broken store for the negative control: overwrites .dat directly."""
-
-    def save(self, kind, payload):
-        dat = self._paths(kind)[0]
-        f = self.fs.open(dat, "wb")
-        f.write(payload)
-        f.close()
-        self.last_error = ""
-        return True
-
-    def load(self, kind, check=None):
-        dat = self._paths(kind)[0]
-        try:
-            f = self.fs.open(dat, "rb")
-        except OSError:
-            self.last_error = ""
-            return None
-        data = f.read()
-        f.close()
-        self.last_error = ""
-        return data
-
-
-class NoSyncFs:
-    """For the negative control: the store's flush, close and sync do nothing."""
-
-    def __init__(self, fs):
-        self.fs = fs
-
-    def open(self, path, mode):
-        f = self.fs.open(path, mode)
-        return f if "r" in mode else _NoSyncFile(f)
-
-    def sync(self):
-        pass
-
-    def __getattr__(self, name):  # remove, rename, reboot, ops ... of the real FakeFs
-        return getattr(self.fs, name)
-
-
-class _NoSyncFile:
-    def __init__(self, f):
-        self.write = f.write
-
-    def flush(self):
-        pass
-
-    def close(self):
-        pass
 
 
 class Recorder:
@@ -182,14 +134,14 @@ def session(d, app):
         while s.kinds[seat]:
             d.pick(newgame.R_KIND + seat)
     d.pick(newgame.R_START)
-    until(lambda: app.game is not None and app.game.turn == 3)
+    until(lambda: app.turn.game is not None and app.turn.game.turn == 3)
     # undo the third box (a human scored it), then go on
     until(lambda: app.screen.NAME == "handover")
     d.press(K.B_MENU)
     while app.screen.items[app.screen.sel] != menus.M_UNDO:
         d.press(K.B_DOWN)
     d.press(K.B_OK)
-    assert app.game.turn == 2, app.game.turn
+    assert app.turn.game.turn == 2, app.turn.game.turn
     until(lambda: app.screen.NAME == "over")
     until(lambda: app.screen.NAME == "title")
     d.press(K.B_OK)  # New game
@@ -199,13 +151,14 @@ def session(d, app):
     while s.nplayers != 1:
         d.pick(newgame.R_PLAYERS)
     d.pick(newgame.R_START)
-    until(lambda: app.game.turn == 4)
+    until(lambda: app.turn.game.turn == 4)
 
 
 def make_store(fs, broken):
     if broken == 1:
         return InPlaceStore(fs, ROOT)
-    return Store(NoSyncFs(fs) if broken == 2 else fs, ROOT)
+    wrap = (None, None, NoSyncFs, CachedNoSyncFs, RenameFailsFs)[broken]
+    return Store(fs if wrap is None else wrap(fs), ROOT)
 
 
 def allowed(log, n):
@@ -224,8 +177,6 @@ def allowed(log, n):
 def resumable(payload):
     if payload is None:
         return False
-    from picoyacht.game import Game
-
     return not Game.restore(payload, None).over
 
 
@@ -275,10 +226,13 @@ def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", co
             break
         tally.note(app)
         d.press(K.B_OK)
-    want = [p for p in ok["game"] if resumable(p)]
+    def takes(p):  # a finished game, or one the records already count, is not resumed
+        return resumable(p) and not app.records.counted(Game.restore(p, None))
+
+    want = [p for p in ok["game"] if takes(p)]
     if not offered:
         if want and None not in ok["game"] and not any(
-                p is not None and not resumable(p) for p in ok["game"]):
+                p is not None and not takes(p) for p in ok["game"]):
             tally.fail("%s: game lost (no resume offer)" % where)
         else:
             tally.no_game += 1
@@ -286,7 +240,7 @@ def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", co
     if app.screen.NAME != "play" and app.screen.NAME != "handover":
         tally.fail("%s: resume went to %s" % (where, app.screen.NAME))
         return None
-    snap = app.game.snapshot()
+    snap = app.turn.game.snapshot()
     if snap not in want:
         tally.fail("%s: resumed game is not the last or previous save" % where)
     elif not count:
@@ -300,7 +254,7 @@ def boot_and_check(fs, ok, tally, where, broken, entropy=b"\x07\x00\x00\x00", co
 
 def score_one_more(d, app):
     """Play on after the recovery until one more box is scored."""
-    g = app.game
+    g = app.turn.game
     turn = g.turn
     for _ in range(200):
         if g.turn != turn or g.over:
@@ -340,17 +294,17 @@ def run_cuts(log, calls, total, stride, broken, lfs, tally):
         got = boot_and_check(fs.reboot(), ok, tally, where, broken)
         if got is not None:
             b2, d2, app2 = got
-            if app2.game is not None and app2.screen.NAME in ("play", "handover") and not (
-                    app2.game.over):
+            if app2.turn.game is not None and app2.screen.NAME in ("play", "handover") and not (
+                    app2.turn.game.over):
                 fs2 = b2.store.fs
                 if not score_one_more(d2, app2):
                     tally.fail(where + ": could not play on after the resume")
                 else:
-                    snap = app2.game.snapshot()
+                    snap = app2.turn.game.snapshot()
                     ok2 = {"settings": [b2.store.load("settings")],
                            "records": [b2.store.load("records")],
-                           "game": [snap if not app2.game.over else None]}
-                    if app2.game.over:
+                           "game": [snap if not app2.turn.game.over else None]}
+                    if app2.turn.game.over:
                         ok2["game"] = [None]
                     boot_and_check(fs2.reboot(), ok2, tally, where + " + 1 box", broken,
                                    b"\x09\x00\x00\x00", False)
@@ -358,7 +312,7 @@ def run_cuts(log, calls, total, stride, broken, lfs, tally):
     return tried
 
 
-def run_errors(log, calls, counts, lfs, tally):
+def run_errors(log, calls, counts, lfs, tally, broken):
     """OSError once at the k-th call of each operation; the session goes on."""
     tried = 0
     visible = 0
@@ -369,7 +323,7 @@ def run_errors(log, calls, counts, lfs, tally):
         for k in range(counts.get(op, 0)):
             fs = FakeFs(lfs=lfs)
             fs.fail(op, OSError(EIO, "injected"), times=1, skip=k)
-            b, r, d, app = rig(K.FULL_BUTTONS, Store(fs, ROOT))
+            b, r, d, app = rig(K.FULL_BUTTONS, make_store(fs, broken))
             seen = []
 
             def watch(kind, payload, save0=app.save, seen=seen, app=app):
@@ -393,7 +347,7 @@ def run_errors(log, calls, counts, lfs, tally):
                     tally.fail("error %s#%d: message %r" % (op, k, seen[0]))
             ok = {"settings": final["settings"], "records": final["records"],
                   "game": final["game"]}
-            boot_and_check(fs.reboot(), ok, tally, "error %s#%d" % (op, k), False)
+            boot_and_check(fs.reboot(), ok, tally, "error %s#%d" % (op, k), broken)
     return tried, visible
 
 
@@ -416,8 +370,8 @@ def main(argv):
         out("CUT_RESUMED_PREVIOUS", tally.resumed_prev)
         out("CUT_NO_GAME_EXPECTED", tally.no_game)
         out("CUT_PLAYED_ON_AND_RESUMED", tally.followups)
-    if o["mode"] in (1, 2) and not broken:
-        tried, visible = run_errors(log, calls, counts, lfs, tally)
+    if o["mode"] in (1, 2):
+        tried, visible = run_errors(log, calls, counts, lfs, tally, broken)
         out("ERROR_POINTS", tried)
         out("ERROR_VISIBLE", visible)
     out("ALARM_MESSAGES", tally.alarms)

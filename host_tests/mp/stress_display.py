@@ -89,7 +89,7 @@ def same_view(a, b):
         return "power"
     if a.save_msg != b.save_msg:  # e.g. a twin's save that failed for heap: not a display fault
         return "saves: %r / %r" % (a.save_msg, b.save_msg)
-    ga, gb = a.game, b.game
+    ga, gb = a.turn.game, b.turn.game
     if (ga is None) != (gb is None):
         return "game presence"
     if ga is not None and (ga.turn != gb.turn or ga.rolls_used != gb.rolls_used
@@ -127,10 +127,10 @@ def main(argv):
         if e:
             st.fail("t=%d: twins differ: %s" % (ba.t, e))
             raise SystemExit(1)
-        g = appa.game
+        g = appa.turn.game
         if g is not None and (id(g), g.turn) != (last[0], last[1]):
             last[0], last[1] = id(g), g.turn
-            if appb.game.snapshot() != g.snapshot():
+            if appb.turn.game.snapshot() != g.snapshot():
                 st.fail("t=%d: games differ at turn %d" % (ba.t, g.turn))
             st.boxes += 1
             if g.over:

@@ -162,14 +162,14 @@ class Mash:
         err = app_error(app)
         if err:
             self.fail("%s on %s: %s" % (self.o["seed"], app.screen.NAME, err))
-        g = app.game
+        g = app.turn.game
         if g is None:
             return
         key = (g, g.turn)
         if key != self.last:
             self.last = key
             self.boxes += 1
-            if not app.demo and not g.over and not g.rolls_used and app.store is not None:
+            if not app.turn.demo and not g.over and not g.rolls_used and app.store is not None:
                 saved = app.store.load("game")
                 self.save_checks += 1
                 if saved != g.snapshot():

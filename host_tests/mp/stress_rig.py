@@ -94,7 +94,7 @@ def app_error(app):
     st = app.screen.NAME
     if st not in A.SCREENS:
         return "screen " + st
-    g = app.game
+    g = app.turn.game
     if st in ("play", "card", "handover", "menu", "scores", "over", "ratings"):
         if g is None:
             return "no game on " + st
@@ -138,7 +138,7 @@ def toward(cur, target, n):
 def helpful(app, full, rng=None):
     """The one button a purposeful player presses next on this screen."""
     st = app.screen.NAME
-    g = app.game
+    g = app.turn.game
     if st == "title":
         i = index(app.screen.items, menus.T_RESUME)
         if i < 0:

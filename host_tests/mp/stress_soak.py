@@ -102,7 +102,7 @@ def main(argv):
         boxes0 = b.boxes
         played0 = app.records.games[rid]
         d.press(K.B_OK)
-        g = app.game
+        g = app.turn.game
         if g is None or g.over or g.rs.id != rid or g.nseats != n:
             print("FAIL game %d did not start" % i)
             failures += 1

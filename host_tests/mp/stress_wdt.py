@@ -144,6 +144,13 @@ class FakeMachine:
 
     def __init__(self):
         self.mem32 = Mem32()
+        self.hz = 125000000
+
+    def freq(self, hz=None):
+        """The CPU clock, which board_pico lowers while the display rests."""
+        if hz is None:
+            return self.hz
+        self.hz = hz
 
     def disable_irq(self):
         return 0
@@ -179,6 +186,7 @@ class Cfg:
     SAMPLE_MS = 2
     WDT_MS = 8000
     WDT_GRACE_MS = 8000
+    SLEEP_MIN = 0  # these scenarios are the watchdog's: the board never sleeps in them
 
 
 class TestBoard(board_pico.PicoBoard):
@@ -261,7 +269,7 @@ def resume(fs):
         if p.app.screen.NAME != "message":
             break
         p.press(K.B_OK)
-    return p, p.app.game if p.app.screen.NAME in ("play", "handover") else None
+    return p, p.app.turn.game if p.app.screen.NAME in ("play", "handover") else None
 
 
 def check(cond, what):
@@ -293,7 +301,7 @@ def scenario_boot():
         p.board.idle = idle
         t0 = CLOCK.ms
         p.new_game()
-        p.play_until(lambda p=p: p.app.game.turn == 13)  # a whole game: no reset
+        p.play_until(lambda p=p: p.app.turn.game.turn == 13)  # a whole game: no reset
         p.run_ms(3 * w.timeout)  # and idle passes (dim, blank)
         mode = cfg.SAMPLING.upper()
         check(CLOCK.ms - t0 > 3 * w.timeout, "too short to tell")
@@ -320,8 +328,8 @@ def game_at(turn):
     fs = FakeFs()
     p = Pico(fs)
     p.new_game()
-    p.play_until(lambda: p.app.game.turn == turn)
-    return fs, p, p.app.game.snapshot()
+    p.play_until(lambda: p.app.turn.game.turn == turn)
+    return fs, p, p.app.turn.game.snapshot()
 
 
 def scenario_hang():
@@ -351,12 +359,12 @@ def scenario_hang_save():
 
     fs.mangle = stuck
     try:
-        p.play_until(lambda: p.app.game.turn == 3)
+        p.play_until(lambda: p.app.turn.game.turn == 3)
         check(False, "the save did not hang")
     except WatchdogReset:
         pass
     check(after, "no save was attempted")
-    hung = p.app.game.snapshot()  # the box whose save hung
+    hung = p.app.turn.game.snapshot()  # the box whose save hung
     fs.mangle = None
     p2, g = resume(fs)
     check(g is not None, "no resume offer after a reset in a save")

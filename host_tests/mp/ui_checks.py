@@ -96,9 +96,9 @@ def check_alloc():
     presses = allocated(press_cycle, 10)
 
     # A box scored from the card: the OK's pass (a zero box's question too) and its frame.
-    # The log line and the save follow in passes of their own (App.after_move).
+    # The log line and the save follow in passes of their own (Turn.after_move).
     ev_ok = (1 << 4) | K.B_OK
-    g = app.game
+    g = app.turn.game
 
     def ok_pass():
         app.event(ev_ok, b.t)
@@ -159,7 +159,7 @@ def check_resume():
     new_game(d, app, 1)
     for _ in range(3):
         score_one(d, app)
-    g = app.game
+    g = app.turn.game
     snap = g.snapshot()
     assert app.save_msg == "", app.save_msg
     # power cut: a new boot on what survived
@@ -167,8 +167,8 @@ def check_resume():
     assert app2.screen.NAME == "message" and app2.screen.title == "Saved game", app2.screen.title
     d2.press(K.B_OK)
     assert app2.screen.NAME == "play", app2.screen.NAME
-    assert app2.game.snapshot() == snap
-    print("PASS resume turn=%d" % app2.game.turn)
+    assert app2.turn.game.snapshot() == snap
+    print("PASS resume turn=%d" % app2.turn.game.turn)
 
 
 def check_frame_first():
@@ -187,10 +187,10 @@ def check_frame_first():
     for _ in range(20):  # the press is debounced over a few samples
         frames, boxes = app.frames, b.boxes
         r.step()
-        if app.game.turn:
+        if app.turn.game.turn:
             break
-    assert app.game.turn == 1, "the box was not scored"
-    assert app.frames == frames + 1 and bytes(b.i2c.ram) == bytes(app.disp.buffer)
+    assert app.turn.game.turn == 1, "the box was not scored"
+    assert app.frames == frames + 1 and bytes(b.i2c.ram) == bytes(app.panel.disp.buffer)
     assert fs.counts.get("rename", 0) == writes and b.boxes == boxes, "saved before the frame"
     frames = app.frames
     r.step()
@@ -201,7 +201,7 @@ def check_frame_first():
     b.raw = 0
     d.run_ms(100)
     saved = app.store.load("game")
-    assert bytes(saved) == bytes(app.game.snapshot()), "the save is not the scored game"
+    assert bytes(saved) == bytes(app.turn.game.snapshot()), "the save is not the scored game"
     print("PASS frame_first")
 
 
@@ -247,7 +247,7 @@ def check_full_flash():
     # the "!" mark sits left of the total in the header: some column there is dark
     assert app.save_msg and frame[0:128] != bytes(128)
     score_one(d, app)
-    assert app.game.turn == 2
+    assert app.turn.game.turn == 2
     print("PASS full_flash " + app.save_msg)
 
 
@@ -261,7 +261,7 @@ def check_idle():
     assert app.power == A.DIM and b.i2c.contrast == A.CONTRAST_DIM
     d.run_ms(90000)
     assert app.power == A.BLANK and not b.i2c.on
-    g = app.game
+    g = app.turn.game
     d.press(K.B_ROLL)  # wakes only
     assert app.power == A.AWAKE and b.i2c.on and g.rolls_used == 0
     d.press(K.B_ROLL)
@@ -281,7 +281,7 @@ def check_anim():
     new_game(d, app, 1)
     d.press(K.B_ROLL, hold=20, gap=5)
     assert app.screen.anim, "animation should be running"
-    g = app.game
+    g = app.turn.game
     d.press(K.B_HOLD1, hold=20, gap=5)
     assert not app.screen.anim and g.held == 1
     d.run_ms(300)
@@ -332,13 +332,13 @@ def check_mash(seed):
         hold = 10 + (x >> 4) % 90
         gap = (x >> 2) % 50
         d.press(btn, hold, gap)
-        g = app.game
+        g = app.turn.game
         if g is not None:
             assert 0 <= g.turn <= g.rs.nboxes * g.nseats
     faults = b.faults
     assert faults == 0
     print("PASS mash seed=%d state=%s turn=%s" % (
-        seed, app.screen.NAME, app.game.turn if app.game else "-"))
+        seed, app.screen.NAME, app.turn.game.turn if app.turn.game else "-"))
 
 
 def check_display_dead():
@@ -347,7 +347,7 @@ def check_display_dead():
     new_game(d, app, 1)
     b.i2c.fail = True
     score_one(d, app)
-    assert app.game.turn == 1
+    assert app.turn.game.turn == 1
     b.i2c.fail = False
     d.press(K.B_UP)
     print("PASS display_dead")
@@ -369,7 +369,7 @@ def check_demo():
     while app.screen.items[app.screen.sel] != menus.T_DEMO:
         d.press(K.B_DOWN)
     d.press(K.B_OK)
-    g = app.game
+    g = app.turn.game
     d.run_ms(9000)
     t = g.turn
     assert t >= 1
@@ -388,20 +388,20 @@ def check_coach():
     b, r, d, app = rig()
     app.settings.coach = 2
     new_game(d, app, 2, human_all=True)
-    app.game.kinds[1] = 1  # seat 1 plays as an Easy CPU from here on
-    g = app.game
+    app.turn.game.kinds[1] = 1  # seat 1 plays as an Easy CPU from here on
+    g = app.turn.game
     g.roll()
     chance = [bx[1] for bx in g.rs.boxes].index("CH")
     g.dice[:] = bytes((6, 6, 6, 6, 6))  # a Yahtzee wasted in Chance: a costly move
-    app.score(chance)
-    ch = app.coach
+    app.show(app.turn.score(chance))
+    ch = app.turn.coach
     worst = ch.worst()
     assert ch.given(0) > 0 and worst is not None and worst[1] == 0, worst
     assert worst[3] == chance and worst[2] == 1
     while not g.over:  # the rest of the game through the app's own scoring path
         if not g.rolls_used:
             g.roll()
-        app.score(policy.best_box(g))
+        app.show(app.turn.score(policy.best_box(g)))
     assert app.screen.NAME == "over"
     over = app.screen
     assert over.judged and ch.given(1) > 0
@@ -431,10 +431,10 @@ def check_loading():
     for m in ("picoyacht.engine", "picoyacht.strategy", "picoyacht.strategy_table"):
         sys.modules.pop(m, None)
     new_game(d, app, 2, human_all=True)
-    g = app.game
+    g = app.turn.game
     g.kinds[1] = 3  # seat 1 plays as an Expert CPU from here on
     g.roll()
-    app.score(policy.best_box(g))  # its turn now
+    app.show(app.turn.score(policy.best_box(g)))  # its turn now
     loads = []
     for _ in range(5000):
         step_noting_loads(r, app, loads)

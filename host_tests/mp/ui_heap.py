@@ -52,7 +52,7 @@ def main(argv):
     p = ui_play.Player(ui_play.FULL if buttons == 11 else ui_play.FOUR, log)
     p.setup(2, 0, 0)
     p.play()
-    g = p.app.game
+    g = p.app.turn.game
     assert g.over and p.board.boxes == g.rs.nboxes * g.nseats
     new = set(sys.modules) - before
     assert not new, "loaded during the game (import them above): %r" % sorted(new)

@@ -66,7 +66,7 @@ class Player:
         assert app.screen.NAME in ("play", "handover"), app.screen.NAME
 
     def roll(self):
-        g = self.app.game
+        g = self.app.turn.game
         self.log.append(g.held if g.rolls_used else 0)
         if self.full:
             self.press(K.B_ROLL)
@@ -76,7 +76,7 @@ class Player:
         self.d.run_ms(300)  # let the animation finish (a press would also end it)
 
     def hold(self, mask):
-        g = self.app.game
+        g = self.app.turn.game
         for i in range(len(g.dice)):
             if (g.held ^ mask) >> i & 1:
                 if self.full:
@@ -88,7 +88,7 @@ class Player:
 
     def score(self):
         app = self.app
-        g = app.game
+        g = app.turn.game
         box = best_box(g)
         if app.screen.NAME == "play":
             self.cursor_to(len(g.dice) + 1)
@@ -111,7 +111,7 @@ class Player:
         peak = 0
         for _ in range(5000):
             st = app.screen.NAME
-            g = app.game
+            g = app.turn.game
             if st == "over":
                 break
             if st == "handover":
@@ -166,7 +166,7 @@ def main(argv):
     p = Player(FULL if opts["buttons"] == 11 else FOUR, log)
     p.setup(opts["players"], opts["rules"], opts["cpus"])
     peak = p.play()
-    g = p.app.game
+    g = p.app.turn.game
     if not opts["cpus"]:
         r = replay(g, log)
         assert bytes(r.scores) == bytes(g.scores), "UI and engine disagree"

@@ -47,6 +47,17 @@ BOARDS = {
     "PICOYACHT_RP2350": ("picoyacht-pico2.uf2", 0xE48BFF59, 4 * 1024 * 1024),
 }
 XIP_BASE = 0x10000000
+# RP2350-E10: with a partition table on the board, the boot ROM can mis-place a dragged
+# .uf2. picotool (`uf2 convert --abs-block`, which the Pico SDK passes for RP2350 builds)
+# starts every RP2350 flash .uf2 with one extra block: family "absolute", aimed at the
+# last page of the 16 MB flash window, payload 256 x 0xEF, tagged RP2_IGNORE_BLOCK so
+# that no boot ROM writes it, numbered 0 of 2 outside the firmware's own numbering.
+ABSOLUTE_FAMILY = 0xE48BFF57
+RP2350_FAMILY = BOARDS["PICOYACHT_RP2350"][1]
+ABS_BLOCK_ADDR = 0x10FFFF00
+UF2_FAMILY_PRESENT = 0x2000
+UF2_EXTENSIONS_PRESENT = 0x8000
+RP2_IGNORE_BLOCK = 0x9957E304  # pico-sdk boot/uf2.h UF2_EXTENSION_RP2_IGNORE_BLOCK
 
 
 class BuildError(Exception):
@@ -146,16 +157,27 @@ def firmware(board):
     return (out / "firmware.bin").read_bytes()
 
 
+def _block(flags, addr, number, count, family, data):
+    return (struct.pack("<8I", 0x0A324655, 0x9E5D5157, flags, addr, 256, number, count, family)
+            + data.ljust(476, b"\x00") + struct.pack("<I", 0x0AB16F30))
+
+
+def abs_block():
+    """The RP2350-E10 block picotool puts first (see ABSOLUTE_FAMILY)."""
+    return _block(UF2_FAMILY_PRESENT | UF2_EXTENSIONS_PRESENT, ABS_BLOCK_ADDR, 0, 2,
+                  ABSOLUTE_FAMILY, b"\xef" * 256 + struct.pack("<I", RP2_IGNORE_BLOCK))
+
+
 def uf2(regions, family):
-    """UF2 blocks of 256 bytes for each (flash address, data); one numbered sequence."""
+    """UF2 blocks of 256 bytes for each (flash address, data); one numbered sequence,
+    after the absolute block on an RP2350."""
     pages = []
     for addr, data in regions:
         for off in range(0, len(data), 256):
             pages.append((addr + off, data[off:off + 256].ljust(256, b"\xff")))
-    out = bytearray()
+    out = bytearray(abs_block() if family == RP2350_FAMILY else b"")
     for i, (addr, page) in enumerate(pages):
-        out += struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x2000, addr, 256, i, len(pages), family)
-        out += page + bytes(476 - 256) + struct.pack("<I", 0x0AB16F30)
+        out += _block(UF2_FAMILY_PRESENT, addr, i, len(pages), family, page)
     return bytes(out)
 
 

@@ -52,7 +52,7 @@ def fault(e):  # where it failed, then the app's own handling
 
 
 app.fault = fault
-app._start_game()  # what setup's Start does once its key handler has returned
+app.new_game()  # what setup's Start does once its key handler has returned
 try:
     runner.run()
 finally:

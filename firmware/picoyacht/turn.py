@@ -1,0 +1,290 @@
+"""The turn's flow: one game from its start (or resume) to its end, and what each move does.
+
+Turn owns the game, its seed, the coach and CPU seats, and the work a move leaves for later
+(its log line and its save). Screens call it and draw what it holds; its methods return the
+screen to show next, or a result, and App shows that screen. Nothing here draws or reads a
+button: the session (App) gives it the saves, the log, the notes and the sound.
+
+Scoring goes one way: a screen calls score(box), the game scores it, and the name of the
+next screen comes back (hand-over, play or game over) for App.show.
+"""
+
+import gc
+
+from picoyacht import gamelog
+from picoyacht.coach import Coach, centi
+from picoyacht.cues import GAME_OVER, HOLD, SCORE, SCRATCH
+from picoyacht.cues import YAHTZEE as FANFARE
+from picoyacht.game import Game, RuleError, copy_into
+from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
+from picoyacht.roller import Roller, seed_from_entropy
+from picoyacht.rules import ABBR, NAME, YAHTZEE, Options
+from picoyacht.screens import NOTE_KEY, NOTE_MOVE
+
+
+class Turn:
+    """One game's flow. `app` is the session: settings, records, saves, log, notes, sound."""
+
+    def __init__(self, app, urandom, now_ms):
+        self.app = app
+        self.game = None
+        self.demo = False
+        self.coach = Coach(app.log)
+        self.roller = Roller(seed_from_entropy(urandom or _no_entropy, now_ms))  # new seeds
+        self.start_due = False  # setup asked for a new game: App starts it once its key returns
+        # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none) and for
+        # its log line, written after its frame: kept without a tuple or a string, so that
+        # scoring allocates nothing
+        self.last_seat = self.last_box = self.last_pts = -1
+        self.last_scorer = -1  # the seat whose box undo may take back, or -1
+        self.coach_line = ""  # the coach's word on the last box, for the hand-over
+        self.new_best = False  # the game just over set a record
+        self.save_due = False  # the game is saved on the pass after its frame: after_move()
+        self.swept = False  # the heap was collected for that save
+        self._log_due = False  # the last box's log line is still to write
+        self._log_bonus = 0
+        self._log_dice = bytearray(0)  # sized to the game's dice: adopt()
+
+    # ---------------------------------------------------------------- starting
+    def restore(self, data):
+        """A saved game from its payload (Game.restore's checks), for the boot's load."""
+        return Game.restore(data, Roller(1))
+
+    def adopt(self, game, level):
+        """Take over a game, new or resumed at boot, with the coach at level."""
+        self.game = game
+        self.coach.start(game, level)
+        self.app.note("")
+        self.last_scorer = -1
+        self._log_dice = bytearray(len(game.dice))
+
+    def summary(self):
+        """The saved game in a few lines, for the boot's offer to resume it."""
+        g = self.game
+        lines = [g.rs.name + ", " + str(g.nseats) + " player" + ("s" if g.nseats > 1 else ""),
+                 "turn " + str(g.turn // g.nseats + 1) + " of " + str(g.rs.nboxes)]
+        for s in range(g.nseats):
+            if len(lines) > 4:
+                break
+            lines.append(g.names[s] + " " + str(g.total(s)))
+        return lines
+
+    def resume(self):
+        """Back to the game left for the title: its screen."""
+        g = self.game
+        self.demo = False
+        self.coach.level = self.app.settings.coach
+        if g.rolls_used == 0 and g.nseats > 1:
+            self.last_box = -1
+            self.coach_line = ""
+            return "handover"
+        return "play"
+
+    def start_soon(self):
+        """Setup's Start: the game begins when setup's key handler has returned, so its
+        module is out of the heap before the play screen and the game come in."""
+        self.start_due = True
+
+    def start(self):
+        """A new game from the settings; its first screen."""
+        self.start_due = False
+        app = self.app
+        s = app.settings
+        app.save("settings", s.pack())
+        seed = self._new_seed()
+        n = s.nplayers
+        g = Game(s.rid, s.names[:n], s.kinds[:n], s.options_copy(), Roller(seed), seed)
+        self.demo = False
+        return self._begin(g, s.coach)
+
+    def start_demo(self):
+        seed = self._new_seed()
+        g = Game(YAHTZEE, ["Easy", "Normal", "Expert"], bytearray((1, 2, 3)), Options(),
+                 Roller(seed), seed)
+        self.demo = True
+        return self._begin(g, 0)
+
+    def quit(self):
+        """Quit to the title: a demo ends there; a real game stays, to resume."""
+        if self.demo:
+            self.game = None
+            self.demo = False
+
+    def _new_seed(self):
+        r = self.roller
+        return (r.rand15() << 15) | r.rand15()
+
+    def _begin(self, g, level):
+        self.adopt(g, level)
+        self.last_box = -1
+        self.coach_line = ""
+        self.app.log(gamelog.start_line(g))
+        self.save_due = True
+        return "handover" if g.nseats > 1 else "play"
+
+    # ---------------------------------------------------------------- a human's moves
+    def hold(self, i):
+        """Toggle die i's hold; False (with a note) before the first roll."""
+        app = self.app
+        g = self.game
+        if not g.rolls_used:
+            app.note("Roll first")
+            return False
+        g.held ^= 1 << i
+        if app.status.text:  # (a call less in the common case: a hold's pass is short)
+            app.note("")
+        app.sound(HOLD)
+        return True
+
+    def roll(self):
+        """Roll the dice not held; False (with a note) when the rules refuse."""
+        app = self.app
+        g = self.game
+        if not can_roll(g):
+            app.note("No rolls left" if g.rolls_left <= 0 else "All dice held")
+            return False
+        tip = self.coach.hold_tip(g)
+        try:
+            g.roll()
+        except RuleError:
+            app.note("Can't roll")
+            return False
+        if app.status.text:
+            app.note("")
+        self.last_scorer = -1
+        if tip:
+            app.note(tip, -1, NOTE_KEY)
+        return True
+
+    def hint(self):
+        """The recommended hold (as a mask of dice to mark) or box, as a note that stays
+        until the next move; -1 before the first roll."""
+        g = self.game
+        if not g.rolls_used:
+            self.app.note("Hint: roll first")
+            return -1
+        kind, arg, value = self.coach.advise(g)
+        if kind == A_SCORE:
+            text = "Take " + g.rs.boxes[arg][ABBR] + " " + str(g.preview(arg))
+            mask = 0
+        else:
+            mask = arg if kind == A_HOLD else g.held
+            text = "Hold dots"
+            if not arg:
+                text = "Roll all"
+        if value >= 0:  # the final total to expect, on average, playing on as advised
+            text += ", avg " + centi(value)
+        self.app.note(text, -1, NOTE_MOVE)
+        return mask
+
+    def undo(self):
+        """Take back the last box; False (with a note) when there is none to take."""
+        app = self.app
+        g = self.game
+        try:
+            g.undo()
+        except RuleError:
+            app.note("Nothing to undo")
+            return False
+        app.log('{"ev":"undo","seed":' + str(g.seed) + ',"turn":' + str(g.turn) + "}")
+        self.save_due = True
+        self.last_scorer = -1
+        app.note("Undone")
+        return True
+
+    def score(self, box):
+        """The current seat scores box. The next screen's name, or None (with a note) when
+        the rules refuse the box."""
+        app = self.app
+        g = self.game
+        seat = g.current
+        bonus = g.pending_yahtzee_bonus()
+        tip = self.coach.tip(g, box)
+        copy_into(self._log_dice, g.dice)  # as scored: the game moves on to the next turn's
+        try:
+            pts = g.score(box)
+        except RuleError as e:
+            app.note(str(e)[:21])
+            return None
+        self.last_scorer = self.last_seat = seat
+        self.last_box = box
+        self.last_pts = pts
+        self.coach_line = tip
+        self._log_bonus = bonus
+        self._log_due = True
+        if bonus or (pts and box == g.rs.yahtzee_box):
+            app.sound(FANFARE)
+        else:
+            app.sound(SCORE if pts else SCRATCH)
+        self.save_due = True
+        if g.over or g.nseats > 1:
+            app.note("")
+            return self._game_over() if g.over else "handover"
+        if tip:  # the player's eyes are on the dice: the tip stays there until a key
+            app.note(tip, -1, NOTE_KEY)
+        else:
+            app.note(g.rs.boxes[box][NAME], pts)
+        return "play"
+
+    def heard(self):
+        """The hand-over was read: the coach's word on the last box is done."""
+        self.coach_line = ""
+
+    def _game_over(self):
+        app = self.app
+        g = self.game
+        self.new_best = False
+        self.save_due = False  # a finished game is not kept: its save is deleted below
+        if not self.demo:
+            best = app.records.add(g)
+            # the game's save goes only once the records that count it are on flash
+            saved = app.save("records", app.records.pack())
+            self.new_best = best and saved
+            if saved:
+                app.delete("game")
+        self._log_score()
+        app.log(gamelog.end_line(g))
+        app.sound(GAME_OVER)
+        return "over"
+
+    # ---------------------------------------------------------------- CPU seats
+    def cpu_step(self):
+        """One visible CPU action: (A_ROLL, 0) after a roll (the caller animates it),
+        (A_HOLD, mask) with the holds set, or (A_SCORE, next screen's name)."""
+        g = self.game
+        kind, arg = self.coach.step(g)
+        if kind == A_ROLL:
+            g.roll()
+        elif kind == A_SCORE:
+            return kind, self.score(arg)
+        return kind, arg
+
+    # ---------------------------------------------------------------- after a move
+    def after_move(self, whole=False):
+        """What a move left for after its frame, each in a loop pass of its own, so no
+        pass holds a frame and a save: its log line and a collection, then the game's
+        save, which then never sets off a collection halfway. `whole`: all of it now,
+        before an event, so the order holds. True if it ran."""
+        if not self._log_due and not self.save_due:
+            return False
+        self._log_score()
+        if self.save_due:
+            if not whole and not self.swept:
+                self.swept = True
+                gc.collect()
+                return True
+            self.swept = False
+            self.save_due = False
+            if self.game is not None and not self.demo and self.app.store is not None:
+                self.app.save("game", self.game.snapshot())
+        return True
+
+    def _log_score(self):
+        if self._log_due:
+            self._log_due = False
+            self.app.log(gamelog.score_line(self.game, self.last_seat, self.last_box,
+                                            self.last_pts, self._log_dice, self._log_bonus))
+
+
+def _no_entropy(n):
+    raise OSError("no entropy source")

@@ -1,0 +1,116 @@
+"""PicoYacht's physical layout: where each part sits on the perfboard, beside the pin map.
+
+Plain data, read by tools/case.py (`make case`) from its path, like firmware/config.py.
+Edit it (and config.py) and `make case` gives a matching case and perfboard plan.
+
+Coordinates are perfboard holes on the 2.54 mm grid, seen from the component side: column
+0 is the left-most hole, row 0 the bottom row (the edge nearest the player). Sizes are mm.
+"""
+
+PITCH = 2.54  # perfboard hole pitch (0.1 in)
+
+# ---------------------------------------------------------------- the parts (datasheet sizes)
+# Raspberry Pi Pico (Raspberry Pi, "Raspberry Pi Pico Datasheet", mechanical drawing):
+# board 51.0 x 21.0 mm, 1.0 mm thick; pins on a 2.54 mm pitch, the two rows 17.78 mm apart
+# (1.61 mm in from each long edge); mounting holes 2.1 mm, 11.4 mm apart across and 47.0 mm
+# along; the micro-USB receptacle overhangs the short edge by 1.3 mm. The Pico 2 (RP2350)
+# shares the outline. Here it is soldered flat on the perfboard by its castellated pads, so
+# the parts on its top side (the receptacle is the tallest) set its height.
+PICO = {"w": 51.0, "d": 21.0, "pcb": 1.0, "row_gap": 17.78, "row_inset": 1.61,
+        "parts_h": 3.2,  # envelope over the receptacle, above the PCB (our allowance)
+        "usb_w": 8.0, "usb_h": 3.0, "usb_overhang": 1.3,
+        "plug_w": 11.0, "plug_h": 8.0}  # a micro-USB plug's overmould (cable side, typical)
+
+# 0.96" 128x64 SSD1306 I2C module. Its glass is a UG-2864-class panel (Univision
+# UG-2864HSWEG01 datasheet): outline 26.70 x 19.26 x 1.26 mm, active area 21.744 x 10.864 mm
+# (0.17 mm pixels). The carrier board of the common 4-pin module is 27.3 x 27.8 mm with the
+# header (GND VCC SCL SDA) along one edge; it stands on its pin header's 2.5 mm plastic
+# spacer. The panel's place on the board varies by maker: measure yours and edit "aa_*".
+OLED = {"w": 27.3, "d": 27.8, "pcb": 1.2, "standoff": 2.5,
+        "pin_inset": 1.5,  # header row centre from the board's header edge
+        "glass_w": 26.70, "glass_d": 19.26, "glass_t": 1.26,
+        "glass_inset": 4.6,  # glass edge from the header edge (the glass sits below the pins)
+        "aa_w": 21.744, "aa_d": 10.864,
+        "aa_inset": 1.9}  # active area's top edge from the glass edge nearest the header
+
+# 6 x 6 mm through-hole tactile switch (e.g. Omron B3F family datasheet): body 6.0 x 6.0 x
+# 3.5 mm, legs 6.5 x 4.5 mm apart (they spread to 3 x 2 holes, 7.62 x 5.08 mm, on a
+# perfboard), round actuator 3.5 mm across. Bought by total height: 9.5 mm is one of the
+# stock heights and reaches through the case's top.
+BUTTON = {"body": 6.0, "body_h": 3.5, "cap_d": 3.5, "h": 9.5}
+
+# Passive piezo transducer, 12 mm class (the "12095" size: 12 mm across, 9.5 mm tall), glued
+# to the base's floor under a sound hole.
+PIEZO = {"d": 12.0, "h": 9.5}
+
+# Perfboard: 1.6 mm FR-4 (the common stock thickness). Screw holes are drilled out to 2.9 mm
+# at the holes named in each build for M2.5 screws.
+BOARD_T = 1.6
+
+# Power options, each under the perfboard in the case's base (sizes: the part's envelope).
+POWER = {
+    # 3 x AAA in a side-by-side holder. Cells (IEC 60086-2, R03/LR03): 10.5 mm across,
+    # 44.5 mm long at most; a holder with its end springs and walls: 52 x 36 x 13 mm.
+    "3xAAA": {"w": 52.0, "d": 36.0, "h": 13.0, "mah": 1000, "volts": 4.5,
+              "label": "3 x AAA holder"},
+    # LiPo pouch cell, size code 103450 (10 x 34 x 50 mm, about 1800 mAh), with a TP4056
+    # charger board (4.35 V, 1 A linear charger; common module 25 x 19 mm) beside it.
+    "lipo": {"w": 50.0, "d": 34.0, "h": 10.0, "mah": 1800, "volts": 3.7,
+             "label": "103450 LiPo + TP4056 charger",
+             "charger": {"w": 25.0, "d": 19.0, "h": 5.0,
+                         "port": (10.0, 5.0)}},  # USB opening in the wall: width, height
+}
+
+# ---------------------------------------------------------------- the builds
+# Each build: board size in holes; the Pico's pin 1 (pins 1-20 run right along that row,
+# 21-40 back along the row 7 holes up; USB out of the left edge); the OLED header's left pin
+# (GND); each button's lower-left leg; the screw holes; the power option, centred under the
+# board at "at" (holes, may be halves), "turn" to lay it upright; the piezo's centre under
+# the board (glued to the base's floor, on two wires). Set "kind" to "lipo" for the LiPo
+# option: its charger board lies on the floor at "charger_at", its USB port at the left wall.
+# The full build: the panel on top, the six hold buttons in a row under it (left to right
+# like the dice on screen), Up/Down under the left thumb, OK and Roll under the right, Menu
+# between. The Pico lies along the bottom edge.
+FULL = {
+    "cols": 26, "rows": 34,
+    "pico_pin1": (0, 1),
+    "oled_pin1": (11, 32),
+    "buttons": {
+        "hold1": (1, 19), "hold2": (5, 19), "hold3": (9, 19), "hold4": (13, 19),
+        "hold5": (17, 19), "hold6": (21, 19),
+        "up": (3, 15), "down": (3, 10),
+        "ok": (19, 15), "roll": (19, 10),
+        "menu": (11, 12),
+    },
+    "screws": ((1, 32), (24, 32), (24, 1), (1, 12)),
+    "power": {"kind": "3xAAA", "at": (12.5, 21.5), "turn": False,
+              "charger_at": (4.5, 4)},  # a LiPo's charger: USB out of the left wall
+    "piezo": (12.5, 5),
+}
+
+# The minimal build (4 buttons): the panel drops between the two button pairs.
+MINIMAL = {
+    "cols": 24, "rows": 22,
+    "pico_pin1": (0, 1),
+    "oled_pin1": (10, 20),
+    "buttons": {"up": (3, 15), "down": (3, 10), "menu": (17, 15), "ok": (17, 10)},
+    "screws": ((1, 20), (22, 20), (22, 1), (1, 12)),
+    "power": {"kind": "3xAAA", "at": (12, 10.5), "turn": True},
+    "piezo": (2, 5),
+}
+
+# ---------------------------------------------------------------- the case
+CASE = {
+    "wall": 2.0,  # side walls, floor and the top's plate
+    "corner": 3.0,  # outside radius of the vertical corners
+    "gap": 0.5,  # perfboard edge to the wall's inside
+    "under": 1.5,  # solder joints and wires under the perfboard, above the battery
+    "over": 0.6,  # the tallest part under the plate (the OLED glass) to the plate
+    "button_hole": 4.5,  # over the 3.5 mm actuator
+    "window_margin": 0.8,  # the window's border beyond the active area
+    "boss_d": 6.5, "screw_clear": 2.9, "screw_pilot": 2.2,  # M2.5 screws
+    "head_d": 5.5, "head_h": 2.5,  # M2.5 pan head, counterbored into the base
+    "boss_wall": 1.8,  # around the counterbore, in the base's bosses
+    "lanyard_d": 3.5,
+    "sound_d": 3.0,
+}

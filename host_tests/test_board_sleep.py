@@ -1,0 +1,113 @@
+"""board_pico's sleep and board_power's clock and wait, against a recording stand-in for
+machine (CPython only).
+
+What the chip must see: each button pin's level-low wake enabled in IO_BANK0's
+DORMANT_WAKE_INTE (through the set alias) before machine.lightsleep() with no argument,
+the same bits cleared after; the boot clock back before sleeping; on USB power, short
+light sleeps until a button is down instead of DORMANT."""
+
+import importlib
+import sys
+import types
+
+import pytest
+
+BUTTON_GPIOS = (6, 9, 13, 16)  # words 0, 1, 1, 2 of DORMANT_WAKE_INTE
+
+
+class Machine:
+    def __init__(self, vbus=0, presses_after=1):
+        self.log = []
+        self.hz = 125000000
+        self.vbus = vbus
+        self.naps = presses_after  # light sleeps before a button is down
+        self.mem32 = self
+
+    def __setitem__(self, addr, value):
+        self.log.append(("mem32", addr, value))
+
+    def lightsleep(self, *ms):
+        self.log.append(("lightsleep",) + ms)
+        self.naps -= 1
+
+    def freq(self, hz=None):
+        if hz is None:
+            return self.hz
+        self.log.append(("freq", hz))
+        self.hz = hz
+
+
+@pytest.fixture()
+def board_pico():
+    stub = types.ModuleType("machine")
+    stub.Pin = object
+    had = sys.modules.get("machine")
+    sys.modules["machine"] = stub
+    try:
+        sys.modules.pop("picoyacht.board_pico", None)
+        sys.modules.pop("picoyacht.board_power", None)  # bound to this stub, not a stale one
+        board_pico = importlib.import_module("picoyacht.board_pico")
+    finally:
+        if had is None:
+            del sys.modules["machine"]
+        else:
+            sys.modules["machine"] = had
+    yield board_pico
+    sys.modules.pop("picoyacht.board_pico", None)
+    sys.modules.pop("picoyacht.board_power", None)
+
+
+def make(board_pico, monkeypatch, chip, machine):
+    class Pin:
+        IN = 0
+
+        def __init__(self, gpio, mode=None):
+            self.gpio = gpio
+
+        def value(self):
+            return machine.vbus if self.gpio == 24 else 1
+
+    power = importlib.import_module("picoyacht.board_power")  # the one board_pico imported
+    monkeypatch.setattr(power, "machine", machine)
+    monkeypatch.setattr(power, "Pin", Pin)
+    monkeypatch.setattr(board_pico, "time", types.SimpleNamespace(ticks_ms=lambda: 0))
+    b = object.__new__(board_pico.PicoBoard)  # the board's state, without its hardware
+    b.timer = b.wdt = None
+    b.gpios = list(BUTTON_GPIOS)
+    b.read = lambda: 0 if machine.naps > 0 else 1
+    b.power = power.PicoPower(chip, False)  # the boot clock: what machine.freq() said
+    b.power.fast = False  # asleep after a dimmed spell at the slow clock
+    return b
+
+
+@pytest.mark.parametrize("chip, base", [("Raspberry Pi Pico with RP2040", 0x40014160),
+                                        ("Raspberry Pi Pico 2 with RP2350", 0x400282D8)])
+def test_on_cells_each_button_pin_wakes_the_dormant_chip(board_pico, monkeypatch, chip, base):
+    m = Machine(vbus=0)
+    b = make(board_pico, monkeypatch, chip, m)
+    b.sleep()
+    sets = [(base + 0x2000 + 4 * (g // 8), 1 << 4 * (g % 8)) for g in BUTTON_GPIOS]
+    clears = [(base + 0x3000 + 4 * (g // 8), 1 << 4 * (g % 8)) for g in BUTTON_GPIOS]
+    assert m.log == ([("freq", 125000000)] + [("mem32",) + s for s in sets]
+                     + [("lightsleep",)] + [("mem32",) + c for c in clears])
+    assert b.power.fast
+
+
+def test_on_usb_power_it_naps_lightly_until_a_button(board_pico, monkeypatch):
+    m = Machine(vbus=1, presses_after=3)
+    b = make(board_pico, monkeypatch, "Raspberry Pi Pico with RP2040", m)
+    b.sleep()
+    assert [e for e in m.log if e[0] == "lightsleep"] == [("lightsleep", 20)] * 3
+    assert not [e for e in m.log if e[0] == "mem32"]  # DORMANT would drop the USB link
+
+
+def test_the_clock_changes_only_when_asked_for_another(board_pico, monkeypatch):
+    m = Machine()
+    b = make(board_pico, monkeypatch, "Raspberry Pi Pico with RP2040", m)
+    b.power.fast = True
+    b.power.clock(True)
+    b.power.clock(False)
+    b.power.clock(False)
+    b.power.clock(True)
+    slow = importlib.import_module("picoyacht.board_power").SLOW_HZ
+    assert m.log == [("freq", slow), ("freq", 125000000)]

@@ -1,0 +1,262 @@
+"""`make case`: the printed case fits the parts and the layout, and the plan the pin map.
+
+The pure tests read the model, the .scad text and the perfboard SVG. The mesh tests render
+the STLs with openscad (skipped, saying so, where it is not installed) and read them back
+with trimesh; each check also runs on a deliberately broken case (negative controls).
+"""
+
+import copy
+import re
+import shutil
+import types
+import xml.etree.ElementTree as ET
+
+import case
+import case_board
+import case_check
+import case_model
+import case_scad
+import pytest
+from test_hardware import PHYS
+
+import hardware
+
+from conftest import ROOT
+
+RENDERED = ROOT / "build" / "case-test"  # renders are reused while the .scad is unchanged
+
+
+@pytest.fixture(scope="module")
+def cfg():
+    return hardware.load_config()
+
+
+@pytest.fixture(scope="module")
+def layout():
+    return case_model.load_layout()
+
+
+@pytest.fixture(scope="module")
+def built(cfg, layout):
+    return case.sources(cfg, layout)
+
+
+def edited(module, **changes):
+    """A copy of a plain-data module (config or layout) with some names changed."""
+    d = {k: v for k, v in vars(module).items() if not k.startswith("__")}
+    d["__source__"] = getattr(module, "__source__", "")
+    return types.SimpleNamespace(**dict(d, **changes))
+
+
+# ---------------------------------------------------------------- the layout, pure
+def test_the_minimal_build_gets_its_own_smaller_case(built):
+    assert sorted(built) == ["11-buttons", "4-buttons"]
+    full, small = built["11-buttons"][0], built["4-buttons"][0]
+    assert len(small.buttons) == 4 and small.build is not full.build
+    assert small.x1 - small.x0 <= full.x1 - full.x0
+    assert (small.y1 - small.y0) * (small.x1 - small.x0) < \
+        (full.y1 - full.y0) * (full.x1 - full.x0)
+
+
+@pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
+def test_parts_keep_clear_of_each_other(built, name):
+    c = built[name][0]
+    boxes = [b.grown(case_check.CLEARANCE / 2) for b in c.parts]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = any(a.hi[k] <= b.lo[k] or b.hi[k] <= a.lo[k] for k in range(3))
+            assert apart or {a.name, b.name} in ({"pico", "usb"}, {"oled", "glass"}), (a, b)
+
+
+@pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
+def test_no_two_leads_share_a_hole(built, layout, name):
+    c = built[name][0]
+    holes = [case_model.pico_pad(layout, c.build, p) for p in range(1, 41)]
+    holes += case_model.oled_pads(layout, c.build)
+    for n in c.buttons:
+        holes += case_model.button_legs(layout, c.build, n)
+    holes += c.screws
+    assert len(set(holes)) == len(holes)
+    assert all(0 < x < c.board_w and 0 < y < c.board_h for x, y in holes)
+
+
+def test_hold_buttons_run_left_to_right_under_the_panel(built):
+    c = built["11-buttons"][0]
+    xs = [c.button_xy["hold%d" % i][0] for i in range(1, 7)]
+    assert xs == sorted(xs)
+    ys = {c.button_xy["hold%d" % i][1] for i in range(1, 7)}
+    assert len(ys) == 1 and ys.pop() < c.window[1]
+    # thumbs: the d-pad on the left half, Roll on the right half, both below the holds
+    assert c.button_xy["up"][0] < c.board_w / 2 < c.button_xy["roll"][0]
+    assert max(c.button_xy[n][1] for n in ("up", "down", "roll", "ok")) < min(
+        c.button_xy["hold%d" % i][1] for i in range(1, 7))
+
+
+def test_a_changed_config_or_layout_changes_the_case(cfg, layout, built):
+    text = built["11-buttons"][1]["case.scad"]
+    fewer = dict(cfg.BUTTONS, hold6=None)
+    c5 = case.sources(edited(cfg, BUTTONS=fewer), layout)["10-buttons"][0]
+    assert c5.holes["top"] == built["11-buttons"][0].holes["top"] - 1
+    piezo = case.sources(edited(cfg, PIEZO=17), layout)["11-buttons"]
+    assert piezo[0].holes["base"] == built["11-buttons"][0].holes["base"] + 1
+    assert piezo[1]["case.scad"] != text
+    moved = copy.deepcopy(layout.FULL)
+    moved["buttons"]["up"] = (3, 16)
+    lay2 = edited(layout, FULL=moved)
+    assert case.sources(cfg, lay2)["11-buttons"][1]["case.scad"] != text
+
+
+def lipo_layout(layout):
+    full = copy.deepcopy(layout.FULL)
+    full["power"]["kind"] = "lipo"
+    return edited(layout, FULL=full)
+
+
+def test_the_lipo_option_brings_its_charger_and_its_port(cfg, layout, built):
+    aaa = built["11-buttons"][0]
+    c, files = case.sources(cfg, lipo_layout(layout))["11-buttons"]
+    assert "charger" in {b.name for b in c.parts} and "charger" not in {
+        b.name for b in aaa.parts}
+    assert c.holes["base"] == aaa.holes["base"] + 1  # the charger's USB port
+    assert 'data-to="charger + (through the diode)"' in files["perfboard.svg"]
+
+
+def test_a_layout_that_cannot_fit_is_refused(cfg, layout):
+    lay = edited(layout, BUTTON=dict(layout.BUTTON, h=6.0))
+    with pytest.raises(case_model.LayoutError, match="taller"):
+        case.sources(cfg, lay)
+    high = copy.deepcopy(layout.FULL)
+    high["oled_pin1"] = (11, 34)  # the module's edge past the board's
+    with pytest.raises(case_model.LayoutError, match="oled overhangs"):
+        case.sources(cfg, edited(layout, FULL=high))
+
+
+# ---------------------------------------------------------------- the perfboard plan
+def _wires(svg):
+    root = ET.fromstring(svg)
+    return [el for el in root.iter("{http://www.w3.org/2000/svg}polyline")]
+
+
+def _points(el):
+    return [tuple(map(float, p.split(","))) for p in el.get("points").split()]
+
+
+@pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
+def test_perfboard_wires_follow_the_pin_table(cfg, layout, built, name):
+    c, files = built[name]
+    wires = {el.get("data-to"): el for el in _wires(files["perfboard.svg"])}
+    gpios = dict(cfg.BUTTONS) if name == "11-buttons" else hardware.minimal_buttons(cfg)
+    pins_md = (ROOT / "hardware" / "PINS.md").read_text()
+    pc, pr = c.build["pico_pin1"]
+    for n in c.buttons:
+        el = wires[n]
+        pin = PHYS[gpios[n]]
+        assert int(el.get("data-pin")) == pin and int(el.get("data-gpio")) == gpios[n]
+        assert re.search(r"\b%d\b.*GP%d\b|GP%d\b.*\b%d\b" % (pin, gpios[n], gpios[n], pin),
+                         pins_md)
+        # the wire starts on that pin's pad: pins 1-20 along the pin-1 row, 21-40 back
+        col, row = (pc + pin - 1, pr) if pin <= 20 else (pc + 40 - pin, pr + 7)
+        pad = case_board.svg_xy(c, (col + 0.5) * layout.PITCH, (row + 0.5) * layout.PITCH)
+        start, end = _points(el)[0], _points(el)[-1]
+        assert start == pytest.approx(pad, abs=0.1)
+        legs = [case_board.svg_xy(c, *p) for p in case_model.button_legs(layout, c.build, n)]
+        assert any(end == pytest.approx(leg, abs=0.1) for leg in legs)
+    for end, gpio in (("oled SDA", cfg.SDA), ("oled SCL", cfg.SCL)):
+        assert int(wires[end].get("data-pin")) == PHYS[gpio]
+
+
+@pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
+def test_the_documented_perfboard_plans_are_current(built, name):
+    committed = (ROOT / "docs" / "case" / ("perfboard-%s.svg" % name.split("-")[0])).read_text()
+    assert committed == built[name][1]["perfboard.svg"], (
+        "docs/case is stale: run `python tools/case.py --docs`")
+
+
+# ---------------------------------------------------------------- the rendered meshes
+def _need_openscad():
+    why = case.missing_tools(png=False)
+    if why:
+        pytest.skip("case meshes not checked: " + why)
+
+
+@pytest.fixture(scope="module")
+def rendered(cfg, layout, built):
+    _need_openscad()
+    assert case.main(["--out", str(RENDERED), "--no-png"]) == 0
+    return {name: case_check.load_parts(c, RENDERED / name) for name, (c, _) in built.items()}
+
+
+@pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
+def test_the_case_passes_every_check(built, layout, rendered, name):
+    c = built[name][0]
+    assert case_check.check_all(c, layout, rendered[name]) == []
+    # the top: the window and a hole per button; the base: the screws and the lanyard
+    assert c.holes == {"top": 1 + len(c.buttons), "base": 4 + 1}
+
+
+def test_the_lipo_case_passes_every_check(cfg, layout):
+    _need_openscad()
+    lay = lipo_layout(layout)
+    c, files = case.sources(cfg, lay)["11-buttons"]
+    case.write(RENDERED / "lipo", files, png=False)
+    assert case_check.check_all(c, lay, case_check.load_parts(c, RENDERED / "lipo")) == []
+
+
+def test_a_torn_mesh_is_not_watertight(rendered):
+    top = rendered["11-buttons"]["top"].copy()
+    top.update_faces([i != 7 for i in range(len(top.faces))])
+    assert case_check.watertight("top", top) == ["top is not watertight"]
+
+
+@pytest.fixture(scope="module")
+def broken(built, layout, rendered, tmp_path_factory):
+    """One top with five faults, each for one check: an extra hole, a button hole 0.3 mm
+    off, a window 1 mm short of the active area, 1.2 mm walls, the plate 0.5 mm lower.
+    Only the top is rendered; the good base stands beside it."""
+    c = copy.copy(built["11-buttons"][0])
+    c.button_xy = dict(c.button_xy)
+    x, y = c.button_xy["up"]
+    c.button_xy["up"] = (x + 0.3, y)
+    c.button_xy["stray"] = (c.board_w / 2, c.y1 - 5.0)
+    wx0, wy0, wx1, wy1 = c.window
+    c.window = (wx0 + 1.0 + layout.CASE["window_margin"], wy0, wx1, wy1)
+    c.wall = 1.2
+    c.z_plate -= 0.5
+    c.z_top -= 0.5
+    folder = tmp_path_factory.mktemp("broken")
+    (folder / "case.scad").write_text(case_scad.scad(c, "broken"))
+    case.openscad(folder / "case.scad", "top", folder / "top.stl")
+    shutil.copy(RENDERED / "11-buttons" / "base.stl", folder / "base.stl")
+    return c, case_check.load_parts(c, folder)
+
+
+def test_negative_an_extra_hole_breaks_the_genus(broken):
+    c, parts = broken
+    assert case_check.genus("top", parts["top"], c.holes["top"]) == [
+        "top has genus %d, not its %d holes" % (c.holes["top"] + 1, c.holes["top"])]
+
+
+def test_negative_an_off_centre_hole_is_found(broken, layout):
+    c, parts = broken
+    assert case_check.buttons_centred(c, parts["top"], layout) == [
+        "button up's hole is 0.30 mm off its centre"]
+
+
+def test_negative_a_short_window_is_found(broken, layout):
+    c, parts = broken
+    assert len(case_check.window_covers(c, parts["top"], layout)) == 3
+
+
+def test_negative_thin_walls_are_found(broken):
+    _, parts = broken
+    found = case_check.walls("top", parts["top"])
+    assert len(found) == 1  # 1.2 mm, give or take the facets of the rounded corners
+    assert re.fullmatch(r"top is 1\.(1[5-9]|2[0-5]) mm thin somewhere", found[0])
+    assert case_check.walls("base", parts["base"]) == []  # the good base
+
+
+def test_negative_a_low_plate_touches_the_panel(broken):
+    c, parts = broken
+    found = case_check.closes(c, parts)
+    assert found and all("of the top" in p for p in found)
+    assert any(p.startswith("glass is within 0.3 mm") for p in found)

@@ -1,0 +1,271 @@
+"""The browser board (tools/web): the unchanged firmware on MicroPython's pinned WebAssembly
+port, first in Node (no browser: the golden frames, a game with a CPU seat to its end,
+saves across a reload and their faults), then in headless Chromium on the built site
+served on 127.0.0.1 (games by keys and by clicks, the canvas against the golden frames,
+the resume screen after a reload, Expert's table fetched, each fault said on the page).
+
+The site is built once, in pytest's temporary directory, without Expert's real tables: a
+stand-in file takes their place, so the fetch and its progress run without `make tables`.
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "tools" / "web"
+GOLDEN = ROOT / "host_tests" / "golden"
+CHROMIUM = Path("/usr/bin/chromium")
+STAND_IN_TABLE = "yahtzee.bin"  # the shared Yahtzee table's name: serves every joker rule
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None,
+                                reason="node is needed for the web tests (apt-get install nodejs)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site `make web` builds, in a directory of its own, with a stand-in for Expert's
+    table."""
+    out = tmp_path_factory.mktemp("web") / "site"
+    subprocess.run([sys.executable, str(WEB / "build_site.py"), "--out", str(out),
+                    "--no-tables"], check=True, capture_output=True)
+    (out / "tables").mkdir(exist_ok=True)
+    data = bytes((i * 7) & 0xFF for i in range(200_000))  # not a table: Expert plays Normal
+    (out / "tables" / STAND_IN_TABLE).write_bytes(data)
+    (out / "tables.json").write_text(json.dumps({STAND_IN_TABLE: len(data)}))
+    return out
+
+
+def on_port(site, *scripts, files=()):
+    """Run Python scripts one after another on the port in Node, sharing the page-storage
+    stand-in (each is a fresh interpreter: a reload). Returns stdout."""
+    paths = []
+    tmp = Path(tempfile.mkdtemp(dir=site.parent))
+    for i, src in enumerate(scripts):
+        p = tmp / ("script_%d.py" % i)
+        p.write_text(src)
+        paths.append(str(p))
+    cmd = ["node", str(WEB / "node_run.mjs"), str(site)]
+    for f in files:
+        cmd += ["--file", str(f)]
+    r = subprocess.run(cmd + ["--", *paths], capture_output=True, text=True, timeout=300,
+                       cwd=ROOT)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return r.stdout
+
+
+def golden(name):
+    return (GOLDEN / (name + ".hex")).read_text().strip()
+
+
+# ---------------------------------------------------------------- in Node, no browser
+def test_every_golden_frame_on_the_webassembly_port(site):
+    """tools/shots_mp.py's 30 screens, drawn by the Python loops (the port has no viper),
+    byte for byte the frames the unix port's viper loops made."""
+    out = on_port(site, "import shots_mp\nshots_mp.main()\n",
+                  files=[ROOT / "tools" / "shots_mp.py"])
+    frames = dict(line.split()[1:] for line in out.splitlines() if line.startswith("FRAME "))
+    assert len(frames) == len(list(GOLDEN.glob("*.hex")))
+    for name, hexed in frames.items():
+        assert hexed == golden(name), name
+
+
+def test_a_game_with_a_cpu_seat_plays_to_its_end_on_the_port(site):
+    """host_tests/mp/ui_play.py: every press through the real loop, a Normal CPU seat
+    thinking with the engine, the scorecards full, no fault."""
+    out = on_port(site, "import ui_play\nui_play.main(['players=2', 'cpus=1'])\n",
+                  files=[ROOT / "host_tests" / "mp" / "ui_play.py",
+                         ROOT / "host_tests" / "mp" / "scripted.py"])
+    assert "OK presses=" in out
+
+
+PLAY = """
+import host
+import board_web
+from board_sim import Driver
+from picoyacht import buttons as K, menus, newgame
+
+board = board_web.start(host, 11, 0)
+d = Driver(board, board.runner)
+app = board.app
+d.run_ms(50)
+
+def score_boxes(n):
+    for _ in range(n):
+        while app.screen.NAME != "play":
+            d.press(K.B_OK)
+        d.press(K.B_ROLL)
+        d.run_ms(400)
+        while app.screen.cursor != len(app.turn.game.dice) + 1:
+            d.press(K.B_DOWN)
+        turn = app.turn.game.turn
+        d.press(K.B_OK)
+        d.press(K.B_OK)
+        if app.screen.NAME == "card":
+            d.press(K.B_OK)
+        assert app.turn.game.turn == turn + 1
+"""
+
+NEW_GAME = PLAY + """
+assert d.pick(menus.T_NEW)
+while app.settings.nplayers != 1:
+    assert d.pick(newgame.R_PLAYERS)
+assert d.pick(newgame.R_START)
+"""
+
+BOOT = PLAY + """
+g = app.turn.game
+print("BOOT", app.screen.NAME, g.turn if g else -1, g.total(0) if g else -1,
+      app.settings.nplayers, host.messages.join(" | "))
+"""
+
+
+def boot_line(out):
+    line = [x for x in out.splitlines() if x.startswith("BOOT ")][-1].split(" ", 5)
+    return line[1], int(line[2]), int(line[3]), int(line[4]), line[5]
+
+
+def test_saves_settings_and_records_survive_a_reload(site):
+    """A game scored through the buttons, then a fresh interpreter on the same storage:
+    the resume offer, the same turn and total, the settings kept, nothing reported."""
+    out = on_port(site, NEW_GAME + """
+score_boxes(3)
+print("SAVED", app.turn.game.turn, app.turn.game.total(0), host.storage_names().replace("\\n", ","))
+""", BOOT)
+    saved = [x for x in out.splitlines() if x.startswith("SAVED ")][0].split()
+    names = saved[3].split(",")
+    for kind in ("settings", "game"):
+        assert "/saves/%s.dat" % kind in names
+    assert "/saves/game.bak" in names
+    screen, turn, total, players, messages = boot_line(out)
+    assert (screen, turn, total, players) == ("message", int(saved[1]), int(saved[2]), 1)
+    assert "load" not in messages and "not saved" not in messages  # only the all-clears
+
+
+def test_a_damaged_save_falls_back_to_its_backup_and_says_so(site):
+    out = on_port(site, NEW_GAME + """
+score_boxes(3)
+print("TURN", app.turn.game.turn)
+key = "/saves/game.dat"
+text = host.storage_get(key)
+host.storage_set_raw(key, text[:40] + ("1" if text[40] == "0" else "0") + text[41:])
+""", BOOT)
+    turn = int([x for x in out.splitlines() if x.startswith("TURN ")][0].split()[1])
+    screen, after, _, _, messages = boot_line(out)
+    assert after == turn - 1  # the backup: one box older
+    assert "game: save corrupt: using backup" in messages
+
+
+def test_a_full_storage_is_reported_and_the_game_goes_on(site):
+    out = on_port(site, NEW_GAME + """
+host.full = True
+score_boxes(2)
+print("FULL", app.turn.game.turn, host.messages.join(" | "))
+""")
+    line = [x for x in out.splitlines() if x.startswith("FULL ")][0]
+    assert line.startswith("FULL 2 ")
+    assert "game: not saved: flash full" in line
+
+
+def test_the_firmwares_cues_reach_the_page_as_tones(site):
+    """The Player's own tone(freq, duty) calls from its cue tables: what WebAudio plays."""
+    out = on_port(site, NEW_GAME + """
+score_boxes(1)
+tones = [host.tones[i] for i in range(host.tones.length)]
+print("TONES", len(tones), len([t for t in tones if t[0] > 0 and t[1] > 0]))
+""")
+    n, sounding = map(int, [x for x in out.splitlines() if x.startswith("TONES ")][0].split()[1:])
+    assert sounding > 0 and n > sounding  # notes, and the silences between them
+
+
+# ---------------------------------------------------------------- in headless Chromium
+@pytest.fixture(scope="module")
+def browser(site):
+    """browser_check.mjs's scenarios on the site, served on a free port of 127.0.0.1:
+    {scenario: its report}."""
+    if not CHROMIUM.exists():
+        pytest.skip("chromium is not installed (%s; Debian: apt-get install chromium), so "
+                    "the page was not played in a browser" % CHROMIUM)
+    sys.path.insert(0, str(WEB))
+    import npm
+    import serve
+
+    server, url = serve.start(site)
+    try:
+        r = subprocess.run(["node", str(WEB / "browser_check.mjs"), str(npm.modules()), url,
+                            "frames", "keyboard", "table", "clicks", "faults"],
+                           capture_output=True, text=True, timeout=400, cwd=ROOT)
+    finally:
+        server.shutdown()
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return {d["check"]: d for d in map(json.loads, r.stdout.splitlines())}
+
+
+def test_the_canvas_shows_the_golden_frames(browser):
+    """Title, setup, name, the start item, hand-over and the play screen, read back from
+    the canvas's pixels after the same presses as tools/shots_mp.py, by keyboard."""
+    shots = browser["frames"]["shots"]
+    assert set(shots) == {"title", "setup", "name", "setup_start", "handover", "play_ready"}
+    for name, hexed in shots.items():
+        assert hexed == golden(name), name
+    assert browser["frames"]["errors"] == []
+
+
+def test_a_whole_game_by_keyboard_on_a_phone_sized_page(browser):
+    kb = browser["keyboard"]
+    assert (kb["scored"], kb["over"], kb["errors"]) == (13, True, [])
+    sizes = kb["sizes"]
+    assert sizes["page"] == 390 and sizes["panelWidth"] >= 2 * 128
+    assert len(sizes["buttons"]) == 11 and min(sizes["buttons"]) >= 32
+
+
+def test_a_held_key_repeats_through_the_firmwares_debouncer(browser):
+    """Down held for 1.5 s on the title list: one press and then its repeats."""
+    assert browser["keyboard"]["moves"] >= 4
+
+
+def test_a_whole_game_by_clicking_the_buttons_of_the_4_button_build_on_a_phone(browser):
+    c = browser["clicks"]
+    assert c["four"] and c["errors"] == []
+    assert c["first"]["scored"] == 2
+    assert c["rest"] == {"scored": 11, "over": True}
+    sizes = c["sizes"]
+    assert sizes["page"] == 390 and sizes["panelWidth"] >= 2 * 128
+    assert len(sizes["buttons"]) == 4 and min(sizes["buttons"]) >= 32
+
+
+def test_a_reload_offers_to_resume(browser):
+    r = browser["clicks"]["resumed"]
+    assert r["screen"] == "message" and r["game"]["turn"] == 2 and not r["game"]["over"]
+    assert browser["clicks"]["resumeShot"] != golden("title")
+
+
+def test_a_game_that_needs_expert_fetches_the_table_with_progress(browser):
+    t = browser["table"]
+    assert t["tableFiles"] == [STAND_IN_TABLE]
+    assert t["progress"] > 0
+    assert t["messages"] == [] and t["errors"] == []
+
+
+def test_each_fault_is_said_on_the_page_and_play_goes_on(browser):
+    f = browser["faults"]
+    assert "cannot run WebAssembly" in f["noWasm"][0]
+    assert "does not let the page keep data" in f["storageOff"]["messages"][0]
+    assert f["storageOff"]["screen"] in ("play", "handover")
+    assert "storage is full" in f["storageFull"]["messages"][0]
+    assert f["storageFull"]["scored"] == 1 and f["storageFull"]["screen"] == "play"
+    d = f["damaged"]
+    assert "The backup copy was used" in d["messages"][0]
+    assert (d["screen"], d["turnAfter"]) == ("message", d["turnBefore"] - 1)
+    for case in ("storageOff", "storageFull", "damaged"):
+        assert f[case]["errors"] == [], case
+
+
+def test_wiping_leaves_no_save_and_no_game(browser):
+    w = browser["faults"]["wiped"]
+    assert w["stored"] == [] and w["game"] is None and w["screen"] == "title"

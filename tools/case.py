@@ -1,0 +1,150 @@
+"""`make case`: a printable case and a perfboard plan, from config.py and hardware/layout.py.
+
+For the config's build and for its minimal (4-button) build, in build/case/<n>-buttons/:
+
+    case.scad        OpenSCAD source of both parts (and the closed assembly)
+    base.stl top.stl each part in its print orientation (no supports needed)
+    base.png top.png rendered previews (need xvfb-run)
+    face.png         the closed case seen from the player's side
+    perfboard.svg    where each part and wire goes on the 2.54 mm board
+
+An STL is rendered again only when its .scad text changed. Needs openscad (apt); without it
+the .scad and .svg are still written and the command says what is missing.
+
+--docs also refreshes docs/case (the README's previews and the two perfboard plans).
+
+    python tools/case.py [--config PATH] [--layout PATH] [--out DIR] [--no-png] [--docs]
+"""
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import case_board
+import case_model
+import case_scad
+
+import hardware
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "build" / "case"
+PARTS = ("base", "top")
+DOCS = ROOT / "docs" / "case"
+# docs/case/<name> <- build/case/<folder>/<file>
+DOC_FILES = (("face-11.png", "11-buttons", "face.png"), ("face-4.png", "4-buttons", "face.png"),
+             ("base-11.png", "11-buttons", "base.png"),
+             ("perfboard-11.svg", "11-buttons", "perfboard.svg"),
+             ("perfboard-4.svg", "4-buttons", "perfboard.svg"))
+
+
+def missing_tools(png=True):
+    """Why the STLs (or previews) cannot be made here, or None."""
+    if not shutil.which("openscad"):
+        return "openscad is not installed (apt-get install openscad)"
+    if png and not shutil.which("xvfb-run"):
+        return "xvfb-run is not installed (apt-get install xvfb), needed for the previews"
+    return None
+
+
+def builds(cfg):
+    """[(button names)]: the config's build, then its minimal build if that differs."""
+    main = [n for n, _ in hardware.fitted(getattr(cfg, "BUTTONS", {}))]
+    minimal = [n for n, _ in hardware.fitted(hardware.minimal_buttons(cfg))]
+    return [main] if sorted(main) == sorted(minimal) else [main, minimal]
+
+
+def case_for(cfg, layout, buttons):
+    piezo, _ = hardware.optional(cfg)
+    return case_model.model(layout, buttons, piezo is not None)
+
+
+def sources(cfg, layout):
+    """{folder name: (case, {file: text})}: the text outputs of every build."""
+    piezo, _ = hardware.optional(cfg)
+    out = {}
+    for buttons in builds(cfg):
+        c = case_for(cfg, layout, buttons)
+        name = "%d-buttons" % len(c.buttons)
+        out[name] = (c, {"case.scad": case_scad.scad(c, name),
+                         "perfboard.svg": case_board.board_svg(c, layout, cfg,
+                                                               piezo is not None)})
+    return out
+
+
+FACE_CAMERA = "--camera=0,0,0,25,0,0,300"  # tilted a little toward the player
+
+
+def openscad(scad, part, target):
+    """Render one part of a .scad file to an .stl or .png."""
+    cmd = ["openscad", "-D", 'part="%s"' % part, "-o", str(target), str(scad)]
+    if target.suffix == ".png":
+        view = [FACE_CAMERA] if part == "assembly" else []
+        cmd = ["xvfb-run", "-a"] + cmd[:1] + ["--render", "--autocenter", "--viewall",
+                                                "--imgsize=800,600",
+                                                "--colorscheme=Tomorrow"] + view + cmd[1:]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0 or not target.exists():
+        raise RuntimeError("openscad failed on %s (%s):\n%s" % (scad, part, r.stderr[-2000:]))
+
+
+def write(folder, files, render=True, png=True):
+    """Write one build's files; render its parts when their source changed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    scad = folder / "case.scad"
+    changed = not scad.exists() or scad.read_text() != files["case.scad"]
+    for rel, text in files.items():
+        (folder / rel).write_text(text, newline="\n")
+    made = []
+    kinds = ((".stl",) if render else ()) + ((".png",) if render and png else ())
+    jobs = [(part, folder / (part + suffix)) for part in PARTS for suffix in kinds]
+    if render and png:
+        jobs.append(("assembly", folder / "face.png"))
+    for part, target in jobs:
+        if changed or not target.exists():
+            target.unlink(missing_ok=True)
+            openscad(scad, part, target)
+        made.append(target)
+    return made
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--config", default=str(hardware.CONFIG))
+    ap.add_argument("--layout", default=str(case_model.LAYOUT))
+    ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--no-png", action="store_true", help="skip the previews")
+    ap.add_argument("--docs", action="store_true", help="refresh docs/case from the build")
+    args = ap.parse_args(argv)
+    try:
+        cfg = hardware.load_config(args.config)
+        hardware.check(cfg)
+        layout = case_model.load_layout(args.layout)
+        built = sources(cfg, layout)
+    except (hardware.ConfigError, case_model.LayoutError) as e:
+        print("case: " + str(e), file=sys.stderr)
+        return 1
+    why = missing_tools(png=not args.no_png)
+    for name, (c, files) in built.items():
+        folder = Path(args.out) / name
+        made = write(folder, files, render=why is None, png=not args.no_png)
+        for p in [folder / f for f in files] + made:
+            print("wrote " + str(p))
+        print("  %s: %.0f x %.0f x %.0f mm, %d x M2.5 x %d mm screws, %s" % (
+            name, c.x1 - c.x0, c.y1 - c.y0, c.z_top, len(c.screws), c.screw_len,
+            layout.POWER[c.build["power"]["kind"]]["label"]))
+    if why:
+        print("case: no STL or preview: " + why, file=sys.stderr)
+    if args.docs:
+        DOCS.mkdir(parents=True, exist_ok=True)
+        for name, folder, rel in DOC_FILES:
+            src = Path(args.out) / folder / rel
+            if src.exists():
+                shutil.copyfile(src, DOCS / name)
+                print("wrote " + str(DOCS / name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Checks on the rendered case: its STLs, read back as meshes, against the layout.
+
+Each check returns a list of problems (empty: it holds), so a test can assert on it and a
+negative control can show it failing on a broken case. Meshes are moved to assembled
+coordinates first (the top's STL is face down for printing).
+"""
+
+import case_model as cm
+import case_scad
+import numpy as np
+import trimesh
+from shapely.geometry import box as rect
+
+MIN_WALL = 1.6
+CLEARANCE = 0.3
+CENTRE_TOL = 0.2
+EPS_VOLUME = 1e-3  # mm^3: what counts as no overlap between meshes
+# Stand on the base's floor: only their sides and tops keep clear.
+RESTING = ("power", "piezo", "charger")
+
+
+def load_parts(c, folder):
+    """{"base": mesh, "top": mesh} from a build folder's STLs, in assembled coordinates."""
+    base = trimesh.load(str(folder / "base.stl"), force="mesh")
+    top = trimesh.load(str(folder / "top.stl"), force="mesh")
+    back = case_scad.top_print_transform(c)
+    v = np.array([back(*p) for p in top.vertices])
+    top = trimesh.Trimesh(vertices=v, faces=top.faces, process=True)
+    return {"base": base, "top": top}
+
+
+def watertight(name, mesh):
+    return [] if mesh.is_watertight else ["%s is not watertight" % name]
+
+
+def genus(name, mesh, holes):
+    """A closed surface of one body has Euler number 2 - 2g; g counts its through-holes."""
+    if mesh.body_count != 1:
+        return ["%s is %d separate bodies" % (name, mesh.body_count)]
+    g = (2 - mesh.euler_number) / 2
+    return [] if g == holes else ["%s has genus %g, not its %d holes" % (name, g, holes)]
+
+
+def _section(mesh, z):
+    """The mesh cut at height z, as shapely polygons in the case's x, y."""
+    path = mesh.section(plane_origin=[0, 0, z], plane_normal=[0, 0, 1])
+    if path is None:
+        return []
+    planar, to_3d = path.to_2D(to_2D=np.eye(4))
+    return list(planar.polygons_full)
+
+
+def _openings(mesh, z):
+    return [h for poly in _section(mesh, z) for h in poly.interiors]
+
+
+def buttons_centred(c, top, layout):
+    """Each fitted button has a round hole in the plate within CENTRE_TOL of its actuator."""
+    z = (c.z_plate + c.z_top) / 2
+    from shapely.geometry import Polygon
+
+    holes = [Polygon(h) for h in _openings(top, z)]
+    out = []
+    for n in c.buttons:
+        bx, by = cm.button_centre(layout, c.build, n)
+        near = [h for h in holes if h.distance(rect(bx, by, bx, by)) == 0]
+        if not near:
+            out.append("no hole over button %s at (%.2f, %.2f)" % (n, bx, by))
+            continue
+        p = near[0].centroid
+        d = ((p.x - bx) ** 2 + (p.y - by) ** 2) ** 0.5
+        if d > CENTRE_TOL:
+            out.append("button %s's hole is %.2f mm off its centre" % (n, d))
+        if near[0].area > 1.5 * np.pi * (layout.CASE["button_hole"] / 2) ** 2:
+            out.append("button %s's hole is not a button hole (%.0f mm^2)" % (n, near[0].area))
+    return out
+
+
+def window_covers(c, top, layout):
+    """Through the whole plate, one opening contains the panel's active area."""
+    from shapely.geometry import Polygon
+
+    ax0, ay0, ax1, ay1 = c.active
+    area = rect(ax0, ay0, ax1, ay1)
+    out = []
+    for z in (c.z_plate + 0.05, (c.z_plate + c.z_top) / 2, c.z_top - 0.05):
+        if not any(Polygon(h).contains(area) for h in _openings(top, z)):
+            out.append("no opening covers the active area at z = %.2f" % z)
+    return out
+
+
+def walls(name, mesh, least=MIN_WALL):
+    """Thickness at every face, measured inward along its normal to the next surface."""
+    t = trimesh.proximity.thickness(mesh, mesh.triangles_center, exterior=False,
+                                    normals=mesh.face_normals, method="ray")
+    t = t[np.isfinite(t)]
+    thin = float(t.min()) if len(t) else 0.0
+    return [] if thin >= least - 1e-3 else ["%s is %.2f mm thin somewhere" % (name, thin)]
+
+
+def _box_mesh(b):
+    return trimesh.creation.box(extents=b.size(),
+                                transform=trimesh.transformations.translation_matrix(b.centre()))
+
+
+def _overlap(a, b):
+    with np.errstate(divide="ignore", invalid="ignore"):  # a sliver's centre of mass
+        both = trimesh.boolean.intersection([a, b], engine="manifold")
+        return 0.0 if len(both.faces) == 0 else float(abs(both.volume))
+
+
+def closes(c, parts):
+    """The top lands on the base without overlap, and each part inside keeps CLEARANCE."""
+    base, top = parts["base"], parts["top"]
+    out = []
+    if abs(base.bounds[1][2] - c.z_split) > 1e-3 or abs(top.bounds[0][2] - c.z_split) > 1e-3:
+        out.append("the top does not meet the base at z = %.2f (base %.2f, top %.2f)"
+                   % (c.z_split, base.bounds[1][2], top.bounds[0][2]))
+    v = _overlap(base, top)
+    if v > EPS_VOLUME:
+        out.append("the top and the base overlap by %.2f mm^3" % v)
+    lo = np.array([c.x0, c.y0, 0.0])
+    hi = np.array([c.x1, c.y1, c.z_top])
+    for b in c.parts:
+        if b.name.startswith("button") or b.name == "piezo" and not c.sound:
+            continue
+        if np.any(np.array(b.lo) < lo) or np.any(np.array(b.hi) > hi):
+            out.append("%s sticks out of the case" % b.name)
+        grown = b.grown(CLEARANCE)
+        if b.name in RESTING:
+            grown.lo = grown.lo[:2] + (b.lo[2],)
+        grown = _box_mesh(grown)
+        for name, mesh in parts.items():
+            v = _overlap(grown, mesh)
+            if v > EPS_VOLUME:
+                out.append("%s is within %.1f mm of the %s (%.2f mm^3)"
+                           % (b.name, CLEARANCE, name, v))
+    return out
+
+
+def check_all(c, layout, parts):
+    """Every check's problems, for one build."""
+    out = []
+    for name, mesh in parts.items():
+        out += watertight(name, mesh) + genus(name, mesh, c.holes[name]) + walls(name, mesh)
+    out += buttons_centred(c, parts["top"], layout) + window_covers(c, parts["top"], layout)
+    return out + closes(c, parts)

@@ -1,0 +1,214 @@
+"""The case's geometry as numbers: where every part, hole, boss and wall goes, from the layout.
+
+Pure: hardware/layout.py and the build's buttons in, a Case out (mm, the perfboard's lower
+left corner at x = y = 0, the base's underside at z = 0, +y away from the player). The
+OpenSCAD writer (case_scad), the perfboard plan (case_board) and the checks (case_check) all
+read this one model, and the checks compare its meshes back against the layout itself.
+"""
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYOUT = ROOT / "hardware" / "layout.py"
+HOLD_BUTTONS = ("hold1", "hold2", "hold3", "hold4", "hold5", "hold6", "roll")
+
+
+class LayoutError(ValueError):
+    pass
+
+
+def load_layout(path=LAYOUT):
+    """layout.py as a module object, loaded from its path (it is plain data)."""
+    spec = importlib.util.spec_from_file_location("picoyacht_layout", Path(path))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def build_of(layout, buttons):
+    """The layout's build for a button set: the minimal one when no hold or Roll is wired."""
+    return layout.FULL if any(n in buttons for n in HOLD_BUTTONS) else layout.MINIMAL
+
+
+class Box:
+    """An axis-aligned box: a part's envelope or a cut."""
+
+    def __init__(self, name, x0, y0, z0, x1, y1, z1):
+        self.name = name
+        self.lo = (x0, y0, z0)
+        self.hi = (x1, y1, z1)
+
+    def size(self):
+        return tuple(h - lo for lo, h in zip(self.lo, self.hi, strict=True))
+
+    def centre(self):
+        return tuple((lo + h) / 2 for lo, h in zip(self.lo, self.hi, strict=True))
+
+    def grown(self, d):
+        return Box(self.name, *(v - d for v in self.lo), *(v + d for v in self.hi))
+
+    def __repr__(self):
+        return "Box(%s, %s, %s)" % (self.name, self.lo, self.hi)
+
+
+class Case:
+    """Everything the writers and checks need; see model()."""
+
+
+def hole_xy(layout, col, row):
+    p = layout.PITCH
+    return ((col + 0.5) * p, (row + 0.5) * p)
+
+
+def pico_pad(layout, build, pin):
+    """Where the Pico's physical pin 1-40 lands on the board (pins 1-20 along the pin-1 row,
+    21-40 back along the row 7 holes up: the Pico lies USB-left, top side up)."""
+    c, r = build["pico_pin1"]
+    if pin <= 20:
+        return hole_xy(layout, c + pin - 1, r)
+    return hole_xy(layout, c + 40 - pin, r + 7)
+
+
+def oled_pads(layout, build):
+    """The module's four header pins, left to right: GND, VCC, SCL, SDA."""
+    c, r = build["oled_pin1"]
+    return [hole_xy(layout, c + i, r) for i in range(4)]
+
+
+def button_legs(layout, build, name):
+    c, r = build["buttons"][name]
+    return [hole_xy(layout, c + dc, r + dr) for dr in (0, 2) for dc in (0, 3)]
+
+
+def button_centre(layout, build, name):
+    """The centre of a button's four legs (3 x 2 holes): its actuator's axis."""
+    legs = button_legs(layout, build, name)
+    return (sum(x for x, _ in legs) / 4, sum(y for _, y in legs) / 4)
+
+
+def model(layout, buttons, piezo_fitted):
+    """The Case for a build: `buttons` are the fitted button names, `piezo_fitted` adds the
+    piezo's sound hole. Raises LayoutError if the parts cannot fit the stack."""
+    build = build_of(layout, buttons)
+    k = layout.CASE
+    pico, oled, btn = layout.PICO, layout.OLED, layout.BUTTON
+    power = layout.POWER[build["power"]["kind"]]
+    c = Case()
+    c.build, c.buttons = build, [n for n in build["buttons"] if n in buttons]
+    missing = sorted(set(buttons) - set(build["buttons"]))
+    if missing:
+        raise LayoutError("layout has no place for button(s) %s" % ", ".join(missing))
+    c.board_w = build["cols"] * layout.PITCH
+    c.board_h = build["rows"] * layout.PITCH
+    wall, gap = k["wall"], k["gap"]
+    c.wall = wall
+    c.x0, c.y0 = -gap - wall, -gap - wall  # outside corner
+    c.x1, c.y1 = c.board_w + gap + wall, c.board_h + gap + wall
+
+    # ---- heights: floor, the power option, wiring room, the board, the parts, the plate
+    pw, pd = (power["d"], power["w"]) if build["power"]["turn"] else (power["w"], power["d"])
+    below = max(power["h"], layout.PIEZO["h"])
+    c.z_board = wall + below + k["under"]  # perfboard's underside
+    zp = c.z_board + layout.BOARD_T  # perfboard's top: the base/top split
+    c.z_split = zp
+    parts = []
+    px, py = hole_xy(layout, *build["power"]["at"])
+    parts.append(Box("power", px - pw / 2, py - pd / 2, wall, px + pw / 2, py + pd / 2,
+                     wall + power["h"]))
+    c.charger_usb = None
+    if "charger" in power:
+        if "charger_at" not in build["power"]:
+            raise LayoutError("the %s option needs a charger_at in the layout" % power["label"])
+        ch = power["charger"]
+        cx, cy = hole_xy(layout, *build["power"]["charger_at"])
+        parts.append(Box("charger", cx - ch["w"] / 2, cy - ch["d"] / 2, wall, cx + ch["w"] / 2,
+                         cy + ch["d"] / 2, wall + ch["h"]))
+        port = ch["port"]  # the port's opening in the left wall, around the plug's shell
+        c.charger_usb = (cy - port[0] / 2, cy + port[0] / 2, wall + 0.5, wall + 0.5 + port[1])
+    x, y = hole_xy(layout, *build["piezo"])
+    r = layout.PIEZO["d"] / 2
+    c.piezo_xy = (x, y)
+    parts.append(Box("piezo", x - r, y - r, wall, x + r, y + r, wall + layout.PIEZO["h"]))
+
+    p1x, p1y = pico_pad(layout, build, 1)
+    edge = p1x - (pico["w"] - 19 * layout.PITCH) / 2  # the USB end of the Pico's PCB
+    bottom = p1y - pico["row_inset"]
+    parts.append(Box("pico", edge, bottom, zp, edge + pico["w"], bottom + pico["d"],
+                     zp + pico["pcb"] + pico["parts_h"]))
+    uy = bottom + pico["d"] / 2
+    uz = zp + pico["pcb"] + pico["usb_h"] / 2
+    parts.append(Box("usb", edge - pico["usb_overhang"], uy - pico["usb_w"] / 2,
+                     zp + pico["pcb"], edge, uy + pico["usb_w"] / 2,
+                     zp + pico["pcb"] + pico["usb_h"]))
+    c.usb_axis = (uy, uz)
+
+    pads = oled_pads(layout, build)
+    mx = (pads[0][0] + pads[3][0]) / 2
+    top_edge = pads[0][1] + oled["pin_inset"]
+    mz = zp + oled["standoff"]
+    parts.append(Box("oled", mx - oled["w"] / 2, top_edge - oled["d"], mz, mx + oled["w"] / 2,
+                     top_edge, mz + oled["pcb"]))
+    gy1 = top_edge - oled["glass_inset"]
+    gz = mz + oled["pcb"]
+    parts.append(Box("glass", mx - oled["glass_w"] / 2, gy1 - oled["glass_d"], gz,
+                     mx + oled["glass_w"] / 2, gy1, gz + oled["glass_t"]))
+    ay1 = gy1 - oled["aa_inset"]
+    c.active = (mx - oled["aa_w"] / 2, ay1 - oled["aa_d"], mx + oled["aa_w"] / 2, ay1)
+
+    c.button_xy = {}
+    for n in c.buttons:
+        bx, by = button_centre(layout, build, n)
+        c.button_xy[n] = (bx, by)
+        h = btn["body"] / 2
+        parts.append(Box("button " + n, bx - h, by - h, zp, bx + h, by + h, zp + btn["body_h"]))
+    c.parts = parts
+
+    under_plate = max(b.hi[2] for b in parts if not b.name.startswith("button"))
+    c.z_plate = under_plate + k["over"]  # the plate's underside
+    c.z_top = c.z_plate + wall
+    c.button_top = zp + btn["h"]
+    if c.button_top < c.z_top + 0.5:
+        raise LayoutError("%.1f mm buttons do not reach through the %.1f mm high plate: buy"
+                          " taller ones" % (btn["h"], c.z_top - zp))
+    for b in parts:  # the USB receptacle alone reaches into its opening in the wall
+        if b.name != "usb" and (b.lo[0] < -gap or b.lo[1] < -gap or b.hi[0] > c.board_w + gap
+                                or b.hi[1] > c.board_h + gap):
+            raise LayoutError("%s overhangs the case's inside" % b.name)
+
+    # ---- cuts and features
+    m = k["window_margin"]
+    ax0, ay0, ax1, ay1 = c.active
+    c.window = (ax0 - m, ay0 - m, ax1 + m, ay1 + m)
+    c.button_hole = k["button_hole"]
+    c.screws = [hole_xy(layout, *s) for s in build["screws"]]
+    c.boss_d, c.base_boss_d = k["boss_d"], k["head_d"] + 2 * k["boss_wall"]
+    c.screw_clear, c.screw_pilot = k["screw_clear"], k["screw_pilot"]
+    c.head_d, c.head_h = k["head_d"], k["head_h"]
+    c.screw_len = screw_length(c.z_split - c.head_h, c.z_plate - c.z_split)
+    c.usb_cut = (uy - pico["usb_w"] / 2 - 0.6, uy + pico["usb_w"] / 2 + 0.6,
+                 zp - 0.5, min(uz + pico["usb_h"] / 2 + 1.2, c.z_plate - 0.2))
+    c.corner = k["corner"]
+    if c.corner <= wall:
+        raise LayoutError("corner radius %.1f must exceed the %.1f mm wall" % (c.corner, wall))
+    # the lanyard's lug: outside the rounded corner, overlapping it by a good millimetre
+    c.lanyard = (c.x1 + 1.2, c.y1 + 1.2, k["lanyard_d"])
+    c.sound = (c.piezo_xy[0], c.piezo_xy[1], k["sound_d"]) if piezo_fitted else None
+    # Through-holes each part must have (its genus): the window and one per button in the
+    # top; one per screw, the lanyard, the sound hole and the charger's port in the base.
+    c.holes = {"top": 1 + len(c.buttons),
+               "base": len(c.screws) + 1 + (1 if piezo_fitted else 0)
+               + (1 if c.charger_usb else 0)}
+    return c
+
+
+STOCK_LENGTHS = (12, 16, 20, 25, 30)
+
+
+def screw_length(seat_to_split, boss_depth):
+    """The longest stock M2.5 screw that, seated in the base's counterbore, bites at least
+    3 mm into the top's boss without reaching its end."""
+    fits = [n for n in STOCK_LENGTHS if 3.0 <= n - seat_to_split <= boss_depth - 0.5]
+    if not fits:
+        raise LayoutError("no stock screw length fits a %.1f mm reach" % seat_to_split)
+    return fits[-1]
