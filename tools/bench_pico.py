@@ -74,6 +74,7 @@ def play(fw, turns):
             res["actions"][kind] = {
                 "n": len(recs), "alloc_max": max(allocs) if allocs else None,
                 "ms_max": round(max(pass_ms(r) for r in recs), 1),
+                "ms_median": round(statistics.median(pass_ms(r) for r in recs), 1),  # power
                 "emulated_ms_max": round(max(r[2] for r in recs) / 1000, 1),
                 "i2c_median": statistics.median(wire(r) for r in recs)}
     every = [r for r in p.records if r[0] in ACTIONS]
