@@ -1,5 +1,6 @@
 """Snapshots: exact round trips, a stated size, and clean refusal of bad bytes."""
 
+import os
 import random
 
 import pytest
@@ -10,6 +11,7 @@ from picoyacht import invariants, rules, snapshot
 from picoyacht.game import Game
 from picoyacht.snapshot import SnapshotError
 
+from conftest import ROOT
 from scripted import LcgRoller
 
 
@@ -490,19 +492,54 @@ def test_the_score_table_holds_every_box_maximum():
             assert saves.box_cap(rs, b, False) >= rs.box_max(b)
 
 
-def test_the_score_table_is_every_score_of_every_multiset():
-    """The table's shortcuts (upper boxes by face count, fixed boxes only until missed and
-    made) give exactly the scores a plain scan of every multiset gives, joker included."""
+def score_sets(rs):
+    """Every score each box takes from some multiset of the dice (0: the box unsatisfied),
+    by a plain scan with the rules core's scorer, the joker included."""
+    scan = [set() for _ in range(rs.nboxes)]
+    for counts in rules.multisets(rs.ndice):
+        five = rs.joker and max(counts) == rs.ndice
+        for b in range(rs.nboxes):
+            scan[b].add(max(0, rules.evaluate(rs.boxes[b], counts)))
+            if five and rs.boxes[b][rules.KIND] != rules.UPPER:
+                scan[b].add(max(0, rules.evaluate(rs.boxes[b], counts, True)))
+    return scan
+
+
+def score_rows_source():
+    """firmware/picoyacht/score_rows.py as the scan makes it."""
     from picoyacht import reachable
 
+    out = []
     for rs in rules.RULESETS:
-        scan = [set() for _ in range(rs.nboxes)]
-        for counts in rules.multisets(rs.ndice):
-            five = rs.joker and max(counts) == rs.ndice
-            for b in range(rs.nboxes):
-                scan[b].add(max(0, rules.evaluate(rs.boxes[b], counts)))
-                if five and rs.boxes[b][rules.KIND] != rules.UPPER:
-                    scan[b].add(max(0, rules.evaluate(rs.boxes[b], counts, True)))
+        rows = bytearray()
+        for points in score_sets(rs):
+            row = bytearray(reachable.ROW_BYTES)
+            for p in points:
+                row[p >> 3] |= 1 << (p & 7)
+            rows += row
+        lines = ['    b"%s"' % "".join("\\x%02x" % v for v in rows[i:i + 22])
+                 for i in range(0, len(rows), 22)]
+        out.append("    (  # %s\n    %s\n    )," % (rs.name, "\n    ".join(lines)))
+    head = ('"""Every score each box of each rule set takes from some dice: reachable.py\'s '
+            'rows.\n\nMade by host_tests/test_snapshot.py from rules.evaluate '
+            '(UPDATE_SCORE_ROWS=1 rewrites\nthis file); do not edit by hand. Bytes literals, '
+            'one per rule set: frozen,\nthey stay in flash; as .mpy, no block is larger than '
+            'one rule set\'s rows.\n"""\n\n')
+    return head + "ROWS = (\n" + "\n".join(out) + "\n)\n"
+
+
+def test_the_score_table_is_every_score_of_every_multiset():
+    """The table a save is checked against gives exactly the scores a plain scan of every
+    multiset gives, joker included; a stale table fails here."""
+    from picoyacht import reachable
+
+    path = ROOT / "firmware" / "picoyacht" / "score_rows.py"
+    want = score_rows_source()
+    if os.environ.get("UPDATE_SCORE_ROWS"):
+        path.write_text(want)
+    assert path.read_text() == want, "stale: UPDATE_SCORE_ROWS=1 pytest host_tests/test_snapshot.py"
+    for rs in rules.RULESETS:
+        scan = score_sets(rs)
         for b in range(rs.nboxes):
             table = {p for p in range(reachable.ROW_BYTES * 8)
                      if reachable.possible(rs, b, p, False)}

@@ -31,7 +31,7 @@ const EMU = resolve(HERE, 'build/rp2emu');
 const { PicoEmu, MPY_FS_FLASH_OFFSET } = await import(join(EMU, 'pico-emu.mjs'));
 const FIRMWARE = join(EMU, 'firmware/RPI_PICO-v1.28.0.uf2');
 const FS_SIZE = 352 * 4096;
-const MODULES = ['__init__', 'rules', 'game', 'snapshot', 'invariants', 'reachable', 'store'];
+const MODULES = ['__init__', 'rules', 'game', 'snapshot', 'invariants', 'reachable', 'score_rows', 'store'];
 
 const args = process.argv.slice(2);
 const mpyDir = args[0];
