@@ -25,8 +25,10 @@ def compile_package(out_dir, extra_args=(), arch="host"):
     written = []
     for src in sorted((FIRMWARE / "picoyacht").glob("*.py")):
         dst = pkg / (src.stem + ".mpy")
-        subprocess.run([mpy_cross(), "-march=" + arch, *extra_args, "-o", str(dst), str(src)],
-                       check=True, capture_output=True)
+        # The name stored in each .mpy is picoyacht/x.py wherever the clone is: an absolute
+        # path would make the heap a game needs depend on the folder it was cloned into.
+        subprocess.run([mpy_cross(), "-march=" + arch, *extra_args, "-s", "picoyacht/" + src.name,
+                        "-o", str(dst), str(src)], check=True, capture_output=True)
         written.append(dst)
     return written
 

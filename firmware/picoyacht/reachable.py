@@ -12,15 +12,35 @@ fails when they differ. Loaded only with a saved game to check.
 from micropython import const
 
 from picoyacht.rules import KIND, UPPER, doubles_with_sharp, evaluate
-from picoyacht.score_rows import ROWS
 
 ROW_BYTES = const(18)  # bits for scores 0..143: above any box's maximum (6 dice + 100)
+
+
+_rows = None  # the last rule set asked: its rows only (a saved game has one rule set)
+_rows_id = -1
+
+
+def _table(rs):
+    """The rule set's rows. The table's module leaves the heap once they are taken, with
+    the other rule sets' rows (as .mpy they would stay in RAM; frozen, all are in flash)."""
+    global _rows, _rows_id
+    if _rows_id != rs.id:
+        import sys
+
+        import picoyacht
+        from picoyacht import score_rows
+
+        _rows = score_rows.ROWS[rs.id]
+        _rows_id = rs.id
+        sys.modules.pop(score_rows.__name__, None)
+        delattr(picoyacht, "score_rows")
+    return _rows
 
 
 def _has(rs, box, points):
     if points < 0 or points >= ROW_BYTES * 8:
         return False
-    return bool(ROWS[rs.id][box * ROW_BYTES + (points >> 3)] >> (points & 7) & 1)
+    return bool(_table(rs)[box * ROW_BYTES + (points >> 3)] >> (points & 7) & 1)
 
 
 def possible(rs, box, points, sharp):
