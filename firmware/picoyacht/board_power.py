@@ -40,10 +40,13 @@ class PicoPower:
     supply. `chip` is sys.implementation._machine: it names the registers to write.
     `battery_sense`: config.BATTERY_SENSE, VSYS wired to GP29 as on a Pico."""
 
+    hold = None  # the latch's pin; an instance's own only where one is fitted (no heap else)
+
     def __init__(self, chip, battery_sense, hold=None):
         self.chip = chip
         self.battery_sense = battery_sense
-        self.hold = None if hold is None else Pin(hold, Pin.OUT, value=1)
+        if hold is not None:
+            self.hold = Pin(hold, Pin.OUT, value=1)
         self.fast = True
         self.fast_hz = machine.freq()
 
