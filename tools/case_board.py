@@ -108,7 +108,7 @@ def board_svg(c, layout, cfg, piezo_fitted):
             o.append(_rect(c, b.lo[0], b.lo[1], b.hi[0], b.hi[1],
                            'fill="none" stroke="#666" stroke-dasharray="6 4"'))
             label = layout.POWER[build["power"]["kind"]]["label"] if b.name == "power" \
-                else "soft-power latch" if b.name == "latch" else b.name
+                else b.name
             o.append(_text(c, b.centre()[0], b.centre()[1], label + " (under the board)",
                            12, fill="#555"))
         elif b.name in ("pico", "oled"):
