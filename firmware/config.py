@@ -53,5 +53,12 @@ WDT_GRACE_MS = 8000
 # is saved, the display goes off and the Pico sleeps until any button; 0 = never sleep.
 SLEEP_MIN = 5
 
+# Soft power (optional, hardware/BOM.md "Soft power"): GPIO that holds on a P-MOSFET latch
+# between the cells and VSYS, which a power button turns on. Fitted, sleep and "Power off"
+# let it go: the power is cut (the cells then last for years, not weeks) and the power
+# button, not any button, brings the game back from its save. None: not fitted (e.g. 18,
+# pin 24); the Pico then sleeps DORMANT and any button wakes it.
+POWER_HOLD = None
+
 # Where saves live on the Pico's flash filesystem.
 SAVE_DIR = "/saves"

@@ -61,6 +61,12 @@ POWER = {
                          "port": (10.0, 5.0)}},  # USB opening in the wall: width, height
 }
 
+# Soft-power latch (config.POWER_HOLD; BOM.md "Soft power"): its few parts on an offcut of
+# perfboard, 4 x 5 holes, glued to the base's floor beside the cells like the piezo: a
+# P-MOSFET on a SOT-23 adapter, a TO-92 NPN (4.6 mm body), two resistors and a capacitor
+# laid flat. Its power button is a tactile switch like the others, on the main board.
+LATCH = {"w": 10.0, "d": 13.0, "h": 8.0}
+
 # ---------------------------------------------------------------- the builds
 # Each build: board size in holes; the Pico's pin 1 (pins 1-20 run right along that row,
 # 21-40 back along the row 7 holes up; USB out of the left edge); the OLED header's left pin
@@ -68,6 +74,8 @@ POWER = {
 # board at "at" (holes, may be halves), "turn" to lay it upright; the piezo's centre under
 # the board (glued to the base's floor, on two wires). Set "kind" to "lipo" for the LiPo
 # option: its charger board lies on the floor at "charger_at", its USB port at the left wall.
+# With the soft-power latch, its board lies on the floor at "latch_at" and its power button
+# (lower-left leg at "power_button") sits away from the thumbs, so a grip never presses it.
 # The full build: the panel on top, the six hold buttons in a row under it (left to right
 # like the dice on screen), Up/Down under the left thumb, OK and Roll under the right, Menu
 # between. The Pico lies along the bottom edge.
@@ -86,6 +94,7 @@ FULL = {
     "power": {"kind": "3xAAA", "at": (12.5, 21.5), "turn": False,
               "charger_at": (4.5, 4)},  # a LiPo's charger: USB out of the left wall
     "piezo": (12.5, 5),
+    "latch_at": (21, 6), "power_button": (2, 25),
 }
 
 # The minimal build (4 buttons): the panel drops between the two button pairs.
@@ -97,6 +106,7 @@ MINIMAL = {
     "screws": ((1, 20), (22, 20), (22, 1), (1, 12)),
     "power": {"kind": "3xAAA", "at": (12, 10.5), "turn": True},
     "piezo": (2, 5),
+    "latch_at": (21.5, 10), "power_button": (3, 19),
 }
 
 # ---------------------------------------------------------------- the case

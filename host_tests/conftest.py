@@ -58,6 +58,17 @@ def mp_run():
 # "<name>[micropython]" (with only=True: there only). Its module must import on both
 # interpreters: CPython-only imports go inside the CPython-only tests, and on MicroPython
 # pytest and hypothesis are the stand-ins in mp/shim (host_tests/mp/README.md).
+def emulated_pico(pico):
+    """tools/pico.py, its emulator installed; the test skips, saying why, where it cannot."""
+    if pico.node() is None:
+        pytest.skip("node is not installed: the emulated Pico runs in node")
+    try:
+        pico.install()
+    except pico.PicoError as e:
+        pytest.skip(str(e))
+    return pico
+
+
 SHIM = HOST_TESTS / "mp" / "shim"
 TWIN_HEAP = "1M"  # correctness runs; heap budgets have their own tests
 _MP_RESULTS = {}

@@ -4,7 +4,8 @@ machine (CPython only).
 What the chip must see: each button pin's level-low wake enabled in IO_BANK0's
 DORMANT_WAKE_INTE (through the set alias) before machine.lightsleep() with no argument,
 the same bits cleared after; the boot clock back before sleeping; on USB power, short
-light sleeps until a button is down instead of DORMANT."""
+light sleeps until a button is down instead of DORMANT; with the soft-power latch
+(config.POWER_HOLD), its hold pin low before the sleep and high again after a wake."""
 
 import importlib
 import sys
@@ -57,14 +58,19 @@ def board_pico():
     sys.modules.pop("picoyacht.board_power", None)
 
 
-def make(board_pico, monkeypatch, chip, machine):
+def make(board_pico, monkeypatch, chip, machine, hold=None):
     class Pin:
-        IN = 0
+        IN, OUT = 0, 1
 
-        def __init__(self, gpio, mode=None):
+        def __init__(self, gpio, mode=None, value=None):
             self.gpio = gpio
+            if value is not None:
+                self.value(value)
 
-        def value(self):
+        def value(self, *level):
+            if level:
+                machine.log.append(("pin", self.gpio, level[0]))
+                return None
             return machine.vbus if self.gpio == 24 else 1
 
     power = importlib.import_module("picoyacht.board_power")  # the one board_pico imported
@@ -75,7 +81,7 @@ def make(board_pico, monkeypatch, chip, machine):
     b.timer = b.wdt = None
     b.gpios = list(BUTTON_GPIOS)
     b.read = lambda: 0 if machine.naps > 0 else 1
-    b.power = power.PicoPower(chip, False)  # the boot clock: what machine.freq() said
+    b.power = power.PicoPower(chip, False, hold)  # the boot clock: what machine.freq() said
     b.power.fast = False  # asleep after a dimmed spell at the slow clock
     return b
 
@@ -111,3 +117,20 @@ def test_the_clock_changes_only_when_asked_for_another(board_pico, monkeypatch):
     b.power.clock(True)
     slow = importlib.import_module("picoyacht.board_power").SLOW_HZ
     assert m.log == [("freq", slow), ("freq", 125000000)]
+
+
+@pytest.mark.parametrize("vbus", [0, 1])
+def test_the_latch_is_held_from_boot_let_go_to_sleep_and_taken_back_on_a_wake(
+        board_pico, monkeypatch, vbus):
+    """Breaks if the hold pin is not driven high when the board is built, not low before
+    the sleep (the power would never be cut), or not high again after a wake (on USB,
+    unplugging it after that wake would cut the game off mid-play)."""
+    m = Machine(vbus=vbus)
+    b = make(board_pico, monkeypatch, "Raspberry Pi Pico with RP2040", m, hold=18)
+    assert m.log == [("pin", 18, 1)]
+    b.sleep()
+    pins = [i for i, e in enumerate(m.log) if e[0] == "pin"]
+    naps = [i for i, e in enumerate(m.log) if e[0] == "lightsleep"]
+    assert [m.log[i] for i in pins] == [("pin", 18, 1), ("pin", 18, 0), ("pin", 18, 1)]
+    assert pins[1] < naps[0] and naps[-1] < pins[2]
+    assert m.log[pins[1] - 1] == ("freq", 125000000)  # the boot clock, then let go

@@ -131,6 +131,33 @@ def test_a_layout_that_cannot_fit_is_refused(cfg, layout):
         case.sources(cfg, edited(layout, FULL=high))
 
 
+@pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
+def test_soft_power_brings_its_latch_its_button_and_their_wires(cfg, layout, built, name):
+    """config.POWER_HOLD adds the latch on the floor, a hole in the top over its power
+    button and the latch's wires on the plan, the hold wire from that GPIO's pad. Breaks if
+    the model forgets the button's hole or the latch, or the plan wires the wrong pin."""
+    plain = built[name][0]
+    c, files = case.sources(edited(cfg, POWER_HOLD=18), layout)[name]
+    assert c.holes["top"] == plain.holes["top"] + 1 and c.buttons == plain.buttons
+    assert "latch" in {b.name for b in c.parts} and "latch" not in {b.name for b in plain.parts}
+    assert c.button_xy["power"] == case_model.button_centre(layout, c.build, "power")
+    wires = {el.get("data-to"): el for el in _wires(files["perfboard.svg"])}
+    assert int(wires["latch HOLD (through 10 kohm)"].get("data-pin")) == PHYS[18]
+    legs = [case_board.svg_xy(c, *p) for p in case_model.button_legs(layout, c.build, "power")]
+    assert _points(wires["latch ON"])[0] == pytest.approx(legs[0], abs=0.1)
+    assert "power GND" in wires and "latch OUT (through the diode)" in wires
+    assert "latch" not in "".join(w.get("data-to") for w in _wires(built[name][1]["perfboard.svg"]))
+
+
+def test_parts_on_the_floor_may_not_overlap(cfg, layout):
+    """The latch's board put where the piezo lies is refused (the negative control of the
+    floor check, which the good layouts pass above)."""
+    full = copy.deepcopy(layout.FULL)
+    full["latch_at"] = full["piezo"]
+    with pytest.raises(case_model.LayoutError, match="piezo and latch overlap"):
+        case.sources(edited(cfg, POWER_HOLD=18), edited(layout, FULL=full))
+
+
 # ---------------------------------------------------------------- the perfboard plan
 def _wires(svg):
     root = ET.fromstring(svg)
@@ -200,6 +227,16 @@ def test_the_lipo_case_passes_every_check(cfg, layout):
     c, files = case.sources(cfg, lay)["11-buttons"]
     case.write(RENDERED / "lipo", files, png=False)
     assert case_check.check_all(c, lay, case_check.load_parts(c, RENDERED / "lipo")) == []
+
+
+@pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
+def test_the_soft_power_case_passes_every_check(cfg, layout, name):
+    """With the latch on the floor and its button's hole, every check still holds."""
+    _need_openscad()
+    c, files = case.sources(edited(cfg, POWER_HOLD=18), layout)[name]
+    folder = RENDERED / ("latch-" + name)
+    case.write(folder, files, png=False)
+    assert case_check.check_all(c, layout, case_check.load_parts(c, folder)) == []
 
 
 def test_a_torn_mesh_is_not_watertight(rendered):

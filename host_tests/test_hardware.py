@@ -182,6 +182,8 @@ def _cfg_with(tmp_path, text):
     ("OLED_ADDR = 0x78", "OLED_ADDR"),
     ('BUTTONS = dict(BUTTONS, menu=None)', "required"),
     ('BUTTONS = dict(BUTTONS, jump=3)', "unknown button"),
+    ("POWER_HOLD = 13", "used twice"),
+    ("POWER_HOLD = 24", "radio"),
 ])
 def test_bad_pin_maps_are_refused(tmp_path, change, message):
     with pytest.raises(hardware.ConfigError, match=message):
@@ -224,3 +226,20 @@ def test_missing_display_message_names_the_fix():
     assert "scan found nothing" in display_help(0x3C, cfg, [])
     assert "swapped" in display_help(0x3C, cfg, [])
     assert "bus error" in display_help(0x3C, cfg, None)
+
+
+def test_the_soft_power_latch_is_wired_where_config_says(tmp_path):
+    """POWER_HOLD = 18 puts the latch's hold wire on GP18 (pin 24) in the table, the header
+    map and the diagram. Breaks if any of them forgets it or puts it on another pin."""
+    cfg = _cfg_with(tmp_path, "POWER_HOLD = 18")
+    out = hardware.outputs(cfg)
+    assert "- **Soft power**: GP18 (pin 24)" in out["PINS.md"]
+    header = {r[2]: r[0] for r in _table(out["PINS.md"], "Every header pin")}
+    header.update({r[3]: r[5] for r in _table(out["PINS.md"], "Every header pin")})
+    assert header["24"] == hardware.LATCH_LABEL
+    root = ET.fromstring(out["wiring.svg"].split("\n", 1)[1])
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "%s  GP18" % hardware.LATCH_LABEL in texts
+    plain = hardware.outputs(hardware.load_config(FIRMWARE / "config.py"))
+    assert "Soft power**: not fitted" in plain["PINS.md"]
+    assert hardware.LATCH_LABEL not in plain["wiring.svg"]

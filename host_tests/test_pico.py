@@ -11,7 +11,7 @@ it); installs the pinned emulator package itself.
 
 import pytest
 
-from conftest import HOST_TESTS
+from conftest import HOST_TESTS, emulated_pico
 
 pico = pytest.importorskip("pico")
 
@@ -20,12 +20,7 @@ GOLDEN = HOST_TESTS / "golden"
 
 @pytest.fixture(scope="module")
 def run():
-    if pico.node() is None:
-        pytest.skip("node is not installed: the emulated Pico runs in node")
-    try:
-        pico.install()
-    except pico.PicoError as e:
-        pytest.skip(str(e))
+    emulated_pico(pico)
     return pico.probe({"players": 1, "turns": 1, "shots": 1, "record": 0}, timeout=600)
 
 

@@ -35,6 +35,17 @@ def test_estimate_follows_the_battery_and_the_load():
     assert e["asleep_ma"] < e["play_ma"] / 5  # asleep draws far less than play
 
 
+def test_three_months_asleep_needs_the_latch():
+    """The issue's goal on 3 x AAA: DORMANT alone falls short (the board's own draw), the
+    soft-power latch let go meets it. Breaks if the model's sleep or off draw changes so
+    that either side of that no longer holds, or off_days stops following mAh / off_ma."""
+    aaa = case_model.load_layout().POWER["3xAAA"]
+    e = pm.estimate(0.1, 0.05, aaa, lit=0.2)
+    assert e["standby_days"] < 90 <= e["off_days"]
+    assert e["off_days"] == pytest.approx(aaa["mah"] / e["off_ma"] / 24, abs=1)
+    assert e["off_ma"] < e["asleep_ma"] / 100
+
+
 def test_report_names_every_power_option():
     out, lines = pm.report({"1.28.0": {"play": PLAY}})
     assert set(out) == set(case_model.load_layout().POWER)

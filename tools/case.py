@@ -57,7 +57,8 @@ def builds(cfg):
 
 def case_for(cfg, layout, buttons):
     piezo, _ = hardware.optional(cfg)
-    return case_model.model(layout, buttons, piezo is not None)
+    return case_model.model(layout, buttons, piezo is not None,
+                            hardware.soft_power(cfg) is not None)
 
 
 def sources(cfg, layout):

@@ -37,7 +37,7 @@ def wires(c, layout, cfg, piezo_fitted):
     run("GP%d" % cfg.SCL, "scl", hardware.GPIO_PIN[cfg.SCL], cfg.SCL, "oled SCL", scl)
     run("GP%d" % cfg.SDA, "sda", hardware.GPIO_PIN[cfg.SDA], cfg.SDA, "oled SDA", sda)
     # Grounds: one chain through every button's diagonal leg (always across the switch).
-    legs = [(cm.button_legs(layout, build, n)[3], n) for n in c.buttons]
+    legs = [(cm.button_legs(layout, build, n)[3], n) for n in c.holed]
     prev = cm.pico_pad(layout, build, PIN_GND_BUTTONS)
     for leg, n in sorted(legs, key=lambda t: (t[0][1], t[0][0])):
         out.append(("GND", "gnd", PIN_GND_BUTTONS, None, n + " GND", [prev, leg]))
@@ -45,8 +45,20 @@ def wires(c, layout, cfg, piezo_fitted):
     # The cells (or the LiPo charger's OUT pads) into VSYS through the Schottky diode.
     names = {b.name: b for b in c.parts}
     pb = names.get("charger") or names["power"]
-    run("VSYS", "vcc", PIN_VSYS, None, pb.name + " + (through the diode)",
-        (pb.lo[0] + 2.0, pb.hi[1] - 2.0))
+    plus = (pb.lo[0] + 2.0, pb.hi[1] - 2.0)
+    latch = names.get("latch")
+    if latch is None:
+        run("VSYS", "vcc", PIN_VSYS, None, pb.name + " + (through the diode)", plus)
+    else:  # the cells' + through the latch's P-MOSFET, then the diode, into VSYS
+        lin, lout = (latch.lo[0] + 2.0, latch.lo[1] + 2.0), (latch.hi[0] - 2.0, latch.hi[1] - 2.0)
+        run("VSYS", "vcc", PIN_VSYS, None, "latch OUT (through the diode)", lout)
+        out.append(("BAT+", "vcc", PIN_VSYS, None, "latch IN", [plus, lin]))
+        g = hardware.soft_power(cfg)
+        run("GP%d" % g, "latch", hardware.GPIO_PIN[g], g, "latch HOLD (through 10 kohm)",
+            (latch.lo[0] + 2.0, latch.hi[1] - 2.0))
+        out.append(("ON", "latch", PIN_VSYS, None, "latch ON",
+                    [cm.button_legs(layout, build, cm.POWER_BUTTON)[0],
+                     (latch.hi[0] - 2.0, latch.lo[1] + 2.0)]))
     run("GND", "gnd", PIN_GND_BAT, None, pb.name + " -", (pb.lo[0] + 2.0, pb.lo[1] + 2.0))
     if piezo_fitted:
         g = cfg.PIEZO
@@ -90,7 +102,7 @@ def board_svg(c, layout, cfg, piezo_fitted):
         o.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="#555" data-screw="1"/>'
                  % (px, py, c.screw_clear / 2 * SCALE))
     for b in c.parts:
-        if b.name in ("power", "piezo", "charger"):
+        if b.name in ("power", "piezo", "charger", "latch"):
             if b.name == "piezo" and not piezo_fitted:
                 continue
             o.append(_rect(c, b.lo[0], b.lo[1], b.hi[0], b.hi[1],
@@ -108,7 +120,7 @@ def board_svg(c, layout, cfg, piezo_fitted):
         elif b.name.startswith("button "):
             n = b.name[7:]
             o.append(_rect(c, b.lo[0], b.lo[1], b.hi[0], b.hi[1], 'fill="#333" stroke="#000"'))
-            o.append(_text(c, b.centre()[0], b.lo[1] - 2.0, hardware.LABEL[n], 11))
+            o.append(_text(c, b.centre()[0], b.lo[1] - 2.0, hardware.LABEL.get(n, "Power"), 11))
     px, py = cm.pico_pad(layout, build, 1)
     o.append(_text(c, px, py - 2.2, "1", 10, fill="#2e7d32"))
     px, py = cm.pico_pad(layout, build, 40)

@@ -16,7 +16,7 @@ CLEARANCE = 0.3
 CENTRE_TOL = 0.2
 EPS_VOLUME = 1e-3  # mm^3: what counts as no overlap between meshes
 # Stand on the base's floor: only their sides and tops keep clear.
-RESTING = ("power", "piezo", "charger")
+RESTING = ("power", "piezo", "charger", "latch")
 
 
 def load_parts(c, folder):
@@ -61,7 +61,7 @@ def buttons_centred(c, top, layout):
 
     holes = [Polygon(h) for h in _openings(top, z)]
     out = []
-    for n in c.buttons:
+    for n in c.holed:
         bx, by = cm.button_centre(layout, c.build, n)
         near = [h for h in holes if h.distance(rect(bx, by, bx, by)) == 0]
         if not near:

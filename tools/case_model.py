@@ -11,6 +11,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = ROOT / "hardware" / "layout.py"
+ON_THE_FLOOR = ("power", "charger", "piezo", "latch")  # glued to the base, side by side
+POWER_BUTTON = "power"  # the latch's button: on the board and in the top, not on a GPIO
 HOLD_BUTTONS = ("hold1", "hold2", "hold3", "hold4", "hold5", "hold6", "roll")
 
 
@@ -76,8 +78,13 @@ def oled_pads(layout, build):
     return [hole_xy(layout, c + i, r) for i in range(4)]
 
 
+def button_at(build, name):
+    """A button's lower-left leg (holes); "power" is the soft-power latch's button."""
+    return build["power_button"] if name == POWER_BUTTON else build["buttons"][name]
+
+
 def button_legs(layout, build, name):
-    c, r = build["buttons"][name]
+    c, r = button_at(build, name)
     return [hole_xy(layout, c + dc, r + dr) for dr in (0, 2) for dc in (0, 3)]
 
 
@@ -87,9 +94,10 @@ def button_centre(layout, build, name):
     return (sum(x for x, _ in legs) / 4, sum(y for _, y in legs) / 4)
 
 
-def model(layout, buttons, piezo_fitted):
+def model(layout, buttons, piezo_fitted, latch_fitted=False):
     """The Case for a build: `buttons` are the fitted button names, `piezo_fitted` adds the
-    piezo's sound hole. Raises LayoutError if the parts cannot fit the stack."""
+    piezo's sound hole, `latch_fitted` the soft-power latch on the floor and its power
+    button's hole. Raises LayoutError if the parts cannot fit the stack."""
     build = build_of(layout, buttons)
     k = layout.CASE
     pico, oled, btn = layout.PICO, layout.OLED, layout.BUTTON
@@ -99,6 +107,9 @@ def model(layout, buttons, piezo_fitted):
     missing = sorted(set(buttons) - set(build["buttons"]))
     if missing:
         raise LayoutError("layout has no place for button(s) %s" % ", ".join(missing))
+    if latch_fitted and not ("latch_at" in build and "power_button" in build):
+        raise LayoutError("the soft-power latch needs a latch_at and a power_button")
+    c.holed = c.buttons + ([POWER_BUTTON] if latch_fitted else [])  # a hole in the top each
     c.board_w = build["cols"] * layout.PITCH
     c.board_h = build["rows"] * layout.PITCH
     wall, gap = k["wall"], k["gap"]
@@ -108,7 +119,7 @@ def model(layout, buttons, piezo_fitted):
 
     # ---- heights: floor, the power option, wiring room, the board, the parts, the plate
     pw, pd = (power["d"], power["w"]) if build["power"]["turn"] else (power["w"], power["d"])
-    below = max(power["h"], layout.PIEZO["h"])
+    below = max(power["h"], layout.PIEZO["h"], layout.LATCH["h"] if latch_fitted else 0)
     c.z_board = wall + below + k["under"]  # perfboard's underside
     zp = c.z_board + layout.BOARD_T  # perfboard's top: the base/top split
     c.z_split = zp
@@ -130,6 +141,10 @@ def model(layout, buttons, piezo_fitted):
     r = layout.PIEZO["d"] / 2
     c.piezo_xy = (x, y)
     parts.append(Box("piezo", x - r, y - r, wall, x + r, y + r, wall + layout.PIEZO["h"]))
+    if latch_fitted:
+        x, y = hole_xy(layout, *build["latch_at"])
+        w, d = layout.LATCH["w"] / 2, layout.LATCH["d"] / 2
+        parts.append(Box("latch", x - w, y - d, wall, x + w, y + d, wall + layout.LATCH["h"]))
 
     p1x, p1y = pico_pad(layout, build, 1)
     edge = p1x - (pico["w"] - 19 * layout.PITCH) / 2  # the USB end of the Pico's PCB
@@ -157,7 +172,7 @@ def model(layout, buttons, piezo_fitted):
     c.active = (mx - oled["aa_w"] / 2, ay1 - oled["aa_d"], mx + oled["aa_w"] / 2, ay1)
 
     c.button_xy = {}
-    for n in c.buttons:
+    for n in c.holed:
         bx, by = button_centre(layout, build, n)
         c.button_xy[n] = (bx, by)
         h = btn["body"] / 2
@@ -171,6 +186,11 @@ def model(layout, buttons, piezo_fitted):
     if c.button_top < c.z_top + 0.5:
         raise LayoutError("%.1f mm buttons do not reach through the %.1f mm high plate: buy"
                           " taller ones" % (btn["h"], c.z_top - zp))
+    floor = [b for b in parts if b.name in ON_THE_FLOOR]
+    for i, a in enumerate(floor):
+        for b in floor[i + 1:]:
+            if all(a.lo[ax] < b.hi[ax] and b.lo[ax] < a.hi[ax] for ax in (0, 1)):
+                raise LayoutError("%s and %s overlap on the base's floor" % (a.name, b.name))
     for b in parts:  # the USB receptacle alone reaches into its opening in the wall
         if b.name != "usb" and (b.lo[0] < -gap or b.lo[1] < -gap or b.hi[0] > c.board_w + gap
                                 or b.hi[1] > c.board_h + gap):
@@ -194,9 +214,10 @@ def model(layout, buttons, piezo_fitted):
     # the lanyard's lug: outside the rounded corner, overlapping it by a good millimetre
     c.lanyard = (c.x1 + 1.2, c.y1 + 1.2, k["lanyard_d"])
     c.sound = (c.piezo_xy[0], c.piezo_xy[1], k["sound_d"]) if piezo_fitted else None
-    # Through-holes each part must have (its genus): the window and one per button in the
-    # top; one per screw, the lanyard, the sound hole and the charger's port in the base.
-    c.holes = {"top": 1 + len(c.buttons),
+    # Through-holes each part must have (its genus): the window and one per button (the
+    # latch's too) in the top; one per screw, the lanyard, the sound hole and the charger's
+    # port in the base.
+    c.holes = {"top": 1 + len(c.holed),
                "base": len(c.screws) + 1 + (1 if piezo_fitted else 0)
                + (1 if c.charger_usb else 0)}
     return c

@@ -71,13 +71,20 @@ MINIMAL = ("up", "down", "ok", "menu")
 COLOUR = {"sda": ("#1f5fbf", "blue"), "scl": ("#c99700", "gold"), "vcc": ("#d62828", "red"),
           "gnd": ("#222222", "black"), "hold": ("#2a8f3e", "green"),
           "roll": ("#e07b00", "orange"), "nav": ("#7b3fb0", "purple"),
-          "piezo": ("#8a5a2b", "brown")}
+          "piezo": ("#8a5a2b", "brown"), "latch": ("#c2185b", "magenta")}
+LATCH_LABEL = "Latch HOLD"  # the soft-power latch's hold input (BOM.md "Soft power")
 
 
 def wire_kind(name):
+    if name in ("piezo", "latch"):
+        return name
     if name.startswith("hold"):
         return "hold"
     return "roll" if name == "roll" else "nav"
+
+
+def part_label(name):
+    return {"piezo": "Piezo", "latch": LATCH_LABEL}.get(name) or LABEL[name]
 
 
 class ConfigError(ValueError):
@@ -119,6 +126,11 @@ def optional(cfg):
     return getattr(cfg, "PIEZO", None), bool(getattr(cfg, "BATTERY_SENSE", False))
 
 
+def soft_power(cfg):
+    """The GPIO that holds the soft-power latch on (config.POWER_HOLD), or None."""
+    return getattr(cfg, "POWER_HOLD", None)
+
+
 def check(cfg):
     """Raise ConfigError unless the pin map can be wired; returns the list of (use, gpio)."""
     i2c = cfg.I2C_ID
@@ -143,6 +155,8 @@ def check(cfg):
     piezo, _ = optional(cfg)
     if piezo is not None:
         uses.append(("piezo", piezo))
+    if soft_power(cfg) is not None:
+        uses.append(("power hold", soft_power(cfg)))
     seen = {}
     for use, g in uses:
         if not isinstance(g, int) or g in RADIO_GPIOS or g not in GPIO_PIN:
@@ -220,6 +234,8 @@ def plan(cfg):
     parts = [(n, g) for n, g in buttons]
     if piezo is not None:
         parts.append(("piezo", piezo))
+    if soft_power(cfg) is not None:
+        parts.append(("latch", soft_power(cfg)))  # its NPN's emitter on the ground rail
     by_side = {"L": [], "R": []}
     for name, g in parts:
         pin = GPIO_PIN[g]
@@ -243,11 +259,11 @@ def plan(cfg):
         p["wires"].append(Wire("gnd", [(rx, row_y(grow)), _pad_point(gpin)], "GND"))
         for row, name, g, pin in sorted(items):
             y = row_y(row)
-            kind = "piezo" if name == "piezo" else wire_kind(name)
+            kind = wire_kind(name)
             p["buttons"].append({"name": name, "gpio": g, "pin": pin, "side": side, "y": y,
                                  "gnd_pin": gpin})
             p["wires"].append(Wire(kind, [(mirror(BTN_R, side), y), _pad_point(pin)],
-                                   "Piezo" if name == "piezo" else LABEL[name]))
+                                   part_label(name)))
             p["wires"].append(Wire("gnd", [(rx, y), (mirror(BTN_L, side), y)]))
     p["oled"] = _place_oled(cfg, p["wires"], used_gnd)
     p["wires"] += p["oled"]["wires"]
@@ -410,7 +426,8 @@ def pins_md(cfg):
         w("| %d | GND | %s |" % (gpin, "; ".join(uses.get(gpin, ["spare (all GND pins are"
                                                                   " the same)"]))))
     w("| 36 | 3V3(OUT) | OLED VCC |")
-    w("| 39 | VSYS | optional battery input, through a Schottky diode (see BOM.md) |")
+    w("| 39 | VSYS | optional battery input, through a Schottky diode (and the soft-power"
+      " latch, if fitted: see BOM.md) |")
     w("| 40 | VBUS | USB 5 V; leave alone |")
     w("")
     w("## Optional parts")
@@ -426,6 +443,15 @@ def pins_md(cfg):
     else:
         w("- **Battery sense**: off (config.py has no `BATTERY_SENSE = True`). Nothing to wire"
           " when on: the Pico reads VSYS through its on-board 3:1 divider on GP29 (ADC3).")
+    hold = soft_power(cfg)
+    if hold is not None:
+        w("- **Soft power**: GP%d (pin %d) through 10 kohm to the latch's NPN base"
+          " (`POWER_HOLD` in config.py). The cells reach VSYS through its P-MOSFET and the"
+          " Schottky diode; its power button turns it on, the game lets it go to sleep."
+          % (hold, GPIO_PIN[hold]))
+    else:
+        w("- **Soft power**: not fitted (config.py has no `POWER_HOLD` GPIO): asleep the Pico"
+          " stays DORMANT, about 1 mA. The latch in BOM.md cuts that to a few uA.")
     w("")
     w("## Pins PicoYacht leaves alone")
     w("")
@@ -443,6 +469,8 @@ def pins_md(cfg):
         use_of[GPIO_PIN[g]] = LABEL[name] + ("" if name in dict(mini) else " (full build)")
     if piezo is not None:
         use_of[GPIO_PIN[piezo]] = "Piezo"
+    if hold is not None:
+        use_of[GPIO_PIN[hold]] = LATCH_LABEL
     use_of[PIN_3V3] = "OLED VCC"
     for gpin, u in uses.items():
         use_of[gpin] = "; ".join(u)
@@ -583,6 +611,10 @@ def wiring_svg(cfg):
             a('<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="#222" stroke-width="2"/>'
               % (_fmt(xr - 11), y, _fmt(xr), y))
             label = "Piezo"
+        elif b["name"] == "latch":
+            a('<rect x="%s" y="%d" width="%s" height="18" fill="#fce4ec" stroke="%s"/>'
+              % (_fmt(xl), y - 9, _fmt(xr - xl), COLOUR["latch"][0]))
+            label = LATCH_LABEL
         else:
             a('<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="#222" stroke-width="2"/>'
               % (_fmt(xl), y, _fmt(xl + 8), y))
@@ -597,7 +629,7 @@ def wiring_svg(cfg):
                                              _fmt((xl + xr) / 2), y - 6, _fmt((xl + xr) / 2),
                                              y - 10))
             label = LABEL[b["name"]]
-        colour = COLOUR["piezo" if b["name"] == "piezo" else wire_kind(b["name"])][0]
+        colour = COLOUR[wire_kind(b["name"])][0]
         tx = mirror(BTN_R + 8, side)
         a(_text(tx, y - 4, "%s  GP%d" % (label, b["gpio"]), 10,
                 "start" if side == "L" else "end", colour, "bold"))
@@ -623,6 +655,9 @@ def wiring_svg(cfg):
     piezo, battery = optional(cfg)
     if battery:
         notes.append("Battery sense: nothing to wire (VSYS is read on GP29 / ADC3 on the board).")
+    if soft_power(cfg) is not None:
+        notes.append("Soft power: the cells reach VSYS through the latch (BOM.md); its power"
+                     " button turns it on, the game lets it go to sleep.")
     for i, n in enumerate(notes):
         a(_text(20, ly + 22 + 17 * i, n, 11, fill="#333"))
     a("</svg>")
@@ -652,6 +687,8 @@ def wokwi_diagram(cfg):
         i = count[side]
         count[side] += 1
         bid = "btn_" + b["name"]
+        if b["name"] == "latch":
+            continue  # Wokwi has no such part; its pin simply stays unconnected there
         if b["name"] == "piezo":
             part = {"type": "wokwi-buzzer", "id": "piezo", "top": 120, "left": 200,
                     "attrs": {"volume": "0.2"}}

@@ -2,6 +2,7 @@
 
     hours of play   = battery mAh / battery current while playing
     days of standby = battery mAh / battery current asleep / 24
+    days off        = the same with the soft-power latch (hardware/BOM.md) let go
 
 The CPU's busy fraction comes from `make bench-pico`'s 1-player game on the emulated Pico
 (tools/bench_pico.py play()): an idle pass (nothing pressed) repeats every SAMPLE_MS, an
@@ -32,7 +33,11 @@ PLAY_FRAMES = ("play_ready.hex", "play_rolled.hex", "play_held.hex", "card_p1.he
 
 # Currents (mA).
 DORMANT_MA = 0.9  # Pico board in machine.lightsleep() (DORMANT), measured from USB by
-#                   MicroPython's maintainers when it was added to the rp2 port (2022)
+#                   MicroPython's maintainers when it was added to the rp2 port (2022); the
+#                   Raspberry Pi Pico Datasheet's power-consumption figures for a DORMANT
+#                   board are of the same order, about a milliamp at 5 V
+LATCH_OFF_MA = 0.001  # AO3401A datasheet: drain leakage (IDSS) 1 uA max, the latch let go
+#                     (held on, its 100 kohm gate resistor adds a few hundredths of a mA)
 CPU_BASE_MA = 4.0  # assumed: RP2040 clocks, PLLs, flash and RAM at 125 MHz, core asleep
 #                    between passes (WFE)
 CPU_BUSY_MA_PER_MHZ = 0.14  # assumed: the running core's extra current per MHz
@@ -83,7 +88,8 @@ def estimate(busy_play, busy_idle, battery, mhz=125, lit=None):
             "lit": round(lit, 3), "mhz": mhz, "play_ma": round(play, 2),
             "asleep_ma": round(asleep, 2), "mah": battery["mah"],
             "play_hours": round(battery["mah"] / play, 1),
-            "standby_days": round(battery["mah"] / asleep / 24, 1)}
+            "standby_days": round(battery["mah"] / asleep / 24, 1),
+            "off_ma": LATCH_OFF_MA, "off_days": round(battery["mah"] / LATCH_OFF_MA / 24)}
 
 
 def report(bench, fw="1.28.0"):
@@ -100,10 +106,12 @@ def report(bench, fw="1.28.0"):
     for name, battery in layout.POWER.items():
         e = estimate(busy_play, busy_idle, battery)
         out[name] = e
-        lines.append("  %-6s %4d mAh: play %.1f mA -> %.0f h; asleep %.2f mA -> %.0f days"
+        lines.append("  %-6s %4d mAh: play %.1f mA -> %.0f h; asleep %.2f mA -> %.0f days;"
+                     " latch off %.3f mA -> %.0f years, past the cells' shelf life"
                      " (CPU busy %.0f%% playing, %.0f%% idle; %.0f%% pixels lit)"
                      % (name, e["mah"], e["play_ma"], e["play_hours"], e["asleep_ma"],
-                        e["standby_days"], 100 * busy_play, 100 * busy_idle, 100 * e["lit"]))
+                        e["standby_days"], e["off_ma"], e["off_days"] / 365, 100 * busy_play,
+                        100 * busy_idle, 100 * e["lit"]))
     return out, lines
 
 

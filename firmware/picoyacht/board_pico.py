@@ -34,7 +34,8 @@ file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog.
 Power (picoyacht.power decides when): the clock, the sleep until a press and the battery
 reading are picoyacht.board_power's; sleep() stops the sampling Timer and the watchdog
 around it (the watchdog would count on after the wake) and starts them again after.
-config.SLEEP_MIN: minutes without a press before sleep() (0: never).
+config.SLEEP_MIN: minutes without a press before sleep() (0: never); config.POWER_HOLD: the
+soft-power latch's hold pin, taken first thing here.
 
 Sound: config.PIEZO names the GPIO of a passive piezo driven by machine.PWM; board.tone is
 tone(freq_hz, duty_u16) for picoyacht.sound.Player (0 = silence), or None when PIEZO is None.
@@ -67,6 +68,9 @@ def _chip():
 
 class PicoBoard:
     def __init__(self, cfg):
+        # first: a soft-power latch is held by its button's press only until this runs
+        self.power = PicoPower(_chip(), getattr(cfg, "BATTERY_SENSE", False),
+                               getattr(cfg, "POWER_HOLD", None))
         self.cfg = cfg
         self.pins = []
         self.bits = []
@@ -125,7 +129,6 @@ class PicoBoard:
         from picoyacht.power import sleep_after_ms
 
         self.sleep_ms = sleep_after_ms(cfg)
-        self.power = PicoPower(_chip(), getattr(cfg, "BATTERY_SENSE", False))
         self.clock = self.power.clock  # looked up by picoyacht.power and diag, as methods
         self.battery_mv = self.power.battery_mv
         # Every attribute exists before the Timer starts: adding one later grows the

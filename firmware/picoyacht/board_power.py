@@ -12,6 +12,13 @@ it waits in short light sleeps instead. The board stops its sampling Timer and i
 watchdog around wait() (the watchdog would count on after the wake). battery_mv() reads
 VSYS for the diagnostics screen.
 
+Soft power (config.POWER_HOLD, hardware/BOM.md): the hold pin goes high as the board is
+built, which keeps the latch on once the power button is let go. wait() lets it go first:
+on the cells the power then fades within the latch's RC time, while the chip is already
+DORMANT (the save is written by then), so a latch that is not fitted or USB power only
+leaves the wait as it is without one. A press before the power is gone wakes the chip,
+which takes the latch back.
+
 A board layer: it and board_pico are the modules that import machine.
 """
 
@@ -33,9 +40,13 @@ class PicoPower:
     supply. `chip` is sys.implementation._machine: it names the registers to write.
     `battery_sense`: config.BATTERY_SENSE, VSYS wired to GP29 as on a Pico."""
 
-    def __init__(self, chip, battery_sense):
+    hold = None  # the latch's pin; an instance's own only where one is fitted (no heap else)
+
+    def __init__(self, chip, battery_sense, hold=None):
         self.chip = chip
         self.battery_sense = battery_sense
+        if hold is not None:
+            self.hold = Pin(hold, Pin.OUT, value=1)
         self.fast = True
         self.fast_hz = machine.freq()
 
@@ -54,9 +65,19 @@ class PicoPower:
         return Pin(_VBUS_GPIO, Pin.IN).value() == 1
 
     def wait(self, gpios, read):
-        """Sleep until read() (the board's button mask) sees a button down. The boot clock
-        must be back first (see PicoBoard.sleep). Returns at once on a chip without known
-        wake registers or with no button pins."""
+        """Sleep until read() (the board's button mask) sees a button down, the soft-power
+        latch let go meanwhile: on the cells the power goes, and the wait never ends. The
+        boot clock must be back first (see PicoBoard.sleep)."""
+        hold = self.hold
+        if hold is not None:
+            hold.value(0)
+        self._wait(gpios, read)
+        if hold is not None:
+            hold.value(1)
+
+    def _wait(self, gpios, read):
+        """The wait itself. Returns at once on a chip without known wake registers or with
+        no button pins."""
         if self.usb_powered():
             while not read():
                 machine.lightsleep(_NAP_MS)
