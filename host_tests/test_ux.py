@@ -432,12 +432,12 @@ def test_scores_table_names_are_whole_when_there_is_room():
     assert "Beatrice" in words(r.app)
 
 
-def test_the_handover_line_cuts_a_long_box_name_not_its_points():
+def test_the_handover_line_shortens_a_long_box_name_not_its_points():
     r = Rig()
     app = r.app
     app.settings.names[0] = "Annabell"  # 8 characters, the most a name has
     g = r.new_game((HUMAN, HUMAN))
-    small = [b[1] for b in g.rs.boxes].index("SS")  # "Sm straight": 24 characters in all
+    small = [b[1] for b in g.rs.boxes].index("SS")  # "Small straight": 27 characters in all
     r.score(small, (1, 2, 3, 4, 6))
     assert app.screen.NAME == "handover" and g.scores[small] == 30
     cv = app.cv
@@ -456,7 +456,7 @@ def test_the_handover_line_cuts_a_long_box_name_not_its_points():
     line = [(x, n) for n, x, y in nums if y == 40]
     assert [n for _, n in line] == [30], nums
     assert line[0][0] + 2 * CELL <= 1 + 21 * CELL  # within the line's 21 characters
-    assert "Annabell" in w and ": " in w and "Sm strai" in w, w  # 8 + 2 + 8 + 1 + 2
+    assert "Annabell" in w and ": " in w and "Sm str" in w, w  # its short form, whole
 
 
 def test_a_failed_load_ahead_is_tried_once_and_the_press_still_opens_its_screen():

@@ -121,6 +121,8 @@ def main():
     s.item(menus.M_SCORES)
     s.press(K.B_OK)
     s.shot("scores")
+    s.press(K.B_DOWN, K.B_DOWN)
+    s.shot("scores_grid")
     s.press(K.B_MENU, K.B_MENU)
     # score a full house, then watch the CPU
     set_dice(app, (3, 3, 5, 3, 5))
