@@ -84,7 +84,9 @@ class Scores(Pages):
         rows = self.rows
         rpages = self._row_pages()
         rp = page % rpages
-        first_seat, shown = seat_span(g.nseats, page // rpages)
+        part = page // rpages
+        first_seat = first_of(g.nseats, part)
+        shown = first_of(g.nseats, part + 1) - first_seat
         room = label_room(shown)
         lw = room * CELL + 2
         cw = (W - lw) // shown
@@ -122,12 +124,11 @@ def seat_pages(nseats):
     return (nseats + _SEATS - 1) // _SEATS
 
 
-def seat_span(nseats, part):
-    """(first seat, seats shown) on the grid's part-th page of seats: the seats split
-    as evenly as the pages allow, so 4 players show as 2 and 2, not 3 and 1."""
-    n = seat_pages(nseats)
-    first = part * nseats // n
-    return first, (part + 1) * nseats // n - first
+def first_of(nseats, part):
+    """The first seat on the grid's part-th page of seats (nseats past the last): the
+    seats split as evenly as the pages allow, so 4 players show as 2 and 2, not 3 and 1.
+    (An int, not a tuple: turning the page allocates nothing.)"""
+    return part * nseats // seat_pages(nseats)
 
 
 def label_room(shown):

@@ -16,7 +16,6 @@ from picoyacht.coach import Coach, centi
 from picoyacht.cues import GAME_OVER, HOLD, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
 from picoyacht.game import Game, RuleError, copy_into
-from picoyacht.labels import take_hint
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.roller import Roller, seed_from_entropy
 from picoyacht.rules import NAME, YAHTZEE, Options
@@ -171,6 +170,8 @@ class Turn:
         after = ", avg " + centi(value) if value >= 0 else ""
         before = _PLAIN if value < 0 and self.coach.plain else ""
         if kind == A_SCORE:
+            from picoyacht.labels import take_hint  # (here: not in the boot's heap)
+
             text = take_hint(g.rs.boxes[arg][NAME], str(g.preview(arg)), before, after)
             mask = 0
         else:
