@@ -49,11 +49,11 @@ class Shots:
 
     def start(self, nplayers, coach=0, rid=0, humans=1):
         """A new game from the title: rule set, seats (the first `humans` human, the rest
-        as setup has them), coach; then Start."""
+        CPU Normal), coach; then Start."""
         s = self.app.settings
         s.rid, s.nplayers, s.coach = rid, nplayers, coach
-        for seat in range(humans):
-            s.kinds[seat] = 0
+        for seat in range(nplayers):
+            s.kinds[seat] = 0 if seat < humans else 2
         self.press(K.B_OK)
         self.item(newgame.R_START)
         self.press(K.B_OK)
@@ -88,7 +88,7 @@ def main():
     s.shot("name")
     s.press(K.B_DOWN, K.B_MENU)
     s.item(newgame.R_KIND + 1)
-    s.press(K.B_OK)  # P2: CPU Expert
+    s.press(K.B_OK, K.B_OK, K.B_OK)  # P2: Human, CPU Easy, CPU Normal, CPU Expert
     s.item(newgame.R_START)
     s.press(K.B_DOWN, K.B_UP)
     s.shot("setup_start")

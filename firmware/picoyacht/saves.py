@@ -7,7 +7,7 @@ refused (the Store then falls back to its previous good copy, or the app starts 
 
 from picoyacht import rules
 from picoyacht.cues import VOLUME_DEFAULT, VOLUME_NAMES
-from picoyacht.game import HUMAN, MAX_NAME
+from picoyacht.game import MAX_NAME
 from picoyacht.rules import ALL_PLUS, ARG_A, FIXED, KIND, MODE, UPPER, VALUE, YAHTZEE_BONUS
 
 BETS = (5, 10, 20, 50)
@@ -23,7 +23,9 @@ class Settings:
         self.rid = rules.YAHTZEE
         self.options = rules.Options()
         self.nplayers = 2
-        self.kinds = bytearray((HUMAN, 2, 2, 2, 2, 2))
+        # every seat starts Human: stepping a seat then meets the kinds in their order,
+        # Human, CPU Easy, CPU Normal, CPU Expert
+        self.kinds = bytearray(6)
         self.names = list(DEFAULT_NAMES)
         self.coach = 0
         self.volume = VOLUME_DEFAULT
