@@ -1,12 +1,14 @@
 """Words a player understands, through the real App on the headless board: setup's player
 types in their order, credits as winnings, the standings page, the roll-off shown."""
 
-from test_ux import Rig, words
+from test_ux import Rig, finish, words
 
+from picoyacht import buttons as K
 from picoyacht import menus, newgame
 from picoyacht.game import HUMAN
+from picoyacht.rules import CASINO5
 from picoyacht.saves import Settings
-from picoyacht.screens import KIND_NAMES
+from picoyacht.screens import KIND_NAMES, ROW_CREDITS, row_sum
 
 
 def test_setup_steps_player_types_in_order_from_human():
@@ -24,3 +26,49 @@ def test_setup_steps_player_types_in_order_from_human():
         seen.append(kind)
         r.d.pick(newgame.R_KIND + 1)
     assert seen == ["Human", "CPU Easy", "CPU Normal", "CPU Expert", "Human"]
+
+
+def _numbers(app):
+    """Every (number, right edge, y) the current screen draws with rnum."""
+    got = []
+    cv = app.cv
+    rnum = cv.rnum
+
+    def spy(n, xr, y, c=1):
+        got.append((n, xr, y))
+        return rnum(n, xr, y, c)
+
+    cv.rnum = spy
+    try:
+        words(app)
+    finally:
+        del cv.rnum
+    return got
+
+
+def test_casino_credits_read_as_winnings_not_debts():
+    """Every seat's wallet starts at 0 with its bet in the pot, on the standings, the grid
+    and game over; the winner's ends with the pot. Breaks with the old net credits (-10
+    at the start, "Cr" on the grid, "cred" at game over)."""
+    r = Rig()
+    g = r.new_game((HUMAN, HUMAN), CASINO5, begin=False)
+    bet = g.options.bet
+    assert g.credits == [-bet, -bet]  # the game's own count is unchanged: net
+    r.app.go("scores")
+    assert "won" in words(r.app)
+    on_won_column = [n for n, xr, y in _numbers(r.app) if xr == 84 and y >= 16]
+    assert on_won_column == [0, 0]
+    seen = []
+    for _ in range(r.app.screen.pages()):
+        seen += words(r.app)
+        r.d.press(K.B_DOWN)
+    assert "Credits won" in seen and "Cr" not in seen
+    r.d.press(K.B_MENU)
+    finish(r.app)
+    assert r.app.screen.NAME == "over"
+    w = words(r.app)
+    assert "won" in w and "cred" not in w
+    won = {n for n, xr, y in _numbers(r.app) if xr == 84 and y >= 16}
+    assert all(n >= 0 for n in won)
+    assert max(won) >= 2 * bet  # the pot went to the winner's wallet
+    assert [row_sum(g, s, ROW_CREDITS) for s in range(2)] == [c + bet for c in g.credits]

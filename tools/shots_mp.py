@@ -185,6 +185,8 @@ def main():
     sr = Shots(FULL)
     sr.start(3, rid=2, humans=2)  # Casino 5
     sr.shot("handover_drawn")
+    sr.app.go("scores")  # the standings: each wallet starts at 0, the bets in the pot
+    sr.shot("scores_casino")
     so = sr = app = g = None
     gc.collect()
 

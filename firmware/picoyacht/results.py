@@ -193,7 +193,7 @@ class Over(Screen):
         header(cv, "Game over")
         cv.rtext("total", W, 0, 0)
         if g.rs.casino:
-            cv.rtext("cred", 84, 0, 0)
+            cv.rtext("won", 84, 0, 0)
         elif self.judged:
             cv.rtext("gave", 92, 0, 0)
         win = self.winners
@@ -225,7 +225,7 @@ class Over(Screen):
                 cv.glyph(font.RIGHT, 0, y)
             cv.text(g.names[s], 8, y)
             if g.rs.casino:
-                cv.rnum(g.credits[s], 84, y)
+                cv.rnum(row_sum(g, s, ROW_CREDITS), 84, y)
             elif self.judged:
                 # coach summary: expected points given away (centi-points, shown -x.y)
                 _centi_left(cv, -coach.given(s), 92, y)
