@@ -345,6 +345,24 @@ def words(app):
     return got
 
 
+def numbers(app, method):
+    """Every (number, x, y) the current screen draws with Canvas.<method> (num or rnum)."""
+    got = []
+    cv = app.cv
+    draw = getattr(cv, method)
+
+    def spy(n, x, y, c=1):
+        got.append((n, x, y))
+        return draw(n, x, y, c)
+
+    setattr(cv, method, spy)
+    try:
+        words(app)
+    finally:
+        delattr(cv, method)
+    return got
+
+
 def finish(app):
     g = app.turn.game
     while not g.over:
@@ -440,19 +458,8 @@ def test_the_handover_line_shortens_a_long_box_name_not_its_points():
     small = [b[1] for b in g.rs.boxes].index("SS")  # "Small straight": 27 characters in all
     r.score(small, (1, 2, 3, 4, 6))
     assert app.screen.NAME == "handover" and g.scores[small] == 30
-    cv = app.cv
-    nums = []
-    num = cv.num
-
-    def spy(n, x, y, c=1):
-        nums.append((n, x, y))
-        return num(n, x, y, c)
-
-    cv.num = spy
-    try:
-        w = words(app)
-    finally:
-        del cv.num
+    nums = numbers(app, "num")
+    w = words(app)
     line = [(x, n) for n, x, y in nums if y == 40]
     assert [n for _, n in line] == [30], nums
     assert line[0][0] + 2 * CELL <= 1 + 21 * CELL  # within the line's 21 characters

@@ -1,7 +1,7 @@
 """Words a player understands, through the real App on the headless board: setup's player
 types in their order, credits as winnings, the standings page, the roll-off shown."""
 
-from test_ux import Rig, finish, words
+from test_ux import Rig, finish, numbers, words
 
 from picoyacht import buttons as K
 from picoyacht import menus, newgame
@@ -28,24 +28,6 @@ def test_setup_steps_player_types_in_order_from_human():
     assert seen == ["Human", "CPU Easy", "CPU Normal", "CPU Expert", "Human"]
 
 
-def _numbers(app):
-    """Every (number, right edge, y) the current screen draws with rnum."""
-    got = []
-    cv = app.cv
-    rnum = cv.rnum
-
-    def spy(n, xr, y, c=1):
-        got.append((n, xr, y))
-        return rnum(n, xr, y, c)
-
-    cv.rnum = spy
-    try:
-        words(app)
-    finally:
-        del cv.rnum
-    return got
-
-
 def test_casino_credits_read_as_winnings_not_debts():
     """Every seat's wallet starts at 0 with its bet in the pot, on the standings, the grid
     and game over; the winner's ends with the pot. Breaks with the old net credits (-10
@@ -56,7 +38,7 @@ def test_casino_credits_read_as_winnings_not_debts():
     assert g.credits == [-bet, -bet]  # the game's own count is unchanged: net
     r.app.go("scores")
     assert "won" in words(r.app)
-    on_won_column = [n for n, xr, y in _numbers(r.app) if xr == 84 and y >= 16]
+    on_won_column = [n for n, xr, y in numbers(r.app, "rnum") if xr == 84 and y >= 16]
     assert on_won_column == [0, 0]
     seen = []
     for _ in range(r.app.screen.pages()):
@@ -68,7 +50,7 @@ def test_casino_credits_read_as_winnings_not_debts():
     assert r.app.screen.NAME == "over"
     w = words(r.app)
     assert "won" in w and "cred" not in w
-    won = {n for n, xr, y in _numbers(r.app) if xr == 84 and y >= 16}
+    won = {n for n, xr, y in numbers(r.app, "rnum") if xr == 84 and y >= 16}
     assert all(n >= 0 for n in won)
     assert max(won) >= 2 * bet  # the pot went to the winner's wallet
     assert [row_sum(g, s, ROW_CREDITS) for s in range(2)] == [c + bet for c in g.credits]
