@@ -1,6 +1,8 @@
 """Words a player understands, through the real App on the headless board: setup's player
 types in their order, credits as winnings, the standings page, the roll-off shown."""
 
+import pytest
+from board_sim import FOUR, FULL
 from test_ux import Rig, finish, numbers, words
 
 from picoyacht import buttons as K
@@ -54,3 +56,40 @@ def test_casino_credits_read_as_winnings_not_debts():
     assert all(n >= 0 for n in won)
     assert max(won) >= 2 * bet  # the pot went to the winner's wallet
     assert [row_sum(g, s, ROW_CREDITS) for s in range(2)] == [c + bet for c in g.credits]
+
+
+def _key_letters(app):
+    """The letters the diagnostics screen draws on its Keys row."""
+    got = []
+    cv = app.cv
+    glyph = cv.glyph
+
+    def spy(code, x, y, c=1):
+        if y == 8:
+            got.append(chr(code))
+        return glyph(code, x, y, c)
+
+    cv.glyph = spy
+    try:
+        words(app)
+    finally:
+        del cv.glyph
+    return "".join(got)
+
+
+@pytest.mark.parametrize("present,hint,letters,legend", [
+    (FULL, "hold Menu", "123456RUDOM", "1-6: hold  OK: pick"),
+    (FOUR, "hold B", "UDAB", "Up/Dn: move  A: pick"),
+])
+def test_prompts_name_the_builds_own_buttons(present, hint, letters, legend):
+    """The full build's diagnostics say "hold Menu" and letter its OK and Menu buttons O
+    and M; the 4-button build's say "hold B" and A, B. The play legend names the keys of
+    each. Breaks with the old "hold B" and "A B" on both, or "1-6 hold  Roll  OK"."""
+    r = Rig(present)
+    r.app.show("diag")
+    r.d.run_ms(50)  # the loop feeds the screen its facts
+    assert hint in words(r.app)
+    assert "".join(ch for ch in _key_letters(r.app) if ch.isalnum()) == letters
+    r2 = Rig(present)
+    r2.new_game()
+    assert r2.app.screen.NAME == "play" and legend in words(r2.app)

@@ -57,7 +57,7 @@ class Play(Screen):
         self.seen_turn = -1
         self.anim_dice = bytearray(6)
         self._rng = (app.boot_ms & 0xFFFF) | 1  # for roll animations only, never the dice
-        self.legend = "1-6 hold  Roll  OK" if app.full else "Up/Dn move  A select"
+        self.legend = "1-6: hold  OK: pick" if app.full else "Up/Dn: move  A: pick"
 
     def enter(self):
         """A new game or a new turn (a box scored, or one undone) starts on Roll, with no
