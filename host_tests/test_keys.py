@@ -59,8 +59,8 @@ def legend_keys(legend):
             continue
         for word in group.split(" "):
             parts = word.split("/")
-            if all(len(p) == 1 and p.isalnum() or p in short or p == "enter" or re.fullmatch(r"\d-\d", p)
-                   for p in parts):
+            if all(len(p) == 1 and p.isalnum() or p in short or p == "enter"
+                   or re.fullmatch(r"\d-\d", p) for p in parts):
                 keys |= expand(short.get(p, p) for p in parts)
     return keys
 

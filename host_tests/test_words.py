@@ -8,7 +8,7 @@ from test_ux import Rig, finish, numbers, words
 from picoyacht import buttons as K
 from picoyacht import menus, newgame
 from picoyacht.game import HUMAN
-from picoyacht.rules import CASINO5
+from picoyacht.rules import CASINO5, DELUXE
 from picoyacht.saves import Settings
 from picoyacht.screens import KIND_NAMES, ROW_CREDITS, row_sum
 
@@ -93,3 +93,55 @@ def test_prompts_name_the_builds_own_buttons(present, hint, letters, legend):
     r2 = Rig(present)
     r2.new_game()
     assert r2.app.screen.NAME == "play" and legend in words(r2.app)
+
+
+def test_deluxe_shows_its_roll_off_then_the_first_turn():
+    """Before the first turn, every throw of the roll-off (each a total of six dice) with
+    its thrower, the winner marked; a key then opens the hand-over. Breaks if the game
+    goes straight to the hand-over, as it did, or a throw is left out."""
+    r = Rig()
+    r.app.settings.names[:3] = ["Ann", "Bob", "Cleo"]
+    g = r.new_game((HUMAN, HUMAN, 2), DELUXE, begin=False)
+    assert g.rolloff and r.app.screen.NAME == "rolloff"
+    w = words(r.app)
+    shown = [n for n, xr, y in numbers(r.app, "rnum") if y >= 16]
+    throws = [t for rnd in g.rolloff for t in rnd]
+    assert shown == [total for _, total in throws]
+    assert all(g.names[seat] in w for seat, _ in throws)
+    assert all(6 <= total <= 36 for _, total in throws)
+    first = g.rolloff[-1]
+    assert g.current == max(first, key=lambda t: t[1])[0]
+    r.d.press(K.B_OK)
+    assert r.app.screen.NAME == "handover" and "won the roll-off" in words(r.app)
+
+
+def test_a_roll_off_with_a_tie_says_they_throw_again():
+    r = Rig()
+    g = r.new_game((HUMAN, HUMAN), DELUXE, begin=False)
+    g.rolloff[:] = [[(0, 20), (1, 20)], [(0, 25), (1, 19)]]  # as a tie would leave it
+    w = words(r.app)
+    assert "Tie: they throw again" in w
+    assert [n for n, xr, y in numbers(r.app, "rnum") if y >= 16] == [20, 20, 25, 19]
+
+
+def test_standings_page_ranks_all_six_seats_first():
+    """With 6 players, the scores' first page has every seat's rank, name and total, best
+    first (a tie shares its rank); before, totals were on pages 4 and 8 only."""
+    r = Rig()
+    names = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
+    r.app.settings.names[:6] = names
+    g = r.new_game((HUMAN,) * 6)
+    for s, pts in enumerate((10, 30, 20, 30, 0, 5)):
+        g.scores[s * g.rs.nboxes + 12] = pts  # Chance
+        g.filled[s] |= 1 << 12
+    r.app.go("scores")
+    assert r.app.screen.page == 0
+    w = words(r.app)
+    order = [w.index(n) for n in names]
+    ranked = sorted(range(6), key=lambda s: (-g.total(s), s))
+    assert sorted(range(6), key=lambda s: order[s]) == ranked
+    nums = numbers(r.app, "rnum")
+    totals = [n for n, xr, y in nums if xr == 128 and y >= 16]
+    ranks = [n for n, xr, y in nums if xr == 12 and y >= 16]
+    assert totals == [30, 30, 20, 10, 5, 0]
+    assert ranks == [1, 1, 3, 4, 5, 6]

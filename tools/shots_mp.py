@@ -187,7 +187,12 @@ def main():
     sr.shot("handover_drawn")
     sr.app.go("scores")  # the standings: each wallet starts at 0, the bets in the pot
     sr.shot("scores_casino")
-    so = sr = app = g = None
+    sr = None
+    gc.collect()
+    sx = Shots(FULL)  # Deluxe: the roll-off before the first turn
+    sx.start(3, rid=5, humans=2)
+    sx.shot("rolloff")
+    so = sx = app = g = None
     gc.collect()
 
     # boot: a corrupt save means a note, then the title; Menu held: diagnostics

@@ -15,7 +15,7 @@ from picoyacht import gamelog
 from picoyacht.coach import Coach, centi
 from picoyacht.cues import GAME_OVER, HOLD, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
-from picoyacht.game import Game, RuleError, copy_into
+from picoyacht.game import HUMAN, Game, RuleError, copy_into
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.roller import Roller, seed_from_entropy
 from picoyacht.rules import NAME, YAHTZEE, Options
@@ -122,6 +122,10 @@ class Turn:
         self.coach_line = ""
         self.app.log(gamelog.start_line(g))
         self.save_due = True
+        if g.rolloff:  # Deluxe: who threw what, when a human is there to read it
+            for kind in g.kinds:
+                if kind == HUMAN:
+                    return "rolloff"
         return "handover" if g.nseats > 1 else "play"
 
     # ---------------------------------------------------------------- a human's moves
