@@ -4,6 +4,7 @@ tip in a solo game, the words on screen, and setup's two-way values and Start ro
 
 import pytest
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
+from records_files import records_v3
 
 from picoyacht import app as A
 from picoyacht import buttons as K
@@ -386,7 +387,7 @@ def test_game_over_solo_says_no_winner_and_labels_its_columns():
     assert "gave" in w and "total" in w and "Worst move: " in w
     assert any(s.startswith("Winner") for s in w)
     r3 = Rig()
-    r3.app.records.best[YAHTZEE] = 999
+    r3.app.records = saves.Records.unpack(records_v3({YAHTZEE: (1, 999, "Ann")}))
     r3.new_game()
     finish(r3.app)
     assert "Best so far " in words(r3.app)

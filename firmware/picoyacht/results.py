@@ -204,7 +204,7 @@ class Over(Screen):
                 cv.text("New best score!", 1, 8)
             else:
                 x = cv.text("Best so far ", 1, 8)
-                cv.num(app.records.best[g.rs.id], x, 8)
+                cv.num(app.records.best(g.rs.id), x, 8)
         elif len(win) == 1:
             x = cv.text("Winner ", 1, 8)
             cv.text(g.names[win[0]], x, 8)
