@@ -141,6 +141,8 @@ def test_scores_grid_with_three_seats_uses_short_forms():
 
 
 def test_maxi_card_names_every_box_in_full():
+    """The card of the rule set with the most boxes names each in full, and the rows below
+    them too. Breaks if the card cuts a name (its room was 14: "Three of a kin")."""
     r = Rig()
     g = r.new_game((HUMAN,), MAXI)
     r.d.press(K.B_ROLL)

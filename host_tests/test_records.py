@@ -105,6 +105,8 @@ def test_crafted_records_are_refused(blocks):
 
 
 def test_damaged_records_are_refused():
+    """Cut short, grown, an unknown format, a wrong rule-set count, a name too long: each
+    is a ValueError. Breaks if unpack reads past the data or ignores what is left."""
     good = records_v3(GOOD)
     long_name = bytearray(good)
     long_name[3 + 9 + 2] = 9  # the first name's length: more than a name has
@@ -159,6 +161,7 @@ def test_records_screen_shows_average_and_top_five():
 
 
 def test_records_screen_casino_page_says_credits_won():
+    """Breaks if the Casino page labels its scores "total" as the others do."""
     r = Rig()
     r.new_game((HUMAN, HUMAN), CASINO5)
     finish(r.app)

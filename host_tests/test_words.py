@@ -116,6 +116,8 @@ def test_deluxe_shows_its_roll_off_then_the_first_turn():
 
 
 def test_a_roll_off_with_a_tie_says_they_throw_again():
+    """A tie's second round is shown after a line that says so. Breaks if only the last
+    round is drawn."""
     r = Rig()
     g = r.new_game((HUMAN, HUMAN), DELUXE, begin=False)
     g.rolloff[:] = [[(0, 20), (1, 20)], [(0, 25), (1, 19)]]  # as a tie would leave it

@@ -11,7 +11,6 @@ SHORT_MAX = const(7)  # no short form is longer: every row that names a box keep
 NOTE = const(21)  # characters of the status note (screens.Note)
 
 
-
 def short_name(name):
     """The short form of a box's full name (the name itself when it is short already)."""
     if len(name) <= SHORT_MAX:
