@@ -98,10 +98,11 @@ def _unpack_old(rec, data):
 
 def _check(rec, r):
     """ValueError unless rule set r's records could have come from real games."""
+    base = r * BLOCK
     games = rec.games(r)
-    n = rec.counted_totals(r)
+    n = rec.u16(base + 2)
     d = rec.data
-    total = rec.total_sum(r)
+    total = rec.u16(base + 4) | rec.u16(base + 6) << 16
     if n > games * rules.MAX_SEATS or total and not n:
         raise ValueError("records: totals with no game")
     cap = score_cap(rules.RULESETS[r]) if games else 0  # (builds only played ones)

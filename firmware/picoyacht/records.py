@@ -4,7 +4,7 @@ clear them: the way to free flash when a save fails for a full flash."""
 
 from picoyacht.buttons import B_OK
 from picoyacht.rules import RULESETS
-from picoyacht.saves import TOP
+from picoyacht.saves import BLOCK, ENTRY, TOP
 from picoyacht.screens import CELL, Pages, W, header
 
 
@@ -51,7 +51,7 @@ class Records(Pages):
         header(cv, rs.name, -1, self.page, self.pages())
         x = cv.text("plays ", 0, 8)
         cv.num(rec.games(r), x, 8)
-        avg = rec.average_tenths(r)
+        avg = average_tenths(rec, r)
         if avg >= 0:
             x = cv.text("avg ", 72, 8)
             x = cv.num(avg // 10, x, 8)
@@ -65,11 +65,32 @@ class Records(Pages):
             if score < 0:
                 cv.glyph(45, 12, y)  # "-": no score yet
                 continue
-            pos, n = rec.name_at(r, i)
+            pos, n = name_at(rec, r, i)
             data = rec.data
             for k in range(n):  # the name's bytes: no string made
                 cv.glyph(data[pos + k], 12 + k * CELL, y)
             cv.rnum(score, W, y)
+
+
+def counted_totals(rec, r):
+    """How many totals rule set r's average is over (every seat of every game counted)."""
+    return rec.u16(r * BLOCK + 2)
+
+
+def average_tenths(rec, r):
+    """Rule set r's average total in tenths (integers only), -1 with none counted."""
+    n = counted_totals(rec, r)
+    if not n:
+        return -1
+    t = rec.u16(r * BLOCK + 4) | rec.u16(r * BLOCK + 6) << 16
+    return t // n * 10 + t % n * 10 // n
+
+
+def name_at(rec, r, i):
+    """(position in rec.data, length) of rule set r's i-th best name: drawn from the bytes,
+    no string made."""
+    pos = r * BLOCK + 8 + i * ENTRY + 2
+    return pos + 1, rec.data[pos]
 
 
 SCREENS = (Records,)  # what App.find opens by NAME

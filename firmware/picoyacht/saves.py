@@ -87,6 +87,7 @@ _ENTRY = const(11)  # a top score: u16 score, name length, MAX_NAME (8) name byt
 _SUM_MAX = const(0x3FFF)  # the sum's high half stops here: the sum stays a small int
 _BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP entries
 BLOCK = _BLOCK
+ENTRY = _ENTRY
 
 
 class Records:
@@ -113,21 +114,6 @@ class Records:
     def games(self, r):
         return self.u16(r * _BLOCK)
 
-    def counted_totals(self, r):
-        """How many totals the average is over (every seat of every game counted)."""
-        return self.u16(r * _BLOCK + 2)
-
-    def total_sum(self, r):
-        return self.u16(r * _BLOCK + 4) | self.u16(r * _BLOCK + 6) << 16
-
-    def average_tenths(self, r):
-        """The average total in tenths (integers only), -1 with none counted."""
-        n = self.counted_totals(r)
-        if not n:
-            return -1
-        t = self.total_sum(r)
-        return t // n * 10 + t % n * 10 // n
-
     def score(self, r, i):
         """The i-th best score (0: the best), -1 where there is none yet."""
         pos = r * _BLOCK + 8 + i * _ENTRY
@@ -137,17 +123,6 @@ class Records:
         """The best score, 0 with none."""
         s = self.score(r, 0)
         return s if s > 0 else 0
-
-    def name_at(self, r, i):
-        """(position in data, length) of the i-th best score's name: drawn from the bytes,
-        no string made."""
-        pos = r * _BLOCK + 8 + i * _ENTRY + 2
-        return pos + 1, self.data[pos]
-
-    def name(self, r, i):
-        """The i-th best score's name as a string (for tests and logs, not for drawing)."""
-        pos, n = self.name_at(r, i)
-        return str(bytes(self.data[pos:pos + n]), "utf-8")
 
     # ---- counting -----------------------------------------------------------------
     def put16(self, pos, v):
@@ -191,7 +166,7 @@ class Records:
             t = counted_score(game, s)
             lo = self.u16(base + 4) + t
             hi = self.u16(base + 6) + (lo >> 16)
-            n = self.counted_totals(r)
+            n = self.u16(base + 2)
             if hi <= _SUM_MAX and n < 0xFFFF:
                 self.put16(base + 2, n + 1)
                 self.put16(base + 4, lo & 0xFFFF)
