@@ -145,7 +145,7 @@ def test_versions_and_formats():
 
 
 # ---------------------------------------------------------------- the screen
-def golden(lines, keys="", keys_text=None, header="Diagnostics", hint="hold B",
+def golden(lines, keys="", keys_text=None, header="Diagnostics", hint="hold Menu",
            sampling="n/a"):
     """The expected frame, drawn straight from font.GLYPHS: one text line per 8-pixel page."""
     buf = bytearray(1024)

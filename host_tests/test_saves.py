@@ -5,11 +5,12 @@ of them failed on the code before issue 25 (checked with git stash)."""
 
 import pytest
 from board_sim import Driver, HeadlessBoard
+from records_files import records_v2, records_v3
 from test_ux import words as screen_words
 
 from picoyacht import app as A
 from picoyacht import buttons as K
-from picoyacht import font, menus, newgame, saves
+from picoyacht import font, menus, newgame, record_check, saves
 from picoyacht.game import HUMAN, Game
 from picoyacht.policy import best_box
 from picoyacht.rules import YAHTZEE
@@ -134,48 +135,47 @@ def test_records_that_fail_at_game_over_are_said_and_the_game_is_kept():
     r.d.press(K.B_MENU)  # to the title: it says what failed
     assert "Records not saved" in words(r.app)
     again = r.reboot()
-    assert again.app.records.games[YAHTZEE] == 0
+    assert again.app.records.games(YAHTZEE) == 0
     g = again.app.turn.game
     assert g is not None and g.turn == g.rs.nboxes - 1
     again.d.press(K.B_OK)  # resume it and finish it: now it counts, once
     again.play_to(0)
-    assert again.app.records.games[YAHTZEE] == 1
-    assert again.reboot().app.records.games[YAHTZEE] == 1
+    assert again.app.records.games(YAHTZEE) == 1
+    assert again.reboot().app.records.games(YAHTZEE) == 1
 
 
 # ---------------------------------------------------------------- finding 4
 @pytest.mark.parametrize("games,best,name", [(1, 65535, "Ann"), (0, 9999, "Ann"),
                                              (0, 120, "Ann"), (3, 200, "")])
-def test_absurd_records_are_refused_and_the_backup_used(games, best, name):
+@pytest.mark.parametrize("fmt", [2, 3])
+def test_absurd_records_are_refused_and_the_backup_used(games, best, name, fmt):
     """Finding 4: best 65535, or a best with 0 games, was accepted, and the next save
-    rotated it over the good records.bak. Control: (3, 200, "Ann") loads; the old
-    Records.unpack accepted all four."""
-    good = saves.Records()
-    good.games[YAHTZEE], good.best[YAHTZEE], good.names[YAHTZEE] = 3, 200, "Ann"
-    bad = saves.Records()
-    bad.games[YAHTZEE], bad.best[YAHTZEE], bad.names[YAHTZEE] = games, best, name
-    assert saves.Records.unpack(good.pack()).best[YAHTZEE] == 200
+    rotated it over the good records.bak; in the old format 2 as in format 3. Control:
+    (3, 200, "Ann") loads; the old Records.unpack accepted all four."""
+    make = records_v2 if fmt == 2 else records_v3
+    good = make({YAHTZEE: (3, 200, "Ann")})
+    bad = make({YAHTZEE: (games, best, name)})
+    assert saves.Records.unpack(good).best(YAHTZEE) == 200
     with pytest.raises(ValueError):
-        saves.Records.unpack(bad.pack())
+        saves.Records.unpack(bad)
     fs = FakeFs()
     s = Store(fs, "/saves")
-    assert s.save("records", good.pack()) and s.save("records", bad.pack())
+    assert s.save("records", good) and s.save("records", bad)
     r = Rig(fs)
-    assert r.app.records.best[YAHTZEE] == 200
+    assert r.app.records.best(YAHTZEE) == 200
 
 
 def test_the_records_bound_is_the_rule_sets_own():
-    """A best at the rule set's maximum total loads; one point more is refused."""
+    """A best at the rule set's maximum loads; one point more is refused. Format 3 counts
+    Casino's credits won, so its bound is the credits a game can pay."""
     from picoyacht import rules
 
     for rs in rules.RULESETS:
-        rec = saves.Records()
-        rec.games[rs.id], rec.names[rs.id] = 1, "A"
-        rec.best[rs.id] = saves.max_total(rs)
-        saves.Records.unpack(rec.pack())
-        rec.best[rs.id] += 1
-        with pytest.raises(ValueError):
-            saves.Records.unpack(rec.pack())
+        caps = ((records_v2, record_check.max_total(rs)), (records_v3, record_check.score_cap(rs)))
+        for make, cap in caps:
+            saves.Records.unpack(make({rs.id: (1, cap, "A")}))
+            with pytest.raises(ValueError):
+                saves.Records.unpack(make({rs.id: (1, cap + 1, "A")}))
 
 
 # ---------------------------------------------------------------- finding 5
@@ -205,10 +205,10 @@ def test_a_failed_delete_at_game_over_never_counts_the_game_twice():
     r.play_to(1)
     r.fs.fail("remove", OSError(EIO, "io"), path="game")
     r.play_to(0)
-    assert r.app.records.games[YAHTZEE] == 1
+    assert r.app.records.games(YAHTZEE) == 1
     again = r.reboot()
     assert again.app.turn.game is None
-    assert again.app.records.games[YAHTZEE] == 1
+    assert again.app.records.games(YAHTZEE) == 1
     assert not any(p.startswith("/saves/game") for p in again.fs.files)  # cleaned at boot
 
 
@@ -241,16 +241,14 @@ def test_clearing_the_records_frees_flash_and_ends_the_failure():
     them, and the "!" goes. Control: Menu at the question keeps them."""
     r = Rig(FakeFs())
     app = r.app
-    app.records.games[YAHTZEE] = 2
-    app.records.best[YAHTZEE] = 150
-    app.records.names[YAHTZEE] = "Ann"
+    app.records = saves.Records.unpack(records_v3({YAHTZEE: (2, 150, "Ann")}))
     r.fs.fail("open_w", OSError(ENOSPC, "full"), path="records", times=1)
     assert not app.save("records", app.records.pack())
     app.go("records")
     app.screen.long(K.B_OK)
     r.d.press(K.B_MENU)  # keep them
-    assert app.records.games[YAHTZEE] == 2 and app.save_state.unsaved("records")
+    assert app.records.games(YAHTZEE) == 2 and app.save_state.unsaved("records")
     app.screen.long(K.B_OK)
     r.d.press(K.B_OK)
-    assert app.records.games[YAHTZEE] == 0 and not app.save_state.unsaved("records")
+    assert app.records.games(YAHTZEE) == 0 and not app.save_state.unsaved("records")
     assert app.screen.NAME == "records" and "!" not in words(app)

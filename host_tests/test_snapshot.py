@@ -483,13 +483,13 @@ def test_sharp_dice_doubles_only_what_it_may():
 
 def test_the_score_table_holds_every_box_maximum():
     """Scores beyond the row would be refused as impossible: every box fits, joker included."""
-    from picoyacht import reachable, saves
+    from picoyacht import reachable, record_check
 
     for rs in rules.RULESETS:
         for b in range(rs.nboxes):
             assert rs.box_max(b) < reachable.ROW_BYTES * 8
             assert reachable.possible(rs, b, rs.box_max(b), False)
-            assert saves.box_cap(rs, b, False) >= rs.box_max(b)
+            assert record_check.box_cap(rs, b, False) >= rs.box_max(b)
 
 
 def score_sets(rs):

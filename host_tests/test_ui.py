@@ -20,6 +20,7 @@ GOLDEN = HOST_TESTS / "golden"
 SCREENS = {
     "title", "setup", "name", "setup_start", "handover", "play_ready", "play_rolling",
     "play_rolled", "play_held", "card_p1", "card_p2", "card_confirm_zero", "menu", "scores",
+    "scores_grid", "scores_casino", "rolloff",
     "card_fullhouse", "handover_cpu", "play_cpu", "game_over", "ratings", "records",
     "records_names", "four_ready", "four_cursor", "four_hint", "boot_corrupt", "diagnostics",
     "game_over_coach", "play_tip", "game_over_solo", "handover_drawn",

@@ -4,6 +4,7 @@ tip in a solo game, the words on screen, and setup's two-way values and Start ro
 
 import pytest
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
+from records_files import records_v3
 
 from picoyacht import app as A
 from picoyacht import buttons as K
@@ -345,6 +346,24 @@ def words(app):
     return got
 
 
+def numbers(app, method):
+    """Every (number, x, y) the current screen draws with Canvas.<method> (num or rnum)."""
+    got = []
+    cv = app.cv
+    draw = getattr(cv, method)
+
+    def spy(n, x, y, c=1):
+        got.append((n, x, y))
+        return draw(n, x, y, c)
+
+    setattr(cv, method, spy)
+    try:
+        words(app)
+    finally:
+        delattr(cv, method)
+    return got
+
+
 def finish(app):
     g = app.turn.game
     while not g.over:
@@ -368,7 +387,7 @@ def test_game_over_solo_says_no_winner_and_labels_its_columns():
     assert "gave" in w and "total" in w and "Worst move: " in w
     assert any(s.startswith("Winner") for s in w)
     r3 = Rig()
-    r3.app.records.best[YAHTZEE] = 999
+    r3.app.records = saves.Records.unpack(records_v3({YAHTZEE: (1, 999, "Ann")}))
     r3.new_game()
     finish(r3.app)
     assert "Best so far " in words(r3.app)
@@ -432,31 +451,20 @@ def test_scores_table_names_are_whole_when_there_is_room():
     assert "Beatrice" in words(r.app)
 
 
-def test_the_handover_line_cuts_a_long_box_name_not_its_points():
+def test_the_handover_line_shortens_a_long_box_name_not_its_points():
     r = Rig()
     app = r.app
     app.settings.names[0] = "Annabell"  # 8 characters, the most a name has
     g = r.new_game((HUMAN, HUMAN))
-    small = [b[1] for b in g.rs.boxes].index("SS")  # "Sm straight": 24 characters in all
+    small = [b[1] for b in g.rs.boxes].index("SS")  # "Small straight": 27 characters in all
     r.score(small, (1, 2, 3, 4, 6))
     assert app.screen.NAME == "handover" and g.scores[small] == 30
-    cv = app.cv
-    nums = []
-    num = cv.num
-
-    def spy(n, x, y, c=1):
-        nums.append((n, x, y))
-        return num(n, x, y, c)
-
-    cv.num = spy
-    try:
-        w = words(app)
-    finally:
-        del cv.num
+    nums = numbers(app, "num")
+    w = words(app)
     line = [(x, n) for n, x, y in nums if y == 40]
     assert [n for _, n in line] == [30], nums
     assert line[0][0] + 2 * CELL <= 1 + 21 * CELL  # within the line's 21 characters
-    assert "Annabell" in w and ": " in w and "Sm strai" in w, w  # 8 + 2 + 8 + 1 + 2
+    assert "Annabell" in w and ": " in w and "Sm str" in w, w  # its short form, whole
 
 
 def test_a_failed_load_ahead_is_tried_once_and_the_press_still_opens_its_screen():

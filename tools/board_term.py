@@ -19,16 +19,22 @@ import sys
 
 from board_sim import FULL, HeadlessBoard, ToneLog, present_from_config
 
-from picoyacht.buttons import B_MENU, NBUTTONS
+from picoyacht.buttons import B_MENU, B_UP, NBUTTONS
 from picoyacht.ticks import ticks_add, ticks_diff
 
+# One key map for both builds (the 4-button build takes the keys of the buttons it has):
+# README's "Simulator keys", this legend and the Wokwi diagram's keys agree with it, and
+# host_tests/test_keys.py checks they do. A capital letter is a long press; q quits.
 KEYS_FULL = {
     "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, " ": 6, "r": 6,
-    "w": 7, "k": 7, "s": 8, "j": 8, "\r": 9, "\n": 9, "o": 9, "m": 10, "\x7f": 10, "b": 10,
+    "w": 7, "k": 7, "s": 8, "j": 8, "\r": 9, "\n": 9, "o": 9, "a": 9,
+    "m": 10, "b": 10, "\x7f": 10,
 }
-KEYS_FOUR = {"w": 7, "k": 7, "s": 8, "j": 8, "a": 9, "\r": 9, "\n": 9, "b": 10, "\x7f": 10}
-LEGEND_FULL = "1-6 hold  spc roll  w/s up/dn  enter OK  m menu  (caps: long)  q quit"
-LEGEND_FOUR = "w/s up/dn  a or enter = A  b = B  (caps: long press)  q quit"
+KEYS_FOUR = {k: b for k, b in KEYS_FULL.items() if b >= B_UP}
+QUIT_KEYS = ("q", "\x03")  # q, Ctrl-C
+LEGEND_FULL = ("1-6 hold  spc/r roll  w/s k/j up/dn  enter/o/a OK  m/b/bksp menu  caps: long"
+               "  q quit")
+LEGEND_FOUR = "w/s k/j up/dn  enter/o/a = A  m/b/bksp = B  caps: long  q quit"
 TAP_MS = 90
 LONG_TAP_MS = 900
 RESIZE_CHECK_MS = 250  # how often the size file is read
@@ -230,7 +236,7 @@ class TermBoard(HeadlessBoard):
                 self.stop = True
                 return
             ch = chr(data[0]) if not isinstance(data, str) else data
-            if ch in ("q", "\x03"):
+            if ch in QUIT_KEYS:
                 self.stop = True
                 return
             long_press = ch.isupper()

@@ -49,11 +49,11 @@ class Shots:
 
     def start(self, nplayers, coach=0, rid=0, humans=1):
         """A new game from the title: rule set, seats (the first `humans` human, the rest
-        as setup has them), coach; then Start."""
+        CPU Normal), coach; then Start."""
         s = self.app.settings
         s.rid, s.nplayers, s.coach = rid, nplayers, coach
-        for seat in range(humans):
-            s.kinds[seat] = 0
+        for seat in range(nplayers):
+            s.kinds[seat] = 0 if seat < humans else 2
         self.press(K.B_OK)
         self.item(newgame.R_START)
         self.press(K.B_OK)
@@ -88,7 +88,7 @@ def main():
     s.shot("name")
     s.press(K.B_DOWN, K.B_MENU)
     s.item(newgame.R_KIND + 1)
-    s.press(K.B_OK)  # P2: CPU Expert
+    s.press(K.B_OK, K.B_OK, K.B_OK)  # P2: Human, CPU Easy, CPU Normal, CPU Expert
     s.item(newgame.R_START)
     s.press(K.B_DOWN, K.B_UP)
     s.shot("setup_start")
@@ -121,6 +121,8 @@ def main():
     s.item(menus.M_SCORES)
     s.press(K.B_OK)
     s.shot("scores")
+    s.press(K.B_DOWN, K.B_DOWN)
+    s.shot("scores_grid")
     s.press(K.B_MENU, K.B_MENU)
     # score a full house, then watch the CPU
     set_dice(app, (3, 3, 5, 3, 5))
@@ -183,7 +185,14 @@ def main():
     sr = Shots(FULL)
     sr.start(3, rid=2, humans=2)  # Casino 5
     sr.shot("handover_drawn")
-    so = sr = app = g = None
+    sr.app.go("scores")  # the standings: each wallet starts at 0, the bets in the pot
+    sr.shot("scores_casino")
+    sr = None
+    gc.collect()
+    sx = Shots(FULL)  # Deluxe: the roll-off before the first turn
+    sx.start(3, rid=5, humans=2)
+    sx.shot("rolloff")
+    so = sx = app = g = None
     gc.collect()
 
     # boot: a corrupt save means a note, then the title; Menu held: diagnostics

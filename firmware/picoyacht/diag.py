@@ -24,7 +24,10 @@ from picoyacht.ticks import ticks_diff
 
 NA = "n/a"
 ERR = "error"
-LABELS = "123456RUDAB"  # hold 1-6, Roll, Up, Down, A (OK), B (Menu)
+# Each button's letter: hold 1-6, Roll, Up, Down, then OK and Menu as the build calls
+# them: O and M on the full build, A and B on the 4-button one.
+LABELS = "123456RUDOM"
+LABELS_FOUR = "123456RUDAB"
 _SLOW_MS = const(1000)
 # sys.implementation._mpy >> 10: the native code architecture.
 ARCHS = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
@@ -148,8 +151,9 @@ def i2c_text(found):
     return s.strip()
 
 
-def draw(cv, f, hint="hold B"):
-    """The diagnostics screen: eight text rows on page boundaries."""
+def draw(cv, f, hint="hold Menu", labels=LABELS):
+    """The diagnostics screen: eight text rows on page boundaries; hint and labels in the
+    build's key names."""
     cv.clear()
     header(cv, "Diagnostics")
     cv.rtext(hint, W, 0, 0)
@@ -166,9 +170,9 @@ def draw(cv, f, hint="hold B"):
                 cv.glyph(13, xx, 8)  # font.DOT
             elif raw >> i & 1:
                 cv.fb.fill_rect(xx - 1, 8, CELL + 1, 8, 1)
-                cv.glyph(ord(LABELS[i]), xx, 8, 0)
+                cv.glyph(ord(labels[i]), xx, 8, 0)
             else:
-                cv.glyph(ord(LABELS[i]), xx, 8)
+                cv.glyph(ord(labels[i]), xx, 8)
     x = cv.text("I2C ", 1, 16)
     cv.text(i2c_text(f.i2c), x, 16, 1, 17)
     x = cv.text("Free heap ", 1, 24)
@@ -219,7 +223,8 @@ class Diag(Screen):
     def draw(self, cv):
         if self.facts is None:
             self.facts = Facts()
-        draw(cv, self.facts)
+        full = self.app.full
+        draw(cv, self.facts, "hold Menu" if full else "hold B", LABELS if full else LABELS_FOUR)
 
 
 SCREENS = (Diag,)  # what App.find opens by NAME

@@ -8,6 +8,7 @@ from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.coach import CPU_HANDOVER_MS
 from picoyacht.cues import ROLL
 from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO
+from picoyacht.labels import fit, row_label
 from picoyacht.policy import A_ROLL, A_SCORE, can_roll
 from picoyacht.rules import NAME
 from picoyacht.screens import (
@@ -31,7 +32,7 @@ _CARD_ROWS = const(7)  # card rows under the header
 _MAX_BOXES = const(20)  # box indexes are below screens.ROW_UPPER
 _CPU_FINISH_STEPS = const(60)  # more than any CPU turn takes: a guard, never reached
 STATE_MARK = (font.LOCK, font.CHECK, ord("+"), font.CROSS)  # LOCKED FILLED POINTS ZERO
-ROW_NAMES = ("Upper", "Bonus", "Yahtzee bonus", "Credits", "Total")
+_LABEL = const(15)  # characters of a card row's label: every full box name fits
 
 
 def dice_x(n, i):
@@ -56,7 +57,7 @@ class Play(Screen):
         self.seen_turn = -1
         self.anim_dice = bytearray(6)
         self._rng = (app.boot_ms & 0xFFFF) | 1  # for roll animations only, never the dice
-        self.legend = "1-6 hold  Roll  OK" if app.full else "Up/Dn move  A select"
+        self.legend = "1-6: hold  OK: pick" if app.full else "Up/Dn: move  A: pick"
 
     def enter(self):
         """A new game or a new turn (a box scored, or one undone) starts on Roll, with no
@@ -363,19 +364,19 @@ class Card(Screen):
             r = i - first
             code = rows[i]
             y = (r + 1) * 8
-            label = g.rs.boxes[code][NAME] if code < ROW_UPPER else ROW_NAMES[code - ROW_UPPER]
+            label = (g.rs.boxes[code][NAME] if code < ROW_UPPER
+                     else row_label(code - ROW_UPPER, _LABEL))
             c = 1
             if i == self.row:
-                n = len(label)
-                cv.tab(r + 1, (n if n < 14 else 14) * CELL + 8)
+                cv.tab(r + 1, len(label) * CELL + 8)
                 c = 0
             if code < ROW_UPPER:
                 st = self.states[code]
                 cv.glyph(STATE_MARK[st], 0, y, c)
-                cv.text(label, 8, y, c, 14)
+                cv.text(label, 8, y, c)
                 card_value(cv, g, seat, code, y, st, self.values[code])
             else:
-                cv.text(label, 8, y, c, 14)
+                cv.text(label, 8, y, c)
                 card_value(cv, g, seat, code, y, POINTS, 0)
 
 
@@ -459,12 +460,12 @@ class Handover(Screen):
                     cv.text("..", x, 48)
                     break
                 x = cv.text(other, x + CELL, 48)
-        elif t.last_box >= 0:  # "Ann: Chance 23": a long box name is cut, not its points
+        elif t.last_box >= 0:  # "Ann: Chance 23": a long box name is shortened, not cut
             x = cv.text(g.names[t.last_seat], 1, 40)
             x = cv.text(": ", x, 40)
             pts = t.last_pts
-            x = cv.text(g.rs.boxes[t.last_box][NAME], x, 40, 1,
-                        21 - (x - 1) // CELL - 1 - ndigits(pts))
+            room = 21 - (x - 1) // CELL - 1 - ndigits(pts)
+            x = cv.text(fit(g.rs.boxes[t.last_box][NAME], room), x, 40)
             cv.num(pts, x + CELL, 40)
         if t.coach_line:
             cv.text(t.coach_line, 1, 48, 1, 21)

@@ -1,19 +1,21 @@
-"""The records screen: games played and the best total per rule set, then who made it.
-Loaded when the title opens it. A long OK offers to clear them: the way to free flash
-when a save fails for a full flash."""
+"""The records screen: games played and the best per rule set, then a page per rule set
+with its plays, average and top five. Loaded when the title opens it. A long OK offers to
+clear them: the way to free flash when a save fails for a full flash."""
 
 from picoyacht.buttons import B_OK
 from picoyacht.rules import RULESETS
-from picoyacht.screens import Pages, W, header
+from picoyacht.saves import BLOCK, ENTRY, TOP
+from picoyacht.screens import CELL, Pages, W, header
 
 
 class Records(Pages):
-    """Two pages: plays and best total per rule set, then who made each best."""
+    """Plays and best of every rule set; then each rule set's page: plays, the average
+    total (Casino: credits won) and the top five."""
 
     NAME = "records"
 
     def pages(self):
-        return 2
+        return 1 + len(RULESETS)
 
     def long(self, btn):
         if btn == B_OK:
@@ -33,22 +35,62 @@ class Records(Pages):
     def draw(self, cv):
         rec = self.app.records
         cv.clear()
-        header(cv, "Records", -1, self.page, 2)
         if self.page == 0:
+            header(cv, "Records", -1, 0, self.pages())
             cv.text("game", 0, 8)
             cv.text("plays", 60, 8)
             cv.text("best", 104, 8)
             for r in range(len(RULESETS)):
                 y = (r + 2) * 8
                 cv.text(RULESETS[r].name, 0, y, 1, 10)
-                cv.rnum(rec.games[r], 90, y)
-                cv.rnum(rec.best[r], W, y)
-        else:
-            cv.text("best by", 0, 8)
-            for r in range(len(RULESETS)):
-                y = (r + 2) * 8
-                cv.text(RULESETS[r].name, 0, y, 1, 10)
-                cv.text(rec.names[r] if rec.best[r] else "-", 66, y)
+                cv.rnum(rec.games(r), 90, y)
+                cv.rnum(rec.best(r), W, y)
+            return
+        r = self.page - 1
+        rs = RULESETS[r]
+        header(cv, rs.name, -1, self.page, self.pages())
+        x = cv.text("plays ", 0, 8)
+        cv.num(rec.games(r), x, 8)
+        avg = average_tenths(rec, r)
+        if avg >= 0:
+            x = cv.text("avg ", 72, 8)
+            x = cv.num(avg // 10, x, 8)
+            cv.glyph(46, x, 8)  # "."
+            cv.num(avg % 10, x + CELL, 8)
+        cv.rtext("credits won" if rs.casino else "total", W, 16)
+        for i in range(TOP):
+            y = 24 + i * 8
+            score = rec.score(r, i)
+            cv.num(i + 1, 0, y)
+            if score < 0:
+                cv.glyph(45, 12, y)  # "-": no score yet
+                continue
+            pos, n = name_at(rec, r, i)
+            data = rec.data
+            for k in range(n):  # the name's bytes: no string made
+                cv.glyph(data[pos + k], 12 + k * CELL, y)
+            cv.rnum(score, W, y)
+
+
+def counted_totals(rec, r):
+    """How many totals rule set r's average is over (every seat of every game counted)."""
+    return rec.u16(r * BLOCK + 2)
+
+
+def average_tenths(rec, r):
+    """Rule set r's average total in tenths (integers only), -1 with none counted."""
+    n = counted_totals(rec, r)
+    if not n:
+        return -1
+    t = rec.u16(r * BLOCK + 4) | rec.u16(r * BLOCK + 6) << 16
+    return t // n * 10 + t % n * 10 // n
+
+
+def name_at(rec, r, i):
+    """(position in rec.data, length) of rule set r's i-th best name: drawn from the bytes,
+    no string made."""
+    pos = r * BLOCK + 8 + i * ENTRY + 2
+    return pos + 1, rec.data[pos]
 
 
 SCREENS = (Records,)  # what App.find opens by NAME

@@ -4,9 +4,11 @@ from micropython import const
 
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
-from picoyacht.rules import ABBR, NAME
+from picoyacht.labels import fit, row_label
+from picoyacht.rules import NAME
 from picoyacht.screens import (
     CELL,
+    ROW_CREDITS,
     ROW_UPPER,
     Pages,
     Screen,
@@ -17,15 +19,16 @@ from picoyacht.screens import (
 )
 
 _ROWS = const(6)  # card rows per page of the scores grid
-_SEATS = const(4)  # seats per page of the scores grid
-_LABEL_W = const(20)  # the grid's row-label column
+_SEATS = const(3)  # seats per page of the scores grid, at most
+_SEAT_W = const(26)  # a seat's column in the grid: a 4-digit total and a gap
+_LABEL_MAX = const(15)  # the longest full box name
 _RATED = const(14)  # boxes per ratings page
 RATE_MARK = (font.RATE0, font.RATELOW, font.RATEHIGH, font.RATEMAX, font.RATEABOVE)
-_SHORT = ("Up", "Bn", "YB", "Cr", "Tot")
 
 
 class Scores(Pages):
-    """Every seat's card as a grid: 4 seats and 6 rows per page."""
+    """First the standings (every seat's rank and total on one page), then every seat's
+    card as a grid: 6 rows and up to 3 seats a page, so that box names have room."""
 
     NAME = "scores"
     OK_BACK = True
@@ -43,29 +46,57 @@ class Scores(Pages):
         return (len(self.rows) + _ROWS - 1) // _ROWS
 
     def pages(self):
-        return self._row_pages() * ((self.turn.game.nseats + _SEATS - 1) // _SEATS)
+        return 1 + self._row_pages() * seat_pages(self.turn.game.nseats)
 
     def done(self):
         self.app.back()
 
     def draw(self, cv):
+        cv.clear()
+        header(cv, "Scores", -1, self.page, self.pages())
+        if self.page == 0:
+            self._standings(cv)
+        else:
+            self._grid(cv, self.page - 1)
+
+    def _standings(self, cv):
+        """Rank, name and total of every seat, best first (a tie shares its rank); in
+        Casino also what each has won."""
+        g = self.turn.game
+        cv.text("rank", 0, 8)
+        cv.rtext("total", W, 8)
+        if g.rs.casino:
+            cv.rtext("won", 84, 8)
+        s = -1
+        for r in range(g.nseats):
+            s = next_ranked(g, s)
+            y = (r + 2) * 8
+            cv.rnum(1 + _above(g, s), 12, y)
+            x = cv.text(g.names[s], 24, y)
+            if s == g.current and not g.over:
+                cv.glyph(font.LEFT, x + 2, y)
+            if g.rs.casino:
+                cv.rnum(row_sum(g, s, ROW_CREDITS), 84, y)
+            cv.rnum(g.total(s), W, y)
+
+    def _grid(self, cv, page):
         g = self.turn.game
         rows = self.rows
         rpages = self._row_pages()
-        page = self.page
         rp = page % rpages
-        sp = page // rpages
-        cv.clear()
-        header(cv, "Scores", -1, page, self.pages())
-        # seats share the width: fewer seats on a page, wider columns and longer names
-        shown = g.nseats - sp * _SEATS
-        if shown > _SEATS:
-            shown = _SEATS
-        cw = (W - _LABEL_W) // shown
+        part = page // rpages
+        first_seat = first_of(g.nseats, part)
+        shown = first_of(g.nseats, part + 1) - first_seat
+        room = label_room(shown)
+        lw = room * CELL + 2
+        cw = (W - lw) // shown
         for k in range(shown):
-            s = sp * _SEATS + k
-            xr = _LABEL_W + cw * (k + 1)
-            cv.text(g.names[s], xr - cw + 2, 8, 1, (cw - 2) // CELL)
+            s = first_seat + k
+            xr = lw + cw * (k + 1)
+            if shown == 1:  # a whole name: the label column has no heading to cover
+                cv.rtext(g.names[s], W, 8)
+            else:
+                cv.text(g.names[s], xr - cw + 2, 8, 1, (cw - 2) // CELL)
             if s == g.current and not g.over:
                 cv.fb.hline(xr - cw + 2, 15, cw - 3, 1)
         first = rp * _ROWS
@@ -73,12 +104,12 @@ class Scores(Pages):
             code = rows[i]
             y = (i - first + 2) * 8
             if code < ROW_UPPER:
-                cv.text(g.rs.boxes[code][1], 0, y)
+                cv.text(fit(g.rs.boxes[code][NAME], room), 0, y)
             else:
-                cv.text(_SHORT[code - ROW_UPPER], 0, y)
+                cv.text(row_label(code - ROW_UPPER, room), 0, y)
             for k in range(shown):
-                s = sp * _SEATS + k
-                xr = _LABEL_W + cw * (k + 1)
+                s = first_seat + k
+                xr = lw + cw * (k + 1)
                 if code < ROW_UPPER:
                     if g.is_filled(s, code):
                         cv.rnum(g.box_score(s, code), xr, y)
@@ -86,6 +117,49 @@ class Scores(Pages):
                         cv.glyph(font.DOT, xr - 6, y)
                 else:
                     cv.rnum(row_sum(g, s, code), xr, y)
+
+
+def seat_pages(nseats):
+    """How many pages the grid's seats take: at most 3 seats a page."""
+    return (nseats + _SEATS - 1) // _SEATS
+
+
+def first_of(nseats, part):
+    """The first seat on the grid's part-th page of seats (nseats past the last): the
+    seats split as evenly as the pages allow, so 4 players show as 2 and 2, not 3 and 1.
+    (An int, not a tuple: turning the page allocates nothing.)"""
+    return part * nseats // seat_pages(nseats)
+
+
+def label_room(shown):
+    """Characters of the grid's label column with `shown` seats beside it: each seat keeps
+    a 4-digit column."""
+    room = (W - 2 - shown * _SEAT_W) // CELL
+    return room if room < _LABEL_MAX else _LABEL_MAX
+
+
+def next_ranked(g, after):
+    """The seat ranked next after seat `after` (-1: the first), by total and then by
+    seat: a scan, not a sorted list, so that turning to the page allocates nothing."""
+    t0 = g.total(after) if after >= 0 else 1 << 30
+    pick = -1
+    pick_t = -1
+    for s in range(g.nseats):
+        t = g.total(s)
+        if (t < t0 or t == t0 and s > after) and t > pick_t:
+            pick = s
+            pick_t = t
+    return pick
+
+
+def _above(g, seat):
+    """How many seats total more than seat: its rank less one, shared on a tie."""
+    t = g.total(seat)
+    n = 0
+    for s in range(g.nseats):
+        if g.total(s) > t:
+            n += 1
+    return n
 
 
 class Over(Screen):
@@ -119,7 +193,7 @@ class Over(Screen):
         header(cv, "Game over")
         cv.rtext("total", W, 0, 0)
         if g.rs.casino:
-            cv.rtext("cred", 84, 0, 0)
+            cv.rtext("won", 84, 0, 0)
         elif self.judged:
             cv.rtext("gave", 92, 0, 0)
         win = self.winners
@@ -130,7 +204,7 @@ class Over(Screen):
                 cv.text("New best score!", 1, 8)
             else:
                 x = cv.text("Best so far ", 1, 8)
-                cv.num(app.records.best[g.rs.id], x, 8)
+                cv.num(app.records.best(g.rs.id), x, 8)
         elif len(win) == 1:
             x = cv.text("Winner ", 1, 8)
             cv.text(g.names[win[0]], x, 8)
@@ -151,7 +225,7 @@ class Over(Screen):
                 cv.glyph(font.RIGHT, 0, y)
             cv.text(g.names[s], 8, y)
             if g.rs.casino:
-                cv.rnum(g.credits[s], 84, y)
+                cv.rnum(row_sum(g, s, ROW_CREDITS), 84, y)
             elif self.judged:
                 # coach summary: expected points given away (centi-points, shown -x.y)
                 _centi_left(cv, -coach.given(s), 92, y)
@@ -186,8 +260,7 @@ def _draw_worst(cv, g, worst, y):
         cv.text(g.names[seat], x, y - 8)
         x = cv.text("r", 1, y)
         x = cv.num(rnd, x, y) + CELL
-        if len(what) > 11:  # keeps a gap before the points
-            what = g.rs.boxes[box][ABBR]
+        what = fit(what, 11)  # keeps a gap before the points
     cv.text(what, x, y)
     _centi_left(cv, -cost, W, y)
 

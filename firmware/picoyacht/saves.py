@@ -5,10 +5,11 @@ unpack() raises ValueError on anything inconsistent or impossible, so a corrupt 
 refused (the Store then falls back to its previous good copy, or the app starts fresh).
 """
 
+from micropython import const
+
 from picoyacht import rules
 from picoyacht.cues import VOLUME_DEFAULT, VOLUME_NAMES
-from picoyacht.game import HUMAN, MAX_NAME
-from picoyacht.rules import ALL_PLUS, ARG_A, FIXED, KIND, MODE, UPPER, VALUE, YAHTZEE_BONUS
+from picoyacht.game import MAX_NAME
 
 BETS = (5, 10, 20, 50)
 DEFAULT_NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")
@@ -23,7 +24,9 @@ class Settings:
         self.rid = rules.YAHTZEE
         self.options = rules.Options()
         self.nplayers = 2
-        self.kinds = bytearray((HUMAN, 2, 2, 2, 2, 2))
+        # every seat starts Human: stepping a seat then meets the kinds in their order,
+        # Human, CPU Easy, CPU Normal, CPU Expert
+        self.kinds = bytearray(6)
         self.names = list(DEFAULT_NAMES)
         self.coach = 0
         self.volume = VOLUME_DEFAULT
@@ -78,110 +81,158 @@ class Settings:
         return rules.Options.unpack(flags, bet)
 
 
+# The records' layout (record_check has the same figures; a test holds them equal).
+TOP = const(5)  # the best scores each rule set keeps
+_ENTRY = const(11)  # a top score: u16 score, name length, MAX_NAME (8) name bytes
+_SUM_MAX = const(0x3FFF)  # the sum's high half stops here: the sum stays a small int
+_BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP entries
+BLOCK = _BLOCK
+ENTRY = _ENTRY
+
+
 class Records:
-    """Games played and the best total (with its player) per rule set, and which game was
-    counted last. Format 2 added that game's rule set and seed after the rule sets, so a
-    game whose save outlives its count (its delete failed) is never counted twice; a format
-    1 copy still loads, with no game counted."""
+    """Per rule set: games played, the totals counted and their sum (for the average), and
+    the top five scores with their players; and which game was counted last. Casino counts
+    what each player won (credits), every other rule set the card's total.
+
+    All of it lives in one bytearray of fixed-size blocks, made with the first count or
+    load (no records, no buffer), so the records cost one object of heap, and reading them
+    allocates nothing. Format 3 (pack) writes those blocks without their empty room; format 2
+    (games, one best and its name, and the last game) and format 1 (without the last game)
+    still load, as the top score, with no average yet; a Casino best from them counted
+    points, not credits, so it is dropped (its games stay)."""
 
     def __init__(self):
-        self.games = [0] * rules.COUNT
-        self.best = [0] * rules.COUNT
-        self.names = [""] * rules.COUNT
+        self.data = b""  # until the first count or load: then rules.COUNT * BLOCK bytes
         self.last = b""  # the last game counted: rule set, then its seed's 4 bytes
 
-    def pack(self):
-        out = bytearray(b"R\x02")
-        out.append(rules.COUNT)
-        for r in range(rules.COUNT):
-            g = min(self.games[r], 0xFFFF)
-            b = min(self.best[r], 0xFFFF)
-            out.extend(bytes((g & 255, g >> 8, b & 255, b >> 8)))
-            _put_name(out, self.names[r])
-        out.append(len(self.last))
-        out.extend(self.last)
-        return bytes(out)
+    # ---- reading ------------------------------------------------------------------
+    def u16(self, pos):
+        d = self.data
+        return d[pos] | d[pos + 1] << 8 if d else 0
 
-    @classmethod
-    def unpack(cls, data):
-        """Records from bytes; ValueError on anything inconsistent: a best above what the
-        rule set can total, a best or a name with no game played, a name that does not
-        decode."""
-        rec = cls()
-        v2 = data[0:2] == b"R\x02"
-        if len(data) < 3 or not (v2 or data[0:2] == b"R\x01") or data[2] != rules.COUNT:
-            raise ValueError("records format")
-        pos = 3
-        for r in range(rules.COUNT):
-            if pos + 5 > len(data):
-                raise ValueError("records truncated")
-            games = rec.games[r] = data[pos] | data[pos + 1] << 8
-            best = rec.best[r] = data[pos + 2] | data[pos + 3] << 8
-            n = data[pos + 4]
-            if n > MAX_NAME or pos + 5 + n > len(data):
-                raise ValueError("records names")
-            name = rec.names[r] = str(data[pos + 5:pos + 5 + n], "utf-8")
-            if (best or name) and not games or best and not name:
-                raise ValueError("records: a best with no game")
-            if best and best > max_total(rules.RULESETS[r]):  # (builds only played ones)
-                raise ValueError("records: a best no card makes")
-            pos += 5 + n
-        if v2:
-            if pos >= len(data) or data[pos] not in (0, _GAME_ID) or (
-                    pos + 1 + data[pos] != len(data)):
-                raise ValueError("records: last game")
-            rec.last = bytes(data[pos + 1:])
-        elif pos != len(data):
-            raise ValueError("records: trailing bytes")
-        return rec
+    def games(self, r):
+        return self.u16(r * _BLOCK)
+
+    def score(self, r, i):
+        """The i-th best score (0: the best), -1 where there is none yet."""
+        pos = r * _BLOCK + 8 + i * _ENTRY
+        return self.u16(pos) if self.data and self.data[pos + 2] else -1
+
+    def best(self, r):
+        """The best score, 0 with none."""
+        s = self.score(r, 0)
+        return s if s > 0 else 0
+
+    # ---- counting -----------------------------------------------------------------
+    def put16(self, pos, v):
+        if not self.data:
+            self.data = bytearray(rules.COUNT * _BLOCK)
+        self.data[pos] = v & 255
+        self.data[pos + 1] = v >> 8 & 255
+
+    def enter(self, r, score, name):
+        """Put score into r's top five (after equal scores: the first to make it stays
+        first); True if it is the new best."""
+        base = r * _BLOCK + 8
+        d = self.data
+        at = TOP
+        for i in range(TOP - 1, -1, -1):
+            pos = base + i * _ENTRY
+            if d[pos + 2] and self.u16(pos) >= score:
+                break
+            at = i
+        if at >= TOP:
+            return False
+        pos = base + at * _ENTRY
+        for i in range(base + TOP * _ENTRY - 1, pos + _ENTRY - 1, -1):  # the ones below
+            d[i] = d[i - _ENTRY]  # move down, and the fifth drops off
+        b = cut_name(name)
+        self.put16(pos, score)
+        d[pos + 2] = len(b)
+        for i in range(MAX_NAME):
+            d[pos + 3 + i] = b[i] if i < len(b) else 0
+        return at == 0
+
+    def add(self, game):
+        """Count a finished game: every seat's total (Casino: credits won) into the
+        average and the top five. True if it set a new best."""
+        r = game.rs.id
+        self.last = _game_id(game)
+        base = r * _BLOCK
+        self.put16(base, min(self.games(r) + 1, 0xFFFF))
+        beaten = False
+        for s in range(game.nseats):
+            t = counted_score(game, s)
+            lo = self.u16(base + 4) + t
+            hi = self.u16(base + 6) + (lo >> 16)
+            n = self.u16(base + 2)
+            if hi <= _SUM_MAX and n < 0xFFFF:
+                self.put16(base + 2, n + 1)
+                self.put16(base + 4, lo & 0xFFFF)
+                self.put16(base + 6, hi)
+            if self.enter(r, t, game.names[s]):
+                beaten = True
+        return beaten
 
     def clear(self):
-        """Forget every play, best and counted game (a long OK on the records screen)."""
+        """Forget every play, score and counted game (a long OK on the records screen)."""
         Records.__init__(self)
 
     def counted(self, game):
         """Whether ``game`` is the last game these records counted."""
         return self.last == _game_id(game)
 
-    def add(self, game):
-        """Count a finished game; True if it set a new best."""
-        r = game.rs.id
-        self.last = _game_id(game)
-        self.games[r] += 1
-        beaten = False
-        for s in range(game.nseats):
-            t = game.total(s)
-            if t > self.best[r]:
-                self.best[r] = t
-                self.names[r] = game.names[s]
-                beaten = True
-        return beaten
+    # ---- the file -----------------------------------------------------------------
+    def pack(self):
+        """Format 3: per rule set games, totals counted and their sum (8 bytes), then how
+        many top scores and each one's score, name length and name; then the last game."""
+        out = bytearray(b"R\x03")
+        out.append(rules.COUNT)
+        data = self.data or bytes(rules.COUNT * _BLOCK)
+        for r in range(rules.COUNT):
+            base = r * _BLOCK
+            out.extend(data[base:base + 8])
+            k = 0
+            while k < TOP and self.score(r, k) >= 0:
+                k += 1
+            out.append(k)
+            for i in range(k):
+                pos = base + 8 + i * _ENTRY
+                out.extend(data[pos:pos + 3 + data[pos + 2]])
+        out.append(len(self.last))
+        out.extend(self.last)
+        return bytes(out)
+
+    @classmethod
+    def unpack(cls, data):
+        """Records from bytes; ValueError on anything inconsistent or impossible (see
+        record_check, loaded for this and then dropped: a boot reads the records once)."""
+        from picoyacht import record_check
+
+        try:
+            return record_check.unpack(cls(), data)
+        finally:
+            _forget("record_check")
 
 
-def box_cap(rs, box, sharp):
-    """A bound on the box's score read from its data alone (no dice search): records are
-    checked at every boot for every rule set, where a search would cost seconds on a Pico."""
-    spec = rs.boxes[box]
-    if spec[KIND] == UPPER:
-        return spec[ARG_A] * rs.ndice
-    mode = spec[MODE]
-    if mode == FIXED:
-        cap = spec[VALUE]
-    else:
-        cap = 6 * rs.ndice + (spec[VALUE] if mode == ALL_PLUS else 0)
-    return cap * 2 if sharp and rules.doubles_with_sharp(spec) else cap
+def counted_score(game, seat):
+    """What the records count for a seat: Casino the credits it won (what the screens
+    show: 0 once the bet is in the pot), every other rule set the card's total."""
+    if game.rs.casino:
+        return game.credits[seat] + game.options.bet
+    return game.total(seat)
 
 
-def max_total(rs):
-    """The most a card of the rule set can total, with any options: every box at its cap,
-    the larger upper bonus, and a Yahtzee bonus for every other box."""
-    t = 0
-    for b in range(rs.nboxes):
-        t += box_cap(rs, b, rs.sharp)
-    t += max(rs.upper_bonus(rules.Options()), rs.upper_bonus(rules.Options(bonus100=True)))
-    if rs.joker:
-        t += YAHTZEE_BONUS * (rs.nboxes - 1)  # every box but the Yahtzee's
-    return t
+def _forget(name):
+    """Drop a module loaded for one job: as .mpy its code is heap, which the game needs."""
+    import sys
+
+    import picoyacht
+
+    sys.modules.pop("picoyacht." + name, None)
+    if hasattr(picoyacht, name):
+        delattr(picoyacht, name)
 
 
 _GAME_ID = 5  # bytes of a game's identity in the records

@@ -26,7 +26,7 @@ _DIE = const(17)  # odd, so a pip sits in the exact middle
 ROW_UPPER = const(32)
 ROW_BONUS = const(33)
 _ROW_YB = const(34)
-_ROW_CREDITS = const(35)
+ROW_CREDITS = const(35)
 _ROW_TOTAL = const(36)
 
 # Pip layout per face: bits TL, TR, ML, C, MR, BL, BR.
@@ -197,7 +197,7 @@ def card_rows(rs):
         if rs.joker:
             rows.append(_ROW_YB)
         if rs.casino:
-            rows.append(_ROW_CREDITS)
+            rows.append(ROW_CREDITS)
         rows.append(_ROW_TOTAL)
         _rows_of[0] = rs
         _rows_of[1] = rows
@@ -205,15 +205,15 @@ def card_rows(rs):
 
 
 def row_sum(g, seat, code):
-    """The number on a card row below the boxes: subtotal, bonuses, credits or total."""
+    """The number on a card row below the boxes: subtotal, bonuses, credits won or total."""
     if code == ROW_UPPER:
         return g.upper_total(seat)
     if code == ROW_BONUS:
         return g.upper_bonus(seat)
     if code == _ROW_YB:
         return 100 * g.ybonus[seat]
-    if code == _ROW_CREDITS:
-        return g.credits[seat]
+    if code == ROW_CREDITS:  # what the seat has won: bank payouts and, at the end, the pot
+        return g.credits[seat] + g.options.bet
     return g.total(seat)
 
 

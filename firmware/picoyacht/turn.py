@@ -15,10 +15,10 @@ from picoyacht import gamelog
 from picoyacht.coach import Coach, centi
 from picoyacht.cues import GAME_OVER, HOLD, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
-from picoyacht.game import Game, RuleError, copy_into
+from picoyacht.game import HUMAN, Game, RuleError, copy_into
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.roller import Roller, seed_from_entropy
-from picoyacht.rules import ABBR, NAME, YAHTZEE, Options
+from picoyacht.rules import NAME, YAHTZEE, Options
 from picoyacht.screens import NOTE_KEY, NOTE_MOVE
 
 _PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
@@ -122,6 +122,10 @@ class Turn:
         self.coach_line = ""
         self.app.log(gamelog.start_line(g))
         self.save_due = True
+        if g.rolloff:  # Deluxe: who threw what, when a human is there to read it
+            for kind in g.kinds:
+                if kind == HUMAN:
+                    return "rolloff"
         return "handover" if g.nseats > 1 else "play"
 
     # ---------------------------------------------------------------- a human's moves
@@ -166,16 +170,17 @@ class Turn:
             self.app.note("Hint: roll first")
             return -1
         kind, arg, value = self.coach.advise(g)
+        # the final total to expect, on average, playing on as advised; or a warning
+        after = ", avg " + centi(value) if value >= 0 else ""
+        before = _PLAIN if value < 0 and self.coach.plain else ""
         if kind == A_SCORE:
-            text = "Take " + g.rs.boxes[arg][ABBR] + " " + str(g.preview(arg))
+            from picoyacht.labels import take_hint  # (here: not in the boot's heap)
+
+            text = take_hint(g.rs.boxes[arg][NAME], str(g.preview(arg)), before, after)
             mask = 0
         else:
             mask = arg if kind == A_HOLD else g.held  # A_ROLL keeps the holds as they are
-            text = "Hold dots" if mask else "Roll all"  # what the dots mark
-        if value >= 0:  # the final total to expect, on average, playing on as advised
-            text += ", avg " + centi(value)
-        elif self.coach.plain:
-            text = _PLAIN + text
+            text = before + ("Hold dots" if mask else "Roll all") + after  # what dots mark
         self.app.note(text, -1, NOTE_MOVE)
         return mask
 

@@ -56,6 +56,22 @@ GAME_ONLY = (13, 14, 15)
 SEAT_NAMES = ("Zoe", "Ann", "Bob", "Cy", "Di", "Ed")
 
 
+class Counted:
+    """A finished one-seat game as Records.add reads it."""
+
+    def __init__(self, rid, name, total, seed):
+        self.rs = rules.RULESETS[rid]
+        self.names = [name]
+        self.nseats = 1
+        self.seed = seed
+        self.credits = [0]
+        self.options = rules.Options()
+        self._total = total
+
+    def total(self, seat):
+        return self._total
+
+
 def frame(kind, seq, payload):
     return S.encode(S.KINDS[kind], seq, payload) + bytes(payload)
 
@@ -79,14 +95,11 @@ def good_files(rid, nseats, near_end):
     s2 = saves.Settings.unpack(s1.pack())
     s2.names[0] = "Zoe"
     r1 = saves.Records()
-    r1.games[0] = 3
-    r1.best[0] = 201
-    r1.names[0] = "Ann"
+    for seed, total in ((1, 201), (2, 150), (3, 120)):
+        r1.add(Counted(0, "Ann", total, seed))
     r2 = saves.Records.unpack(r1.pack())
-    r2.games[0] = 4
-    r2.games[1] = 1  # a best needs a game: issue 25's records check
-    r2.best[1] = 188
-    r2.names[1] = "Bob"
+    r2.add(Counted(0, "Ann", 100, 4))
+    r2.add(Counted(1, "Bob", 188, 5))  # a best needs a game: issue 25's records check
     seed = 77 + 7 * rid + nseats
     g = Game(rid, SEAT_NAMES[:nseats], bytearray(nseats), None, Roller(seed), seed)
     total = g.rs.nboxes * g.nseats

@@ -100,7 +100,7 @@ def main(argv):
         while app.screen.items[app.screen.sel] != newgame.R_START:
             d.press(K.B_DOWN)
         boxes0 = b.boxes
-        played0 = app.records.games[rid]
+        played0 = app.records.games(rid)
         d.press(K.B_OK)
         g = app.turn.game
         if g is None or g.over or g.rs.id != rid or g.nseats != n:
@@ -121,7 +121,7 @@ def main(argv):
         if (app.screen.NAME != "over" or err or not g.over
                 or any(g.filled[x] != full for x in range(n))
                 or b.boxes - boxes0 != g.rs.nboxes * n
-                or app.records.games[rid] != played0 + 1
+                or app.records.games(rid) != played0 + 1
                 or any("game" in p for p in fs.files)):
             print("FAIL game %d (rules %d, %d seats): %s %s" % (
                 i, rid, n, app.screen.NAME, err))

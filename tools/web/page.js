@@ -14,16 +14,19 @@ const MIN_PRESS_MS = 60; // a click shorter than the debouncer's window still co
 const LIT = [150, 220, 255]; // an SSD1306's blue-white
 const DIM = [70, 104, 122]; // the firmware's dimmed contrast
 const OFF = [4, 7, 10];
+// The simulator's keys (tools/board_term.py), plus arrows and Esc; the 4-button build
+// takes the keys of the buttons it has. host_tests/test_keys.py checks the legends.
 const KEYS_FULL = { "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, " ": 6, r: 6, w: 7, k: 7,
-  arrowup: 7, s: 8, j: 8, arrowdown: 8, enter: 9, o: 9, m: 10, backspace: 10, b: 10,
+  arrowup: 7, s: 8, j: 8, arrowdown: 8, enter: 9, o: 9, a: 9, m: 10, b: 10, backspace: 10,
   escape: 10 };
-const KEYS_FOUR = { w: 7, k: 7, arrowup: 7, s: 8, j: 8, arrowdown: 8, a: 9, enter: 9, b: 10,
-  backspace: 10, escape: 10 };
-const LEGEND_FULL = "Keys: <kbd>1</kbd>-<kbd>6</kbd> hold, <kbd>Space</kbd> roll, " +
-  "<kbd>W</kbd>/<kbd>S</kbd> or arrows up/down, <kbd>Enter</kbd> OK, <kbd>M</kbd> menu. " +
-  "Hold a key (or a button) for a long press.";
-const LEGEND_FOUR = "Keys: <kbd>W</kbd>/<kbd>S</kbd> or arrows up/down, <kbd>A</kbd> or " +
-  "<kbd>Enter</kbd> = A, <kbd>B</kbd> = B. Hold a key (or a button) for a long press.";
+const KEYS_FOUR = Object.fromEntries(Object.entries(KEYS_FULL).filter(([, b]) => b >= 7));
+const NAV_KEYS = "<kbd>W</kbd>/<kbd>S</kbd>, <kbd>K</kbd>/<kbd>J</kbd> or arrows up/down, " +
+  "<kbd>Enter</kbd>, <kbd>O</kbd> or <kbd>A</kbd>";
+const MENU_KEYS = "<kbd>M</kbd>, <kbd>B</kbd>, <kbd>Backspace</kbd> or <kbd>Esc</kbd>";
+const LONG = ". Hold a key (or a button) for a long press.";
+const LEGEND_FULL = "Keys: <kbd>1</kbd>-<kbd>6</kbd> hold, <kbd>Space</kbd> or <kbd>R</kbd> " +
+  "roll, " + NAV_KEYS + " OK, " + MENU_KEYS + " menu" + LONG;
+const LEGEND_FOUR = "Keys: " + NAV_KEYS + " = A, " + MENU_KEYS + " = B" + LONG;
 
 const $ = (id) => document.getElementById(id);
 const state = { board: null, mp: null, frames: 0, lastWrites: -1, fetching: false,

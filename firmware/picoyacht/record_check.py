@@ -1,0 +1,157 @@
+"""The records file's checks and its old formats, kept apart from saves.Records: a boot
+reads the records once, and this code (heap, as .mpy) is dropped after it.
+
+unpack() raises ValueError on anything real games cannot leave: a score above what the
+rule set makes, scores out of order, a score, a total or a sum with no game, a name that
+does not decode or is not printable, bytes where there should be none.
+"""
+
+from micropython import const
+
+from picoyacht import rules
+from picoyacht.game import MAX_NAME
+from picoyacht.rules import ALL_PLUS, ARG_A, FIXED, KIND, MODE, UPPER, VALUE, YAHTZEE_BONUS
+
+# saves.Records' layout, and the largest bet (saves.BETS): a test holds them equal.
+TOP = const(5)
+ENTRY = const(11)
+BLOCK = const(63)
+_BET_MAX = const(50)
+_GAME_ID = const(5)  # bytes of a game's identity (saves._game_id)
+
+
+def unpack(rec, data):
+    """Fill the empty saves.Records rec from bytes of any format; returns it."""
+    fmt = data[1] if len(data) > 2 and data[0:1] == b"R" else 0
+    if fmt not in (1, 2, 3) or data[2] != rules.COUNT:
+        raise ValueError("records format")
+    if fmt == 3:
+        pos = _unpack_blocks(rec, data)
+    else:
+        pos = _unpack_old(rec, data)
+    if fmt >= 2:
+        if pos >= len(data) or data[pos] not in (0, _GAME_ID) or (
+                pos + 1 + data[pos] != len(data)):
+            raise ValueError("records: last game")
+        rec.last = bytes(data[pos + 1:])
+    elif pos != len(data):
+        raise ValueError("records: trailing bytes")
+    for r in range(rules.COUNT):
+        _check(rec, r)
+    return rec
+
+
+def _unpack_blocks(rec, data):
+    """Format 3's blocks into rec's fixed layout; returns the position after them."""
+    d = rec.data = bytearray(rules.COUNT * BLOCK)
+    pos = 3
+    for r in range(rules.COUNT):
+        base = r * BLOCK
+        if pos + 9 > len(data) or data[pos + 8] > TOP:
+            raise ValueError("records truncated")
+        d[base:base + 8] = data[pos:pos + 8]
+        k = data[pos + 8]
+        pos += 9
+        for i in range(k):
+            n = data[pos + 2] if pos + 3 <= len(data) else 0
+            if not n or n > MAX_NAME or pos + 3 + n > len(data):
+                raise ValueError("records names")
+            at = base + 8 + i * ENTRY
+            d[at:at + 3 + n] = data[pos:pos + 3 + n]
+            pos += 3 + n
+    return pos
+
+
+def score_cap(rs):
+    """The most a seat can count in the records: Casino's credits won with the largest
+    bet (the whole pot of six, and every box paying twice the bet), else max_total."""
+    if rs.casino:
+        return _BET_MAX * (rules.MAX_SEATS + 2 * rs.nboxes)
+    return max_total(rs)
+
+
+def _unpack_old(rec, data):
+    """Formats 1 and 2: games, the best and its name per rule set, into rec; returns the
+    position after them."""
+    pos = 3
+    for r in range(rules.COUNT):
+        if pos + 5 > len(data):
+            raise ValueError("records truncated")
+        games = data[pos] | data[pos + 1] << 8
+        best = data[pos + 2] | data[pos + 3] << 8
+        n = data[pos + 4]
+        if n > MAX_NAME or pos + 5 + n > len(data):
+            raise ValueError("records names")
+        name = data[pos + 5:pos + 5 + n]
+        if (best or n) and not games or best and not n:
+            raise ValueError("records: a best with no game")
+        rec.put16(r * BLOCK, games)
+        if best:
+            rs = rules.RULESETS[r]  # (builds only played ones)
+            if best > max_total(rs):
+                raise ValueError("records: a best no card makes")
+            if not rs.casino:
+                rec.enter(r, best, str(name, "utf-8"))
+        pos += 5 + n
+    return pos
+
+
+def _check(rec, r):
+    """ValueError unless rule set r's records could have come from real games."""
+    base = r * BLOCK
+    games = rec.games(r)
+    n = rec.u16(base + 2)
+    d = rec.data
+    total = rec.u16(base + 4) | rec.u16(base + 6) << 16
+    if n > games * rules.MAX_SEATS or total and not n:
+        raise ValueError("records: totals with no game")
+    cap = score_cap(rules.RULESETS[r]) if games else 0  # (builds only played ones)
+    if total > n * cap:
+        raise ValueError("records: a sum no card makes")
+    prev = cap
+    empty = False
+    for i in range(TOP):
+        pos = r * BLOCK + 8 + i * ENTRY
+        k = d[pos + 2]
+        score = rec.u16(pos)
+        if not k:
+            for j in range(pos, pos + ENTRY):
+                if d[j]:
+                    raise ValueError("records: a score with no name")
+            empty = True
+            continue
+        if k > MAX_NAME or empty or not games:
+            raise ValueError("records: a score with no game")
+        for j in range(pos + 3, pos + ENTRY):  # a name of printable bytes, then zeros
+            if (d[j] < 32) if j < pos + 3 + k else d[j]:
+                raise ValueError("records: a name's bytes")
+        str(bytes(d[pos + 3:pos + 3 + k]), "utf-8")  # UnicodeError (a ValueError) if not
+        if score > prev:
+            raise ValueError("records: a score no card makes, or out of order")
+        prev = score
+
+
+def box_cap(rs, box, sharp):
+    """A bound on the box's score read from its data alone (no dice search): records are
+    checked at every boot for every rule set, where a search would cost seconds on a Pico."""
+    spec = rs.boxes[box]
+    if spec[KIND] == UPPER:
+        return spec[ARG_A] * rs.ndice
+    mode = spec[MODE]
+    if mode == FIXED:
+        cap = spec[VALUE]
+    else:
+        cap = 6 * rs.ndice + (spec[VALUE] if mode == ALL_PLUS else 0)
+    return cap * 2 if sharp and rules.doubles_with_sharp(spec) else cap
+
+
+def max_total(rs):
+    """The most a card of the rule set can total, with any options: every box at its cap,
+    the larger upper bonus, and a Yahtzee bonus for every other box."""
+    t = 0
+    for b in range(rs.nboxes):
+        t += box_cap(rs, b, rs.sharp)
+    t += max(rs.upper_bonus(rules.Options()), rs.upper_bonus(rules.Options(bonus100=True)))
+    if rs.joker:
+        t += YAHTZEE_BONUS * (rs.nboxes - 1)  # every box but the Yahtzee's
+    return t

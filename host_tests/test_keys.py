@@ -1,0 +1,115 @@
+"""Every key documented, and every documented key real: README's "Simulator keys" and the
+terminal's legend against board_term's key map, the web page's key help against its own
+map, and the Wokwi README against the diagram's keys and what `make sim` does with them."""
+
+import json
+import re
+
+import board_term
+
+from picoyacht.buttons import BUTTON_NAMES
+
+from conftest import ROOT
+
+# A key's name as the documents write it, for keys that are not one printable character.
+NAMED = {" ": "space", "\r": "enter", "\n": "enter", "\x7f": "backspace", "\x03": "ctrl-c"}
+
+
+def names(keys):
+    return {NAMED.get(k, k).lower() for k in keys}
+
+
+def expand(tokens):
+    """Lower-case key names; "1-6" style ranges become each key."""
+    out = set()
+    for t in tokens:
+        m = re.fullmatch(r"(\w)-(\w)", t)
+        if m:
+            out |= {chr(c) for c in range(ord(m[1]), ord(m[2]) + 1)}
+        else:
+            out.add(t.lower())
+    return out
+
+
+def readme_sim_keys():
+    text = (ROOT / "README.md").read_text()
+    para = text[text.index("**Simulator keys:**"):]
+    para = para[:para.index("\n\n")].split("`make sim")[0]
+    para = re.sub(r"`(\w)`-`(\w)`", r"`\1-\2`", para)  # `1`-`6`: a range
+    keys = expand(re.findall(r"`([^`]+)`", para))
+    keys |= {w for w in ("space", "enter", "backspace") if w in para.lower()}
+    return keys
+
+
+def test_readme_names_every_simulator_key_and_no_other():
+    """Breaks if a key is added to (or dropped from) board_term's map without README, as
+    `O`, `r`, `o` and `b` once were."""
+    code = names(board_term.KEYS_FULL) | {"q"}  # q quits (Ctrl-C too, as everywhere)
+    assert readme_sim_keys() == code
+    assert set(board_term.QUIT_KEYS) == {"q", "\x03"}
+
+
+def legend_keys(legend):
+    """The keys a terminal legend names: "w/s k/j", "spc/r", "enter/o/a", "m/b/bksp"."""
+    short = {"spc": "space", "bksp": "backspace"}
+    keys = set()
+    for group in legend.split("  "):
+        first = group.split(" ")[0]
+        if first in ("caps:", "(caps:"):
+            continue
+        for word in group.split(" "):
+            parts = word.split("/")
+            if all(len(p) == 1 and p.isalnum() or p in short or p == "enter"
+                   or re.fullmatch(r"\d-\d", p) for p in parts):
+                keys |= expand(short.get(p, p) for p in parts)
+    return keys
+
+
+def test_terminal_legends_name_each_builds_keys():
+    """The legend under the panel names exactly the keys that build's map has (and q).
+    Breaks if a key is added to one and not the other."""
+    assert legend_keys(board_term.LEGEND_FULL) == names(board_term.KEYS_FULL) | {"q"}
+    assert legend_keys(board_term.LEGEND_FOUR) == names(board_term.KEYS_FOUR) | {"q"}
+    assert set(board_term.KEYS_FOUR.values()) == {7, 8, 9, 10}  # Up, Down, A, B
+
+
+def js_map(text, name):
+    """The keys of a `const NAME = { ... };` object literal in page.js."""
+    body = text[text.index("const " + name + " = {"):]
+    body = body[body.index("{") + 1:body.index("};")]
+    return {k.strip('"') for k in re.findall(r'("[^"]+"|\w+):', body)}
+
+
+def test_web_page_key_help_matches_its_map():
+    """The page's <kbd> keys (and "arrows") are its map's keys, which are the simulator's
+    plus arrows and Esc, as README promises ("the simulator's keys"). Breaks if the page
+    drops a simulator key or documents one it does not have."""
+    text = (ROOT / "tools" / "web" / "page.js").read_text()
+    web = names(js_map(text, "KEYS_FULL"))
+    text = re.sub(r"<kbd>(\w)</kbd>-<kbd>(\w)</kbd>", r"<kbd>\1-\2</kbd>", text)
+    kbd = expand(re.findall(r"<kbd>([^<]+)</kbd>", text))
+    kbd = {"escape" if k == "esc" else k for k in kbd}
+    documented = kbd | ({"arrowup", "arrowdown"} if "arrows up/down" in text else set())
+    assert documented == web
+    assert names(board_term.KEYS_FULL) <= web
+
+
+def test_wokwi_keys_are_documented_and_do_the_same_in_the_simulator():
+    """Each pushbutton's key in the Wokwi diagram is the one its README lists, and `make
+    sim`'s full build maps that key to the same button: the README's "the same keys as make
+    sim" holds. Breaks with the old full map, which had no `a`."""
+    diagram = json.loads((ROOT / "hardware" / "wokwi" / "diagram.json").read_text())
+    keys = {}
+    for part in diagram["parts"]:
+        key = part.get("attrs", {}).get("key")
+        if key:
+            keys[key.lower()] = BUTTON_NAMES.index(part["id"].replace("btn_", ""))
+    readme = (ROOT / "hardware" / "wokwi" / "README.md").read_text()
+    para = readme[readme.index("Each button has a keyboard key"):]
+    para = para[:para.index("\n\n")]
+    bold = re.findall(r"\*\*([^*]+)\*\*", para)  # "**1**-**6**" first: a range
+    assert para.startswith("Each button has a keyboard key") and "**1**-**6**" in para
+    documented = expand(["%s-%s" % (bold[0], bold[1])]) | {b.lower() for b in bold[2:]}
+    assert documented == set(keys)
+    for key, button in keys.items():
+        assert board_term.KEYS_FULL[key] == button, key
