@@ -234,6 +234,25 @@ def test_missing_table_falls_back_to_normal(tmp_path):
     assert advise(g, strategy.EXPERT, None)[:2] == advise(g, strategy.NORMAL, None)[:2]
 
 
+def test_setup_knows_which_rule_sets_find_their_table(tmp_path):
+    """strategy_table.available, which setup asks: true only when a file load() would open
+    is in one of the directories, and never for a rule set without tables. Control: an
+    available() that ignores the files fails the first assertion."""
+    d = (str(tmp_path),)
+    assert not strategy_table.available(rules.YAHTZEE, rules.JOKER_FREE, d)
+    (tmp_path / "yahtzee.bin").write_bytes(b"")
+    assert strategy_table.available(rules.YAHTZEE, rules.JOKER_FREE, d)
+    assert not strategy_table.available(rules.YATZY, 0, d)
+    for rid in range(2, rules.COUNT):
+        (tmp_path / ("%d.bin" % rid)).write_bytes(b"")
+        assert not strategy_table.available(rid, 0, d)
+    for rid, joker in ((rules.YAHTZEE, rules.JOKER_ORIGINAL), (rules.YATZY, 0)):
+        g = Game(rid, ["a"], options=Options(joker=joker))
+        names = strategy_table.file_names(rid, joker)
+        (tmp_path / names[0]).write_bytes(b"PYT1" + bytes(4236))  # load() opens the same
+        assert strategy_table.available(rid, joker, d) and strategy_table.load(g, d)
+
+
 def sample_positions(rid, joker, level, table_V, games, seed, per_batch=4):
     tw = sn.Twin(rid, rules.Options(joker=joker), level, table_V)
     out = []
