@@ -147,9 +147,14 @@ def main():
 
     # game over with the coach on "Hints+tips": give-aways per seat and the costliest move
     sc = Shots(FULL)
-    sc.start(2, coach=2)
+    sc.start(2, coach=2).roll()
+    set_dice(sc.app, (6, 6, 6, 6, 6))
+    sc.app.show(sc.app.turn.score(12))  # Chance
+    sc.shot("handover_tip")  # a costly box: the coach's two rows wait for a key
     finish(sc.app)
     sc.shot("game_over_coach")
+    sc = None  # its heap to the next game
+    gc.collect()
 
     # a 4-button build: the cursor mode with hints
     s4 = Shots(FOUR)

@@ -22,10 +22,12 @@ generator's answer comes from Thinking, or at once from run(steps):
         kind HOLD: arg is the held mask to set before rolling (0 = roll everything, also
         the answer before the turn's first roll); kind SCORE: arg is the box to fill.
         value: expected final total of the seat (banked points + expected rest) after the
-        recommended action; Normal's is its own estimate, not a true expectation.
+        recommended action; Normal's is its own estimate, not a true expectation, until
+        expected_total(game, value, table) adds back what that estimate leaves out.
     cpu_step(game, level, table=None, rng=None) -> (kind, arg)    one action for a CPU seat
     action_value_steps(game, kind, arg, level=EXPERT, table=None) -> centi-points, same scale
     move_cost(game, kind, arg, table=None) -> centi-points given away (>= 0)
+    judge_steps(game, kind, arg, table=None) -> (that cost, best action: kind << 8 | arg)
     Proficiency                                                    game-over summary
     strategy_table.load(game) -> Table or None                     finds the table file
     Thinking(steps_fn, *args)                                     a stepwise computation:
@@ -159,6 +161,16 @@ def advise_steps(game, level=EXPERT, table=None):
     return SCORE, b, banked + to_centi(v)
 
 
+def expected_total(game, value, table=None):
+    """advise's value as the final total to expect: Expert's is that already; Normal's
+    (no table serves the game) gets back what its estimate leaves out on average."""
+    if table is None or not table.serves(game):
+        from picoyacht import final_gap
+
+        value += final_gap.gap(game)
+    return value
+
+
 def action_value_steps(game, kind, arg, level=EXPERT, table=None):
     """Value (centi-points, advise_steps' scale) of a given action now: HOLD with a held
     mask (then roll), or SCORE with a box. Holding every die counts as scoring the best box."""
@@ -198,31 +210,45 @@ def move_cost(game, kind, arg, table=None):
 
 
 def move_cost_steps(game, kind, arg, table=None):
+    return (yield from judge_steps(game, kind, arg, table))[0]
+
+
+def judge_steps(game, kind, arg, table=None):
+    """(move_cost's answer, the best action as kind << 8 | arg): a tip names it."""
     level = EXPERT if table is not None and table.serves(game) else NORMAL
-    best = (yield from advise_steps(game, level, table))[2]
+    best_kind, best_arg, best = yield from advise_steps(game, level, table)
     cost = best - (yield from action_value_steps(game, kind, arg, level, table))
-    return cost if cost > 0 else 0
+    return (cost if cost > 0 else 0), best_kind << 8 | best_arg
 
 
 class Proficiency:
     """Accumulates the coach's verdicts over a game. Call record() before applying each
-    action of every seat (humans included); read totals[seat] and worst at game over."""
+    action of every seat (humans included); read totals[seat] and worst at game over,
+    and best after a record() for the action it was measured against."""
 
     def __init__(self, nseats):
         self.totals = [0] * nseats  # centi-points given away per seat
-        self.moves = [0] * nseats
+        self.best = 0  # the last judged position's best action, kind << 8 | arg
         self.worst = None  # (cost, seat, turn, kind, arg) of the costliest move
 
-    def record(self, game, kind, arg, table=None, cost=-1):
-        """cost: move_cost's answer if already known (the coach thinks ahead)."""
-        if cost < 0:
-            cost = move_cost(game, kind, arg, table)
+    def record(self, game, kind, arg, table=None, judged=None):
+        """judged: judge_steps' answer if already known (the coach thinks ahead)."""
+        if judged is None:
+            judged = run(judge_steps(game, kind, arg, table))
+        cost, self.best = judged
         seat = game.current
         self.totals[seat] += cost
-        self.moves[seat] += 1
         if cost > 0 and (self.worst is None or cost > self.worst[0]):
             self.worst = (cost, seat, game.turn // game.nseats, kind, arg)
         return cost
+
+    def worst_move(self):
+        """The costliest move as (centi-points, seat, round from 1, box or -1 for a hold),
+        or None."""
+        w = self.worst
+        if w is None:
+            return None
+        return w[0], w[1], w[2] + 1, w[4] if w[3] == SCORE else -1
 
 
 # ---- CPU seats ------------------------------------------------------------------------------

@@ -12,13 +12,13 @@ next screen comes back (hand-over, play or game over) for App.show.
 import gc
 
 from picoyacht import gamelog
-from picoyacht.coach import Coach, centi
+from picoyacht.coach import Coach, centi, move_words
 from picoyacht.cues import GAME_OVER, HOLD, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
 from picoyacht.game import Game, RuleError, copy_into
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.roller import Roller, seed_from_entropy
-from picoyacht.rules import ABBR, NAME, YAHTZEE, Options
+from picoyacht.rules import NAME, YAHTZEE, Options
 from picoyacht.screens import NOTE_KEY, NOTE_MOVE
 
 _PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
@@ -145,7 +145,7 @@ class Turn:
         if not can_roll(g):
             app.note("No rolls left" if g.rolls_left <= 0 else "All dice held")
             return False
-        tip = self.coach.hold_tip(g)
+        tip = self.coach.tip(g, A_HOLD, g.held if g.rolls_used else 0)
         try:
             g.roll()
         except RuleError:
@@ -159,23 +159,22 @@ class Turn:
         return True
 
     def hint(self):
-        """The recommended hold (as a mask of dice to mark) or box, as a note that stays
-        until the next move; -1 before the first roll."""
+        """The recommended hold (as a mask of dice to mark) or box, as a note of two rows
+        that stays until the next move: the move, then the final total to expect on
+        average playing on as advised (or why there is none); -1 before the first roll."""
         g = self.game
         if not g.rolls_used:
             self.app.note("Hint: roll first")
             return -1
         kind, arg, value = self.coach.advise(g)
-        if kind == A_SCORE:
-            text = "Take " + g.rs.boxes[arg][ABBR] + " " + str(g.preview(arg))
-            mask = 0
-        else:
+        mask = 0
+        if kind != A_SCORE:
             mask = arg if kind == A_HOLD else g.held  # A_ROLL keeps the holds as they are
-            text = "Hold dots" if mask else "Roll all"  # what the dots mark
-        if value >= 0:  # the final total to expect, on average, playing on as advised
-            text += ", avg " + centi(value)
+        text = move_words(g, kind == A_SCORE, arg if kind == A_SCORE else mask)
+        if value >= 0:
+            text += "\nFinal total avg " + centi(value)
         elif self.coach.plain:
-            text = _PLAIN + text
+            text += "\n" + _PLAIN + "simple hint"
         self.app.note(text, -1, NOTE_MOVE)
         return mask
 
@@ -201,7 +200,7 @@ class Turn:
         g = self.game
         seat = g.current
         bonus = g.pending_yahtzee_bonus()
-        tip = self.coach.tip(g, box)
+        tip = self.coach.tip(g, A_SCORE, box)
         copy_into(self._log_dice, g.dice)  # as scored: the game moves on to the next turn's
         try:
             pts = g.score(box)
