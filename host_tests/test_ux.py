@@ -615,3 +615,32 @@ def test_casino_first_turn_says_who_starts_and_the_order():
     rest = [g.names[g.order[i]] for i in (1, 2)]
     assert w[w.index("then") + 1:w.index("then") + 3] == rest
 
+
+
+def test_moves_are_named_in_words_in_one_row():
+    """Every box of every rule set: "Take <name> <points>" in one row of 21 characters,
+    with the full name wherever it fits (else the short one); a hold lists its dice.
+    Control: a move_words that always takes the short name fails the full-name check."""
+    from picoyacht.coach import move_words
+    from picoyacht.game import Game
+    from picoyacht.roller import Roller
+    from picoyacht.rules import ABBR, NAME
+
+    full_names = 0
+    for rid in range(6):
+        g = Game(rid, ["a"], roller=Roller(rid))
+        g.roll()
+        for b in range(g.rs.nboxes):
+            words = move_words(g, True, b)
+            full = "Take " + g.rs.boxes[b][NAME] + " " + str(g.preview(b))
+            assert len(words) <= 21
+            if len(full) <= 21:
+                assert words == full
+                full_names += 1
+            else:
+                assert words == "Take " + g.rs.boxes[b][ABBR] + " " + str(g.preview(b))
+    assert full_names > 80  # nearly every box
+    g.dice[:] = bytes((4, 4, 4, 2, 5, 4))
+    assert move_words(g, False, 0b000111) == "Hold 4 4 4, roll"
+    assert move_words(g, False, 0b011111) == "Hold 4 4 4 2 5, roll"
+    assert move_words(g, False, 0) == "Roll all"

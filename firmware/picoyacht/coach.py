@@ -71,7 +71,8 @@ def tip_words(game, cost, best):
 
 class Coach:
     """One game's CPU seats and coach. level: 0 off, 1 hints, 2 hints and tips (every
-    move judged with strategy.Proficiency, CPU seats' too)."""
+    move judged with strategy.Proficiency, CPU seats' too unless they play by the very
+    estimate they would be judged with: judges())."""
 
     def __init__(self, log):
         self.log = log

@@ -3,7 +3,7 @@ Loaded when the title opens it; not needed during play."""
 
 from micropython import const
 
-from picoyacht import font, rules, strategy_table
+from picoyacht import font, rules
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.cues import SCORE, VOLUME_NAMES
 from picoyacht.game import MAX_NAME
@@ -73,7 +73,7 @@ class Setup(Choice):
         self.items = items
         for k in range(s.nplayers):
             if s.kinds[k] == _EXPERT:
-                self.tabled = strategy_table.available(s.rid, s.options.joker)
+                self.tabled = table_available(s)
                 break
         if self.sel >= len(items):
             self.sel = len(items) - 1
@@ -206,6 +206,23 @@ class Setup(Choice):
         s = self.app.settings
         return (R_KIND <= code < R_NAME and s.kinds[code - R_KIND] == _EXPERT
                 and not self.tabled)
+
+
+def table_available(s):
+    """strategy_table.available for the settings' rule set. Its module is forgotten again
+    unless a game holds it: setup must not keep it, and a game imports it in a loop pass
+    of its own."""
+    import sys
+
+    import picoyacht
+
+    held = "picoyacht.strategy_table" in sys.modules
+    from picoyacht import strategy_table
+
+    there = strategy_table.available(s.rid, s.options.joker)
+    if not held:
+        picoyacht.forget("strategy_table")
+    return there
 
 
 def label_w(code):
