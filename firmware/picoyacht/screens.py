@@ -107,7 +107,7 @@ class Canvas:
         index."""
         nl = s.find("\n")
         if k == 0:
-            return self.text(s, x, y, c, 21 if nl < 0 else nl)
+            return self.text(s, x, y, c, 21 if nl < 0 or nl > 21 else nl)
         if nl < 0:
             return 0
         for i in range(nl + 1, min(len(s), nl + 22)):
