@@ -12,7 +12,7 @@ import sys
 import pytest
 from cpu_moves import apply
 
-from picoyacht import coach, engine, fast, rules, strategy, strategy_table
+from picoyacht import coach, engine, fast, final_gap, rules, strategy, strategy_table
 from picoyacht.game import Game
 from picoyacht.policy import A_ROLL, A_SCORE
 from picoyacht.roller import Roller
@@ -245,7 +245,7 @@ def test_the_hints_avg_is_the_final_total_to_expect_without_a_table(rid):
     from calibrate_avg import residuals
 
     per_game = [sum(r for _, r in game) / len(game) / 100
-                for game in residuals(rid, 16, 70, strategy.expected_total)]
+                for game in residuals(rid, 16, 70, final_gap.expected_total)]
     mean = statistics.mean(per_game)
     se = statistics.stdev(per_game) / len(per_game) ** 0.5
     assert abs(mean) < 4 * se + 3, (mean, se)
@@ -259,8 +259,8 @@ def test_expert_values_are_final_totals_already():
             return True
 
     g = Game(rules.YAHTZEE, ["a"], roller=LcgRoller(3))
-    assert strategy.expected_total(g, 12345, Serving()) == 12345
-    assert strategy.expected_total(g, 12345, None) > 12345 + 100 * 100
+    assert final_gap.expected_total(g, 12345, Serving()) == 12345
+    assert final_gap.expected_total(g, 12345, None) > 12345 + 100 * 100
 
 
 def test_setup_knows_which_rule_sets_find_their_table(tmp_path):
@@ -536,7 +536,7 @@ def stepwise_against_one_shot(table_path=None):
             box = n % g.rs.nboxes
             while not allowed >> box & 1:
                 box = (box + 1) % g.rs.nboxes
-            cost = strategy.Thinking(strategy.move_cost_steps, g, strategy.SCORE, box, tab)
+            cost = strategy.Thinking(strategy.judge_steps, g, strategy.SCORE, box, tab)
             for t in (cpu, cost):
                 clobbered = other is None
                 while not t.step(r.d6() * 3000):
@@ -545,7 +545,7 @@ def stepwise_against_one_shot(table_path=None):
                         clobbered = True
             strategy._engine = None
             assert cpu.result == strategy.cpu_step(g, level, tab)
-            assert cost.result == strategy.move_cost(g, cost.args[1], cost.args[2], tab)
+            assert cost.result[0] == strategy.move_cost(g, cost.args[1], cost.args[2], tab)
             other = g
             n += 1
     return n

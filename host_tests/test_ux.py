@@ -13,9 +13,13 @@ from picoyacht.policy import best_box
 from picoyacht.rules import CASINO5, YAHTZEE
 from picoyacht.screens import CELL
 
-# Whether `make tables` was run must not change what the coach says here.
-strategy_table.load = lambda game, dirs=(): None
-strategy_table.available = lambda rid, joker, dirs=(): False
+
+@pytest.fixture(autouse=True)
+def no_tables(monkeypatch):
+    """Whether `make tables` was run must not change what the coach or setup say here
+    (and other test modules in the same worker keep the real functions)."""
+    monkeypatch.setattr(strategy_table, "load", lambda game, dirs=(): None)
+    monkeypatch.setattr(strategy_table, "available", lambda rid, joker, dirs=(): False)
 
 
 class Tones:

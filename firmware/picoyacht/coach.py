@@ -93,8 +93,7 @@ class Coach:
         self._mask = -1
         self._human = False  # the thinking is the hint for a human seat
         self._off = 0  # CPU steps the fallback still plays after an engine error
-        # the last CPU step or hint came from the fallback, not the search: the screen says so
-        self.plain = False
+        self.plain = False  # the last CPU step or hint was the fallback's: the screen says so
         self._cost = None  # the coach's verdict (judge_steps) on the CPU's step, for box:
         self._cost_box = -1
         self._easy = None  # Easy's (kind, arg) for the position _easy_pos, made a pass ahead
@@ -315,14 +314,15 @@ class Coach:
 
     def advise(self, game):
         """(A_HOLD mask | A_SCORE box | A_ROLL, arg, expected final total in centi-points
-        or -1, the same "avg" at every level: strategy.expected_total) for the Hint."""
+        or -1, the same "avg" at every level: final_gap.expected_total) for the Hint."""
         t = self._thought(game, True)
         self.plain = t is None
         if t is not None:
-            st = self._st
+            from picoyacht import final_gap
+
             kind, arg, value = t.result
-            value = st.expected_total(game, value, self._table(game))
-            return (A_SCORE if kind == st.SCORE else A_HOLD), arg, value
+            kind = A_SCORE if kind == self._st.SCORE else A_HOLD
+            return kind, arg, final_gap.expected_total(game, value, self._table(game))
         self._fallback_step()
         kind, arg = fallback(game, 2)
         return kind, arg, -1

@@ -16,6 +16,14 @@ _GAPS = (
 )
 
 
+def expected_total(game, value, table=None):
+    """strategy.advise_steps' value as the final total to expect: Expert's is that already;
+    Normal's (no table serves the game) gets back what its estimate leaves out."""
+    if table is None or not table.serves(game):
+        value += gap(game)
+    return value
+
+
 def gap(game):
     """Centi-points to add to Normal's value for the current seat's position."""
     left = game.rs.nboxes - 1

@@ -23,7 +23,7 @@ generator's answer comes from Thinking, or at once from run(steps):
         the answer before the turn's first roll); kind SCORE: arg is the box to fill.
         value: expected final total of the seat (banked points + expected rest) after the
         recommended action; Normal's is its own estimate, not a true expectation, until
-        expected_total(game, value, table) adds back what that estimate leaves out.
+        final_gap.expected_total(game, value, table) adds back what it leaves out.
     cpu_step(game, level, table=None, rng=None) -> (kind, arg)    one action for a CPU seat
     action_value_steps(game, kind, arg, level=EXPERT, table=None) -> centi-points, same scale
     move_cost(game, kind, arg, table=None) -> centi-points given away (>= 0)
@@ -32,7 +32,7 @@ generator's answer comes from Thinking, or at once from run(steps):
     strategy_table.load(game) -> Table or None                     finds the table file
     Thinking(steps_fn, *args)                                     a stepwise computation:
         step(budget) -> True when done (then .result); advise_steps, cpu_steps,
-        move_cost_steps are the generators it runs
+        judge_steps are the generators it runs
 """
 
 from micropython import const
@@ -161,16 +161,6 @@ def advise_steps(game, level=EXPERT, table=None):
     return SCORE, b, banked + to_centi(v)
 
 
-def expected_total(game, value, table=None):
-    """advise's value as the final total to expect: Expert's is that already; Normal's
-    (no table serves the game) gets back what its estimate leaves out on average."""
-    if table is None or not table.serves(game):
-        from picoyacht import final_gap
-
-        value += final_gap.gap(game)
-    return value
-
-
 def action_value_steps(game, kind, arg, level=EXPERT, table=None):
     """Value (centi-points, advise_steps' scale) of a given action now: HOLD with a held
     mask (then roll), or SCORE with a box. Holding every die counts as scoring the best box."""
@@ -206,11 +196,7 @@ def action_value_steps(game, kind, arg, level=EXPERT, table=None):
 def move_cost(game, kind, arg, table=None):
     """Expected points (centi-points) an action gives away against the best one: judged
     with the Expert table when it serves this game, else with Normal's estimate."""
-    return run(move_cost_steps(game, kind, arg, table))
-
-
-def move_cost_steps(game, kind, arg, table=None):
-    return (yield from judge_steps(game, kind, arg, table))[0]
+    return run(judge_steps(game, kind, arg, table))[0]
 
 
 def judge_steps(game, kind, arg, table=None):
