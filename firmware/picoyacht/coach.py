@@ -13,8 +13,8 @@ import gc
 from micropython import const
 
 from picoyacht import gamelog
-from picoyacht.game import HUMAN
-from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, fallback, legal_step
+from picoyacht.game import HUMAN, POINTS, ZERO, RuleError
+from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, best_box, can_roll, fallback
 from picoyacht.rules import ABBR, NAME
 from picoyacht.ticks import ticks_diff
 
@@ -67,6 +67,28 @@ def tip_words(game, cost, best):
     if len(text) > _LINE:
         text = "Gave " + centi(cost) + "; best:"
     return text + "\n" + move_words(game, best >> 8, best & 255)
+
+
+def legal_step(game, kind, arg):
+    """A CPU's step (A_HOLD mask | A_ROLL | A_SCORE box) made legal: (A_HOLD, mask) with the
+    holds already set, (A_ROLL, 0) for the caller to roll, or (A_SCORE, a box it may
+    fill); whatever the engine or the fallback answered."""
+    if kind == A_HOLD:
+        try:
+            game.set_held(arg)
+            return kind, arg
+        except RuleError:
+            kind = A_SCORE
+            arg = best_box(game)
+    if kind == A_ROLL:
+        if can_roll(game):
+            return kind, 0
+        arg = best_box(game)
+    if arg < 0 or game.box_state(arg) not in (POINTS, ZERO):
+        arg = best_box(game)
+    if arg < 0:  # no roll yet: the policy returned nonsense
+        return A_ROLL, 0
+    return A_SCORE, arg
 
 
 class Coach:

@@ -7,7 +7,7 @@ heaps, no app) can import it.
 
 from micropython import const
 
-from picoyacht.game import POINTS, ZERO, RuleError
+from picoyacht.game import POINTS, ZERO
 
 # Actions, as the screens apply them.
 A_ROLL = const(0)
@@ -63,25 +63,3 @@ def can_roll(game):
     if game.rolls_left <= 0:
         return False
     return not (game.rolls_used and game.held == (1 << len(game.dice)) - 1)
-
-
-def legal_step(game, kind, arg):
-    """A CPU's step (A_HOLD mask | A_ROLL | A_SCORE box) made legal: (A_HOLD, mask) with the
-    holds already set, (A_ROLL, 0) for the caller to roll, or (A_SCORE, a box it may
-    fill); whatever the engine or the fallback answered."""
-    if kind == A_HOLD:
-        try:
-            game.set_held(arg)
-            return kind, arg
-        except RuleError:
-            kind = A_SCORE
-            arg = best_box(game)
-    if kind == A_ROLL:
-        if can_roll(game):
-            return kind, 0
-        arg = best_box(game)
-    if arg < 0 or game.box_state(arg) not in (POINTS, ZERO):
-        arg = best_box(game)
-    if arg < 0:  # no roll yet: the policy returned nonsense
-        return A_ROLL, 0
-    return A_SCORE, arg
