@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
 .PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui uf2 \
-        bench-pico web web-deps bench-web case help release
+        bench-pico web web-deps bench-web case help release calibrate-avg
 .DEFAULT_GOAL := help
 
 # Every target in a line: its "## " text, else the first words of the comment above it.
@@ -84,6 +84,11 @@ shots: $(STAMP)  ## PNG screenshots of every screen (build/shots, docs/shots)
 # rebuilt only when the builder, rules or engine change.
 tables: $(STAMP)  ## Expert's tables, cached in tables/
 	$(BIN)/python tools/build_tables.py
+
+# The hint's "avg" without a table: Normal's shortfall from the final total, measured over
+# seeded games and written to firmware/picoyacht/final_gap.py (rerun when Normal changes).
+calibrate-avg: $(STAMP)  ## re-measure what Normal's estimate leaves out of the final total
+	$(BIN)/python tools/calibrate_avg.py
 
 # CPU levels and coach: 10,000 seeded games per level and rule set, Expert agreement,
 # MicroPython decision time, ops and RAM -> build/bench_strategy.json.

@@ -20,8 +20,11 @@ from conftest import HOST_TESTS, ROOT, compiled_firmware
 # (snapshot at the first box), the whole UI game completes from ~165k (make bench-ui:
 # SMALLEST_HEAP_KB; 153k before sound: picoyacht.sound is 5.9 KB here, the test board has
 # a piezo). Fragmentation makes the edge ragged, and the clone's path moves it: at CI's
-# path 166k passed and 168k failed. Checked at 184k, clear of the ragged band.
-UI_HEAP = "184k"
+# path 166k passed and 168k failed. Since the merges of issues 24-28 the edge moved up: the
+# 2-player game of the first case below needed 184k at 9679e34 and 187k once setup said
+# which Expert seats lack a table (bisected with mpy_run.smallest_heap). Checked at 192k,
+# clear of that band; the budget itself is the 64k-beyond-code test.
+UI_HEAP = "192k"
 
 
 def _compiled():

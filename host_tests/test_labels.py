@@ -9,7 +9,7 @@ from test_ux import Rig, words
 from picoyacht import buttons as K
 from picoyacht import results
 from picoyacht.game import HUMAN
-from picoyacht.labels import NOTE, SHORT_MAX, fit, row_label, short_name, take_hint
+from picoyacht.labels import NOTE, SHORT_MAX, fit, row_label, short_name, take_words
 from picoyacht.policy import A_SCORE
 from picoyacht.rules import COUNT, MAXI, NAME, RULESETS
 from picoyacht.screens import CELL, ROW_UPPER, W, card_rows
@@ -64,22 +64,19 @@ def test_grid_columns_hold_a_four_digit_total():
         assert results.first_of(nseats, results.seat_pages(nseats)) == nseats
 
 
-@pytest.mark.parametrize("before", ["", "Low mem: "])
-@pytest.mark.parametrize("after", ["", ", avg 99.9", ", avg 245.3", ", avg 1575.0"])
-def test_take_hint_fits_the_note_with_a_whole_label(before, after):
-    """Every box, with a 1- to 3-digit score, with or without the average or the warning:
-    the hint fits the note's 21 characters and names the box in full or in its short form.
-    Breaks if the fallback that drops the average goes, or a short form grows."""
+def test_take_words_fit_a_row_with_a_whole_label():
+    """Every box, with a 1- to 3-digit score: the move fits the note's 21 characters and
+    names the box in full or in its short form. Breaks if "Take" is kept on a name
+    that then overflows, or a short form grows."""
     for name in ALL_NAMES:
         for pts in ("0", "25", "100"):
-            text = take_hint(name, pts, before, after)
+            text = take_words(name, pts)
             assert len(text) <= NOTE, text
-            assert text.startswith(before) and (" " + pts) in text
+            assert text.endswith(" " + pts)
             assert name in text or short_name(name) in text
-    assert take_hint("Chance", "23", "", ", avg 245.3") == "Chance 23, avg 245.3"  # 25 > 21
-    assert take_hint("Chance", "23", "", "") == "Take Chance 23"
-    assert take_hint("Four of a kind", "22", "", "") == "Four of a kind 22"
-    assert take_hint("Four of a kind", "22", "", ", avg 245.3") == "4 kind 22, avg 245.3"
+    assert take_words("Chance", "23") == "Take Chance 23"
+    assert take_words("Four of a kind", "22") == "Four of a kind 22"
+    assert take_words("Three of a kind", "100") == "Three of a kind 100"
 
 
 def test_no_screen_module_draws_a_box_code():
@@ -87,14 +84,14 @@ def test_no_screen_module_draws_a_box_code():
     draws rules.ABBR again."""
     from conftest import ROOT
 
-    for mod in ("play", "turn", "labels", "screens"):
+    for mod in ("play", "turn", "labels", "screens", "coach"):
         assert "ABBR" not in (ROOT / "firmware" / "picoyacht" / (mod + ".py")).read_text()
 
 
 # ---------------------------------------------------------------- through the App
 def test_hint_names_the_box_in_words():
-    """A hint to score four 5s: "Four of a kind" (or "4 kind" with the average), never
-    "4K". Breaks with the old "Take " + ABBR text."""
+    """A hint to score four 5s: "Four of a kind 22" (no room for "Take"), the average on
+    its own row, never "4K". Breaks with the old "Take " + ABBR text."""
     r = Rig(FULL, coach=1)
     g = r.new_game()
     r.d.press(K.B_ROLL)
@@ -103,8 +100,8 @@ def test_hint_names_the_box_in_words():
     coach = r.app.turn.coach
     coach.advise = lambda game: (A_SCORE, four, 24530)  # the advice, whatever the search
     r.app.screen.hint()
-    assert r.app.status.text == "4 kind 22, avg 245.3"
-    coach.advise = lambda game: (A_SCORE, four, -1)  # no average: room for the full name
+    assert r.app.status.text == "Four of a kind 22\nFinal total avg 245.3"
+    coach.advise = lambda game: (A_SCORE, four, -1)  # no average: the move alone
     r.app.screen.hint()
     assert r.app.status.text == "Four of a kind 22"
 

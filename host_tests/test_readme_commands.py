@@ -1,9 +1,10 @@
 """The README's commands as a newcomer types them, with no environment beyond PATH.
 
 `make sim` and `make sim SIMARGS="--buttons 4"`, taken from the README's own text, run in a
-real terminal and must draw the title screen: the panel is read back from the half-block
-characters and compared with the golden title frame, so a crash, a traceback or a wrong
-screen all fail here. Every other make command the README gives must at least be one make
+real terminal and must draw the title screen (a newcomer without Expert's tables is offered
+to build them first, and presses Enter, the default "no"): the panel is read back from the
+half-block characters and compared with the golden title frame, so a crash, a traceback or
+a wrong screen all fail here. Every other make command the README gives must at least be one make
 accepts (`make -n`, which runs nothing)."""
 
 import fcntl
@@ -48,19 +49,23 @@ def panel_frames(text):
     return frames
 
 
-def run_in_terminal(argv, seconds=60, cols=140, rows=50):
+OFFER = "[y/N]"  # the end of sim.py's offer to build Expert's tables
+
+
+def run_in_terminal(argv, seconds=60, cols=140, rows=50, cwd=ROOT, answer=b"\r"):
     """argv in a fresh pty of cols x rows with only PATH set; returns (output, exit code)
-    after waiting for the title, then pressing q."""
+    after waiting for the title, then pressing q. The offer to build the tables, if made,
+    gets `answer` (None: no answer)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     env = {"PATH": os.environ["PATH"]}
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave,
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=slave, stdout=slave, stderr=slave,
                             start_new_session=True)
     os.close(slave)
     out = bytearray()
     title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
     deadline = time.monotonic() + seconds
-    quit_sent = False
+    quit_sent = answered = False
     while time.monotonic() < deadline:
         ready, _, _ = select.select([master], [], [], 0.2)
         if ready:
@@ -71,6 +76,9 @@ def run_in_terminal(argv, seconds=60, cols=140, rows=50):
             if not data:
                 break
             out += data
+        if not answered and answer is not None and OFFER.encode() in out:
+            os.write(master, answer)
+            answered = True
         if not quit_sent and title in panel_frames(out.decode("utf-8", "replace")):
             os.write(master, b"q")
             quit_sent = True
@@ -87,8 +95,18 @@ def test_the_readme_gives_both_simulator_commands():
     assert SIM_COMMANDS == ["sim", 'sim SIMARGS="--buttons 4"']
 
 
+@pytest.fixture
+def keep_the_offer_state():
+    """A "no" the test gives is not left behind for the developer's own `make sim`."""
+    declined = ROOT / "build" / "sim-tables-declined"
+    before = declined.exists()
+    yield
+    if not before and declined.exists():
+        declined.unlink()
+
+
 @pytest.mark.parametrize("command", SIM_COMMANDS)
-def test_make_sim_draws_the_title_as_the_readme_starts_it(command):
+def test_make_sim_draws_the_title_as_the_readme_starts_it(command, keep_the_offer_state):
     text, code = run_in_terminal(["make", *shlex.split(command)])
     assert "Traceback" not in text, text[-2000:]
     title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
@@ -126,3 +144,47 @@ def test_panel_reader_rejects_a_frame_that_is_not_the_title():
     assert panel_frames(drawn) == [bytes(title)]
     title[0] ^= 1
     assert bytes(title) not in panel_frames(drawn)
+
+
+def fresh_clone(tmp_path):
+    """The simulator's sources without tables/ or build/: what a newcomer has."""
+    import shutil
+
+    clone = tmp_path / "clone"
+    for d in ("firmware", "tools"):
+        shutil.copytree(ROOT / d, clone / d, ignore=shutil.ignore_patterns("__pycache__"))
+    return clone
+
+
+def test_a_fresh_clone_is_offered_the_tables_once_and_a_no_is_remembered(tmp_path):
+    """Without tables the first run offers to build them; "n" starts the game (the title
+    is drawn) and is remembered under build/, so the next run goes straight to the title.
+    Fails if the offer is not made, if a "no" does not reach the title, or if the answer
+    is not remembered (control: offer_tables without its `declined.exists()` check asks
+    again on the second run)."""
+    import sys
+
+    clone = fresh_clone(tmp_path)
+    sim = [sys.executable, str(clone / "tools" / "sim.py")]
+    text, code = run_in_terminal(sim, cwd=clone, answer=b"n\r")
+    title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
+    assert "Expert's tables are not built" in text and OFFER in text, text[-2000:]
+    assert title in panel_frames(text) and code == 0, text[-2000:]
+    assert (clone / "build" / "sim-tables-declined").exists()
+    text, code = run_in_terminal(sim, cwd=clone, answer=b"y\r")
+    assert OFFER not in text and title in panel_frames(text) and code == 0, text[-2000:]
+
+
+def test_an_unanswered_offer_still_reaches_the_title_and_asks_again(tmp_path):
+    """Nobody at the keyboard: after --ask-seconds the game starts without tables, and no
+    answer is recorded, so the next run asks again. Fails if the offer waits for ever or
+    takes silence for a "no" (control: ask_tty without its select timeout hangs here)."""
+    import sys
+
+    clone = fresh_clone(tmp_path)
+    sim = [sys.executable, str(clone / "tools" / "sim.py"), "--ask-seconds", "1"]
+    text, code = run_in_terminal(sim, cwd=clone, answer=None)
+    title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
+    assert OFFER in text and "No answer" in text, text[-2000:]
+    assert title in panel_frames(text) and code == 0, text[-2000:]
+    assert not (clone / "build" / "sim-tables-declined").exists()

@@ -233,8 +233,9 @@ def test_sim_gives_the_firmware_the_terminal_as_panel_and_a_file_for_its_output(
 
     seen = {}
 
-    def fake_run(cmd, env, stdout, stderr, pass_fds):
+    def fake_run(cmd, env, stdout, stderr, pass_fds, cwd):
         seen["env"] = env
+        assert cwd == sim.ROOT  # where the firmware finds tables/
         fd = int(env["PICOYACHT_PANEL"].rsplit("/", 1)[1])
         assert pass_fds == (fd,) and os.fstat(fd)  # open for the child
         stdout.write("Traceback (most recent call last):\n")
@@ -268,3 +269,59 @@ def test_every_rule_sets_expert_game_fits_the_sims_heap_with_a_picos_spare(rid):
     r = run_micropython("import expert_game; expert_game.main(%d)" % rid,
                         heap="%dk" % (sim.HEAP_KB - spare), extra_path=[Path(ROOT / "tools")])
     assert r.returncode == 0 and "OK" in r.stdout, r.stdout[-1500:] + r.stderr[-1500:]
+
+
+def test_the_offer_to_build_tables_asks_once_and_builds_on_yes(tmp_path):
+    """offer_tables: no question when the tables are there or a "no" is on record; "y"
+    runs the build and reports the tables there; silence is not a "no". Control: making
+    it ask whenever tables are missing fails the second call."""
+    tables, declined = tmp_path / "tables", tmp_path / "build" / "declined"
+    asked, said = [], []
+
+    def ask(answer):
+        return lambda: asked.append(answer) or answer
+
+    def offer(answer, build=lambda: False):
+        return sim.offer_tables(ask(answer), build, tables, declined, said.append)
+
+    assert offer(None) is False and asked == [None] and not declined.exists()
+    assert offer("n") is False and declined.exists()
+    assert offer("y") is False and asked == [None, "n"]  # not asked again
+    declined.unlink()
+
+    def build():
+        tables.mkdir()
+        for name in sim.TABLE_FILES:
+            (tables / name).write_bytes(b"PYT1")
+        return True
+
+    assert offer("y", build) is True and asked[-1] == "y"
+    assert offer("n") is True and asked[-1] == "y" and not declined.exists()
+
+
+def test_the_offer_is_not_made_without_a_terminal(monkeypatch):
+    """A piped stdin (CI, a script) gets no question and no wait."""
+    import io
+
+    out = io.StringIO()
+    assert sim.ask_tty(30, io.StringIO("y\n"), out) is None and out.getvalue() == ""
+
+
+def test_the_firmware_under_the_unix_port_finds_tables_where_sim_runs_it(tmp_path):
+    """The sim runs the firmware in the repository's root (run_beside_panel's cwd), where
+    strategy_table.load opens tables/<name>.bin: a table there is found by the unix port.
+    Control: a run from elsewhere (tmp_path's parent) finds nothing."""
+    import mpy_run
+
+    from conftest import FIRMWARE, ROOT, compiled_firmware
+
+    (tmp_path / "tables").mkdir()
+    header = b"PYT1" + bytes((1, 255, 15, 63, 50, 7)) + bytes(4240 - 10)
+    (tmp_path / "tables" / "yatzy.bin").write_bytes(header)
+    code = ("from picoyacht import strategy_table, game, roller, rules\n"
+            "g = game.Game(1, ['A'], bytearray((3,)), rules.Options(), roller.Roller(1), 1)\n"
+            "print('TABLE', strategy_table.load(g) is not None)")
+    paths = [compiled_firmware(), FIRMWARE]
+    assert "TABLE True" in mpy_run.run(code, paths, "256k", cwd=tmp_path).stdout
+    assert "TABLE False" in mpy_run.run(code, paths, "256k", cwd=tmp_path.parent).stdout
+    assert sim.run_beside_panel.__defaults__[-1] == ROOT

@@ -23,7 +23,8 @@ SCREENS = {
     "scores_grid", "scores_casino", "rolloff",
     "card_fullhouse", "handover_cpu", "play_cpu", "game_over", "ratings", "records",
     "records_names", "four_ready", "four_cursor", "four_hint", "boot_corrupt", "diagnostics",
-    "game_over_coach", "play_tip", "game_over_solo", "handover_drawn",
+    "game_over_coach", "play_tip", "game_over_solo", "handover_drawn", "setup_no_table",
+    "handover_tip",
 }
 
 

@@ -14,8 +14,13 @@ from picoyacht.policy import best_box
 from picoyacht.rules import CASINO5, YAHTZEE
 from picoyacht.screens import CELL
 
-# Whether `make tables` was run must not change what the coach says here.
-strategy_table.load = lambda game, dirs=(): None
+
+@pytest.fixture(autouse=True)
+def no_tables(monkeypatch):
+    """Whether `make tables` was run must not change what the coach or setup say here
+    (and other test modules in the same worker keep the real functions)."""
+    monkeypatch.setattr(strategy_table, "load", lambda game, dirs=(): None)
+    monkeypatch.setattr(strategy_table, "available", lambda rid, joker, dirs=(): False)
 
 
 class Tones:
@@ -293,11 +298,12 @@ def test_solo_tip_stays_on_the_play_screen_until_a_key():
     costly_chance(r)
     app = r.app
     assert app.screen.NAME == "play"
-    assert app.status.text.startswith("Coach: gave away ")
+    tip = app.status.text
+    assert tip.startswith("Gave away ") and tip.endswith("; best:\nTake Yahtzee 50"), tip
     r.d.run_ms(20000)  # as long as the player needs
-    assert app.status.text.startswith("Coach: gave away ")
+    assert app.status.text == tip
     r.d.press(K.B_ROLL)  # the next key clears it, and rolls as usual
-    assert not app.status.text.startswith("Coach: gave") and app.turn.game.rolls_used == 1
+    assert not app.status.text.startswith("Gave") and app.turn.game.rolls_used == 1
 
 
 def test_tip_waits_when_a_cpu_plays_next():
@@ -314,7 +320,7 @@ def test_tip_waits_when_a_cpu_plays_next():
 
 def test_a_cpus_own_tip_does_not_wait():
     r = Rig(coach=2)
-    g = r.new_game((2, 1))  # two CPUs: nobody to read it
+    g = r.new_game((1, 1))  # two (Easy: judged without a table) CPUs: nobody to read it
     g.roll()
     g.dice[:] = bytes((6, 6, 6, 6, 6))
     r.app.show(r.app.turn.score([b[1] for b in g.rs.boxes].index("CH")))  # the CPU wastes a Yahtzee
@@ -393,12 +399,106 @@ def test_game_over_solo_says_no_winner_and_labels_its_columns():
     assert "Best so far " in words(r3.app)
 
 
-def test_hint_says_avg_not_exp():
+def test_hint_names_the_move_then_the_final_total_to_expect():
+    """Two rows: the move in words, then "Final total avg" (the same at every level)."""
     r = Rig(coach=1)
-    r.new_game()
+    g = r.new_game()
     r.d.press(K.B_ROLL)
+    g.dice[:] = bytes((6, 6, 6, 6, 6))  # a new position: the hint is thought anew
     r.app.screen.hint()
-    assert ", avg " in r.app.status.text and "exp" not in r.app.status.text
+    move, total = r.app.status.text.split("\n")
+    assert move == "Take Yahtzee 50" and total.startswith("Final total avg ")
+    assert float(total.split()[-1]) >= 50 + 150  # the Yahtzee banked and a whole game to come
+
+
+def test_without_a_table_the_coach_does_not_judge_cpus_by_their_own_estimate():
+    """No table: a Normal (or Expert) CPU plays by the very estimate the coach would judge
+    it with, so every move of its would show "gave 0.0". Game over shows "-" for it and
+    judges the human and Easy seats. Control: a Coach.judges that answers True for every
+    seat puts "0.0" back for the CPU."""
+    r = Rig(coach=2)
+    r.new_game((HUMAN, 1, 2, 3))
+    coach = r.app.turn.coach
+    finish(r.app)
+    g = r.app.turn.game
+    assert [coach.judges(g, s) for s in range(4)] == [True, True, False, False]
+    seen = []
+    rtext = r.app.cv.rtext
+    r.app.cv.rtext = lambda s, xr, y, c=1: seen.append((s, xr)) or rtext(s, xr, y, c)
+    try:
+        r.app.screen.draw(r.app.cv)
+    finally:
+        del r.app.cv.rtext
+    assert seen.count(("-", 92)) == 2
+    assert coach.given(2) == coach.given(3) == 0
+
+
+def ratings_rows(app, seat):
+    """(label, number) of every row the ratings pages draw for a seat, under the header."""
+    cv, screen = app.cv, app.screen
+    text, rnum = cv.text, cv.rnum
+    drawn = {}
+
+    def spy_text(s, x, y, c=1, maxlen=99):
+        drawn.setdefault(y, [s[:maxlen], 0])
+        return text(s, x, y, c, maxlen)
+
+    def spy_rnum(n, xr, y, c=1):
+        if y in drawn:
+            drawn[y][1] = n
+        return rnum(n, xr, y, c)
+
+    rows = []
+    per_seat = screen.pages() // app.turn.game.nseats
+    for page in range(seat * per_seat, (seat + 1) * per_seat):
+        screen.page = page
+        drawn.clear()
+        cv.text, cv.rnum = spy_text, spy_rnum
+        try:
+            screen.draw(cv)
+        finally:
+            del cv.text, cv.rnum
+        rows += [tuple(drawn[y]) for y in sorted(drawn) if y]
+    return rows
+
+
+@pytest.mark.parametrize("rid", range(6))
+def test_ratings_name_every_box_and_add_up_to_the_total(rid):
+    """The ratings list each box by its full name, the upper bonus, and (jokers) the
+    Yahtzee bonus: the numbers add up to the seat's total (the seats reach the bonus here).
+    Control: leaving out the bonus rows fails every rule set."""
+    from picoyacht.rules import NAME
+
+    r = Rig()
+    r.new_game((HUMAN, HUMAN), rid=rid)
+    g = r.app.turn.game
+    while not g.over:  # the upper boxes first, with five of the face: the bonus is reached
+        if not g.rolls_used:
+            g.roll()
+        b = g.turn // g.nseats
+        if b < 6:
+            g.dice[:] = bytes([b + 1] * len(g.dice))
+        r.app.show(r.app.turn.score(b if b < 6 else best_box(g)))
+    r.d.press(K.B_OK)
+    assert r.app.screen.NAME == "ratings"
+    for seat in range(2):
+        rows = ratings_rows(r.app, seat)
+        assert [label for label, _ in rows[:g.rs.nboxes]] == [b[NAME] for b in g.rs.boxes]
+        assert rows[g.rs.nboxes][0] == "Upper bonus" and g.upper_bonus(seat) > 0
+        assert sum(n for _, n in rows) == g.total(seat)
+
+
+def test_game_over_names_the_worst_move_in_words():
+    """"Worst move: Ann", then the round, the box's name and what it gave away, positive
+    as the tips say it (no "r6", no "-17.1")."""
+    r = Rig(coach=2)
+    r.new_game((HUMAN, HUMAN))
+    costly_chance(r)
+    r.d.press(K.B_OK)
+    finish(r.app)
+    w = words(r.app)
+    assert "Worst move: " in w and "Ann" in w and "round " in w and "Chance" in w
+    assert "gave" in w and not any(s.startswith("r") and s[1:].isdigit() for s in w)
 
 
 def _no_heap(*args):
@@ -407,7 +507,7 @@ def _no_heap(*args):
 
 def test_a_hint_without_the_search_says_so_and_names_what_it_marks(monkeypatch):
     """The fallback answers "roll" when the holds already keep its face: the dots then mark
-    those holds, so the text must say "Hold dots", not "Roll all"; and it says the search
+    those holds, so the text must name them, not say "Roll all"; and it says the search
     did not run, which the log records."""
     from picoyacht import strategy
 
@@ -419,7 +519,7 @@ def test_a_hint_without_the_search_says_so_and_names_what_it_marks(monkeypatch):
     monkeypatch.setattr(strategy, "advise_steps", _no_heap)
     r.app.screen.hint()
     assert r.app.screen.hint_mask == 0b00111
-    assert r.app.status.text == "Low mem: Hold dots"
+    assert r.app.status.text == "Hold 4 4 4, roll\nLow mem: simple hint"
     assert any('"ev":"cpu_error"' in line and "MemoryError" in line for line in r.board.lines)
 
 
@@ -527,3 +627,34 @@ def test_casino_first_turn_says_who_starts_and_the_order():
     rest = [g.names[g.order[i]] for i in (1, 2)]
     assert w[w.index("then") + 1:w.index("then") + 3] == rest
 
+
+
+def test_moves_are_named_in_words_in_one_row():
+    """Every box of every rule set: "Take <name> <points>" in one row of 21 characters,
+    with the full name wherever it fits (else the short one); a hold lists its dice.
+    Control: a move_words that always takes the short name fails the full-name check."""
+    from picoyacht.coach import move_words
+    from picoyacht.game import Game
+    from picoyacht.roller import Roller
+    from picoyacht.labels import short_name
+    from picoyacht.rules import NAME
+
+    full_names = 0
+    for rid in range(6):
+        g = Game(rid, ["a"], roller=Roller(rid))
+        g.roll()
+        for b in range(g.rs.nboxes):
+            words = move_words(g, True, b)
+            full = "Take " + g.rs.boxes[b][NAME] + " " + str(g.preview(b))
+            assert len(words) <= 21
+            if len(full) <= 21:
+                assert words == full
+                full_names += 1
+            else:
+                name, pts = g.rs.boxes[b][NAME], " " + str(g.preview(b))
+                assert words in (name + pts, "Take " + short_name(name) + pts)
+    assert full_names > 80  # nearly every box
+    g.dice[:] = bytes((4, 4, 4, 2, 5, 4))
+    assert move_words(g, False, 0b000111) == "Hold 4 4 4, roll"
+    assert move_words(g, False, 0b011111) == "Hold 4 4 4 2 5, roll"
+    assert move_words(g, False, 0) == "Roll all"

@@ -18,6 +18,7 @@ from picoyacht import menus, newgame, policy, strategy_table
 # Goldens must not depend on whether `make tables` was run here: hints and the coach use
 # Normal's estimates (Expert without a table), on every machine alike.
 strategy_table.load = lambda game, dirs=(): None
+strategy_table.available = lambda rid, joker, dirs=(): False  # and setup says so
 
 
 def hexlify(b):
@@ -89,6 +90,7 @@ def main():
     s.press(K.B_DOWN, K.B_MENU)
     s.item(newgame.R_KIND + 1)
     s.press(K.B_OK, K.B_OK, K.B_OK)  # P2: Human, CPU Easy, CPU Normal, CPU Expert
+    s.shot("setup_no_table")  # without Expert's table here
     s.item(newgame.R_START)
     s.press(K.B_DOWN, K.B_UP)
     s.shot("setup_start")
@@ -147,9 +149,14 @@ def main():
 
     # game over with the coach on "Hints+tips": give-aways per seat and the costliest move
     sc = Shots(FULL)
-    sc.start(2, coach=2)
+    sc.start(2, coach=2).roll()
+    set_dice(sc.app, (6, 6, 6, 6, 6))
+    sc.app.show(sc.app.turn.score(12))  # Chance
+    sc.shot("handover_tip")  # a costly box: the coach's two rows wait for a key
     finish(sc.app)
     sc.shot("game_over_coach")
+    sc = None  # its heap to the next game
+    gc.collect()
 
     # a 4-button build: the cursor mode with hints
     s4 = Shots(FOUR)

@@ -9,10 +9,16 @@ The panel is drawn with half-blocks in a terminal of 128x36 or more, with Braill
 a smaller one (down to 64x17); a terminal smaller than that gets told the size it needs.
 The panel is laid out again when the terminal is resized. What the firmware prints
 (tracebacks, faults) goes to --console FILE, not over the panel; its name is shown on exit.
+
+Expert's tables are read from tables/ (the firmware opens "tables/<name>.bin" from the
+repository's root, as it would /tables on a Pico). When they are missing, the first run
+offers to build them (tools/build_tables.py, a few minutes, its progress shown); a "no" is
+remembered in build/, and no answer within --ask-seconds starts the game without them.
 """
 
 import argparse
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -33,6 +39,67 @@ PICO_FREE = 241536
 PICO_LIVE = 95072
 HOST_LIVE = 128896
 HEAP_KB = PICO_FREE * HOST_LIVE // PICO_LIVE // 1024
+
+TABLES = ROOT / "tables"
+# What strategy_table.load reads first for a new game's default options, and what `make
+# uf2` builds: the shared Yahtzee table comes from yahtzee_0.
+TABLE_FILES = ("yahtzee.bin", "yatzy.bin")
+TABLE_BUILD = ("--only", "yahtzee_0,yatzy")
+DECLINED = ROOT / "build" / "sim-tables-declined"
+ASK_SECONDS = 60
+OFFER = """Expert's tables are not built. Without them the CPU Expert plays as Normal, and the
+coach's hints and tips are rougher estimates.
+Build them now? It takes a few minutes, once. [y/N] """
+
+
+def tables_built(tables=TABLES):
+    return all((Path(tables) / name).exists() for name in TABLE_FILES)
+
+
+def ask_tty(seconds, stdin=None, out=None):
+    """The player's answer to the offer, lowercased, or None when stdin is not a terminal
+    or nothing was typed within `seconds` (a newcomer's run must not hang here)."""
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    if not stdin.isatty():
+        return None
+    out.write(OFFER)
+    out.flush()
+    ready, _, _ = select.select([stdin], [], [], seconds)
+    if not ready:
+        out.write("\n")
+        return None
+    return stdin.readline().strip().lower()
+
+
+def build_tables(out=TABLES):
+    """tools/build_tables.py with its progress on this terminal; True when it worked."""
+    cmd = [sys.executable, str(ROOT / "tools" / "build_tables.py"), "--out", str(out),
+           *TABLE_BUILD]
+    return subprocess.run(cmd).returncode == 0
+
+
+def offer_tables(ask, build, tables=TABLES, declined=DECLINED, say=print):
+    """Offers to build Expert's tables once: not when they are there or a "no" is on record.
+    ask() is the answer (None: no answer); build() builds them. True if they are there."""
+    if tables_built(tables):
+        return True
+    if declined.exists():
+        return False
+    answer = ask()
+    if answer in ("y", "yes"):
+        say("Building Expert's tables...")
+        if build() and tables_built(tables):
+            return True
+        say("The build failed; starting without them (`make tables` tries again).")
+        return False
+    if answer is None:
+        say("No answer: starting without Expert's tables (asked again next time).")
+    else:
+        declined.parent.mkdir(parents=True, exist_ok=True)
+        declined.write_text("no\n")
+        say("Starting without them; not asked again. `make tables` builds them any time.")
+    return False
 
 
 def parse_tones(text):
@@ -79,7 +146,7 @@ def terminal_fit():
     return "%dx%d" % (cols, rows)
 
 
-def run_beside_panel(cmd, env, fit, console):
+def run_beside_panel(cmd, env, fit, console, cwd=ROOT):
     """Runs the firmware with the terminal passed as its panel (PICOYACHT_PANEL) and its
     own output in `console`; a resize rewrites the size file the board reads. Exit code."""
     console.parent.mkdir(parents=True, exist_ok=True)
@@ -96,7 +163,7 @@ def run_beside_panel(cmd, env, fit, console):
     try:
         with open(console, "w") as out:
             rc = subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                pass_fds=(panel,)).returncode
+                                pass_fds=(panel,), cwd=cwd).returncode
     finally:
         signal.signal(signal.SIGWINCH, old)
         os.close(panel)
@@ -120,11 +187,16 @@ def main(argv=None):
     ap.add_argument("--wav", help="write the piezo's tones to this WAV file on exit")
     ap.add_argument("--console", default=str(ROOT / "build" / "sim-console.txt"),
                     help="where the firmware's own output goes")
+    ap.add_argument("--ask-seconds", type=float, default=ASK_SECONDS,
+                    help="how long the offer to build Expert's tables waits for an answer")
     a = ap.parse_args(argv)
     fit = terminal_fit()
+    offer_tables(lambda: ask_tty(a.ask_seconds), build_tables)
     env = dict(os.environ, PICOYACHT_TERM=fit)
     if a.buttons:
         env["PICOYACHT_BUTTONS"] = str(a.buttons)
+    # the firmware runs in the repository's root (where tables/ is): paths made absolute
+    a.saves, a.log = (os.path.abspath(p) if p else p for p in (a.saves, a.log))
     if a.saves:
         Path(a.saves).mkdir(parents=True, exist_ok=True)
         env["PICOYACHT_SAVES"] = a.saves

@@ -196,8 +196,6 @@ class App:
         return s
 
     def _drop_unused(self, shown):
-        import sys
-
         import picoyacht
 
         g = self.turn.game
@@ -208,10 +206,7 @@ class App:
             if (name in screens and mod != _KEPT and mod != shown
                     and not (playing and mod == "play")):
                 del screens[name]
-                m = getattr(picoyacht, mod, None)
-                if m is not None:  # (the first of the module's screens)
-                    sys.modules.pop(m.__name__, None)
-                    delattr(picoyacht, mod)
+                picoyacht.forget(mod)  # (with the first of the module's screens)
         self._extra = shown != _KEPT and shown != "play"
         if not self.turn.save_due:  # else after_move collects in the next pass, not this one
             gc.collect()  # now, so what comes next fills the hole they leave

@@ -14,7 +14,9 @@ from micropython import const
 
 from picoyacht import gamelog
 from picoyacht.game import HUMAN, POINTS, ZERO, RuleError
+from picoyacht.labels import take_words
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, best_box, can_roll, fallback
+from picoyacht.rules import NAME
 from picoyacht.ticks import ticks_diff
 
 CPU_HANDOVER_MS = const(1200)  # a CPU's hand-over screen stays this long
@@ -22,6 +24,8 @@ _CPU_STEP_MS = const(600)  # between a CPU's visible steps
 _TIP_CENTI = const(50)  # the coach speaks up from half a point given away
 _THINK_BUDGET = const(12000)  # strategy COST units (roughly Pico microseconds) a pass
 _RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this many steps on
+_NORMAL = const(2)  # the seat kind that plays by Normal's estimate (Expert without a table too)
+_LINE = const(21)  # characters in a row of the panel
 
 
 def position(game):
@@ -38,9 +42,57 @@ def centi(v):
     return str(v // 100) + "." + str(v // 10 % 10)
 
 
+def move_words(game, score, arg):
+    """A move as a hint or a tip names it, in a row: "Take Full house 25" (labels.take_words
+    shortens a name that does not fit), "Hold 4 4 4, roll" or "Roll all"."""
+    if score:
+        return take_words(game.rs.boxes[arg][NAME], str(game.preview(arg)))
+    if not arg:
+        return "Roll all"
+    text = "Hold"
+    for i in range(len(game.dice)):
+        if arg >> i & 1:
+            text += " " + str(game.dice[i])
+    return text + ", roll"
+
+
+def tip_words(game, cost, best):
+    """The coach's two rows on a move that gave away `cost` (from half a point): how much,
+    then the best move (strategy's kind << 8 | arg), or "" for a good move."""
+    if cost < _TIP_CENTI:
+        return ""
+    text = "Gave away " + centi(cost) + "; best:"
+    if len(text) > _LINE:
+        text = "Gave " + centi(cost) + "; best:"
+    return text + "\n" + move_words(game, best >> 8, best & 255)
+
+
+def legal_step(game, kind, arg):
+    """A CPU's step (A_HOLD mask | A_ROLL | A_SCORE box) made legal: (A_HOLD, mask) with the
+    holds already set, (A_ROLL, 0) for the caller to roll, or (A_SCORE, a box it may
+    fill); whatever the engine or the fallback answered."""
+    if kind == A_HOLD:
+        try:
+            game.set_held(arg)
+            return kind, arg
+        except RuleError:
+            kind = A_SCORE
+            arg = best_box(game)
+    if kind == A_ROLL:
+        if can_roll(game):
+            return kind, 0
+        arg = best_box(game)
+    if arg < 0 or game.box_state(arg) not in (POINTS, ZERO):
+        arg = best_box(game)
+    if arg < 0:  # no roll yet: the policy returned nonsense
+        return A_ROLL, 0
+    return A_SCORE, arg
+
+
 class Coach:
     """One game's CPU seats and coach. level: 0 off, 1 hints, 2 hints and tips (every
-    move judged with strategy.Proficiency, CPU seats' too)."""
+    move judged with strategy.Proficiency, CPU seats' too unless they play by the very
+    estimate they would be judged with: judges())."""
 
     def __init__(self, log):
         self.log = log
@@ -61,9 +113,8 @@ class Coach:
         self._mask = -1
         self._human = False  # the thinking is the hint for a human seat
         self._off = 0  # CPU steps the fallback still plays after an engine error
-        # the last CPU step or hint came from the fallback, not the search: the screen says so
-        self.plain = False
-        self._cost = -1  # the coach's verdict on the CPU's step being made, for box:
+        self.plain = False  # the last CPU step or hint was the fallback's: the screen says so
+        self._cost = None  # the coach's verdict (judge_steps) on the CPU's step, for box:
         self._cost_box = -1
         self._easy = None  # Easy's (kind, arg) for the position _easy_pos, made a pass ahead
         self._easy_pos = -1
@@ -152,10 +203,10 @@ class Coach:
         """The CPU's decision, then (tips on) the coach's verdict on a box it scores."""
         table = self._table(game)
         kind, arg = yield from st.cpu_steps(game, game.kinds[game.current], table)
-        cost = -1
-        if kind == st.SCORE and self.level >= 2:
-            cost = yield from st.move_cost_steps(game, kind, arg, table)
-        return kind, arg, cost
+        judged = None
+        if kind == st.SCORE and self.level >= 2 and self.judges(game, game.current):
+            judged = yield from st.judge_steps(game, kind, arg, table)
+        return kind, arg, judged
 
     def _thought(self, game, human):
         """The finished Thinking for this moment (finished now if need be), or None."""
@@ -171,13 +222,6 @@ class Coach:
         gamelog.trace(e)
         self._think = None
         self._off = _RETRY_STEPS
-
-    def _not_loaded(self, e):
-        """The engine's or strategy's import failed: out of heap is tried again later, a
-        missing module never; either way the log says why the fallback plays."""
-        self._broken(e)
-        if not isinstance(e, MemoryError):
-            self._st = False
 
     def _fallback_step(self):
         """Counts a step the fallback made after an engine error; the last one collects
@@ -206,10 +250,8 @@ class Coach:
         if self._off:
             return False
         if self._st is None:
-            if not busy and self._eng:
-                self._strat()
-            elif not busy:
-                self._load_engine()
+            if not busy:
+                self._load(self._eng)
             return True
         if table and self._st and self._tbl is None:
             if not busy:
@@ -217,25 +259,29 @@ class Coach:
             return True
         return False
 
-    def _load_engine(self):
+    def _load(self, strategy):
+        """Imports picoyacht.engine, or with `strategy` picoyacht.strategy (which needs
+        the engine). If either fails the fallback plays and the log says why: out of heap,
+        the import is tried again later; a missing module, never."""
         try:
-            from picoyacht import engine  # noqa: F401  (strategy's import then finds it)
+            if strategy:
+                from picoyacht import strategy as st
 
-            self._eng = True
+                self._st = st
+            else:
+                from picoyacht import engine  # noqa: F401  (strategy's import then finds it)
+
+                self._eng = True
         except (ImportError, MemoryError) as e:
-            self._not_loaded(e)  # strategy needs it: the fallback plays
+            self._broken(e)
+            if not isinstance(e, MemoryError):
+                self._st = False
 
     def _strat(self):
         if self._off:
             return None
         if self._st is None:
-            try:
-                from picoyacht import strategy
-
-                self._st = strategy
-            except (ImportError, MemoryError) as e:
-                self._not_loaded(e)
-                return None
+            self._load(True)
         return self._st or None
 
     def _table(self, game):
@@ -284,75 +330,62 @@ class Coach:
         """The current CPU seat's next visible step, made legal: (A_HOLD, mask) with the
         holds already set, (A_ROLL, 0) for the caller to roll, or (A_SCORE, box)."""
         kind, arg = self._action(game, game.kinds[game.current])
-        if kind == A_HOLD:
-            try:
-                game.set_held(arg)
-                return kind, arg
-            except RuleError:
-                kind = A_SCORE
-                arg = best_box(game)
-        if kind == A_ROLL:
-            if can_roll(game):
-                return kind, 0
-            arg = best_box(game)
-        if arg < 0 or game.box_state(arg) not in (POINTS, ZERO):
-            arg = best_box(game)
-        if arg < 0:  # no roll yet: the policy returned nonsense
-            return A_ROLL, 0
-        return A_SCORE, arg
+        return legal_step(game, kind, arg)
 
     def advise(self, game):
         """(A_HOLD mask | A_SCORE box | A_ROLL, arg, expected final total in centi-points
-        or -1) for the Hint."""
+        or -1, the same "avg" at every level: final_gap.expected_total) for the Hint."""
         t = self._thought(game, True)
         self.plain = t is None
         if t is not None:
-            st = self._st
+            from picoyacht import final_gap
+
             kind, arg, value = t.result
-            return (A_SCORE if kind == st.SCORE else A_HOLD), arg, value
+            kind = A_SCORE if kind == self._st.SCORE else A_HOLD
+            return kind, arg, final_gap.expected_total(game, value, self._table(game))
         self._fallback_step()
         kind, arg = fallback(game, 2)
         return kind, arg, -1
 
     # ---------------------------------------------------------------- judging moves
+    def judges(self, game, seat):
+        """False for a CPU seat that plays by the very estimate it would be judged with (no
+        table serves the game): its moves are its own best by it, so it cannot be judged."""
+        if game.kinds[seat] < _NORMAL:
+            return True
+        table = self._table(game)
+        return table is not None and table.serves(game)
+
     def cost(self, game, kind, arg):
         """Centi-points this action (A_HOLD mask before a roll, A_SCORE box) gives away,
-        recorded for the game-over summary; 0 unless tips are on and strategy is there."""
+        recorded for the game-over summary; 0 unless tips are on, strategy is there and
+        the seat can be judged."""
         if self.level < 2:
             return 0
         st = self._strat()
-        if st is None:
+        if st is None or not self.judges(game, game.current):
             return 0
         if self.prof is None:
             self.prof = st.Proficiency(game.nseats)
-        known = self._cost
-        self._cost = -1
+        known = self._cost  # only a CPU's box is judged ahead
         if kind != A_SCORE or arg != self._cost_box or game.kinds[game.current] == HUMAN:
-            known = -1  # only a CPU's box is judged ahead
+            known = None
+        self._cost = None
         try:
             return self.prof.record(game, st.SCORE if kind == A_SCORE else st.HOLD, arg,
                                     self._table(game), known)
         except Exception:
             return 0
 
-    def tip(self, game, box):
-        """Tips: what scoring this box gives away, or ""."""
-        c = self.cost(game, A_SCORE, box)
-        return "Coach: gave away " + centi(c) if c >= _TIP_CENTI else ""
+    def tip(self, game, kind, arg):
+        """Tips on a move about to be made (A_SCORE box, or A_HOLD mask before a roll):
+        what it gives away and the best move instead, or ""."""
+        return tip_words(game, self.cost(game, kind, arg), self.prof and self.prof.best)
 
     def given(self, seat):
         """Centi-points a seat gave away so far."""
         return self.prof.totals[seat] if self.prof is not None else 0
 
     def worst(self):
-        """The game's costliest move as (centi-points, seat, round from 1, box or -1 for a
-        hold), or None."""
-        w = self.prof.worst if self.prof is not None else None
-        if w is None:
-            return None
-        return w[0], w[1], w[2] + 1, w[4] if w[3] == self._st.SCORE else -1
-
-    def hold_tip(self, game):
-        """Tips, before a roll: what the holds give away, or ""."""
-        c = self.cost(game, A_HOLD, game.held if game.rolls_used else 0)
-        return "Coach: hold gave " + centi(c) if c >= _TIP_CENTI else ""
+        """The game's costliest move (strategy.Proficiency.worst_move), or None."""
+        return self.prof.worst_move() if self.prof is not None else None

@@ -67,17 +67,13 @@ def row_label(row, room):
     return "Total"
 
 
-def take_hint(name, pts, before, after):
-    """The hint for a box, in NOTE characters: "Take Four of a kind 22" with `before` and
-    `after` (a warning, the average) round it; the short name, then no "Take", and last
-    no `after`, when it does not fit."""
-    tail = " " + pts + after
-    short = short_name(name)
-    for label in (name, short):
-        text = before + "Take " + label + tail
-        if len(text) <= NOTE:
-            return text
-        text = before + label + tail
-        if len(text) <= NOTE:
-            return text
-    return before + short + " " + pts
+def take_words(name, pts):
+    """The move "Take Four of a kind 22" in NOTE characters: with the full name, then
+    without "Take", then with the short form."""
+    tail = " " + pts
+    text = "Take " + name + tail
+    if len(text) <= NOTE:
+        return text
+    if len(name) + len(tail) <= NOTE:
+        return name + tail
+    return "Take " + short_name(name) + tail

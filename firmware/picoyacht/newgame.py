@@ -25,6 +25,7 @@ R_SOUND = const(9)
 R_KIND = const(16)  # + seat
 R_NAME = const(32)  # + seat
 _PER_PAGE = const(6)  # setting rows per page; "Start game" is pinned under them
+_EXPERT = const(3)  # the seat kind that reads Expert's table
 
 LABELS = ("Game", "Joker", "Sharp dice", "Bet", "Saved rolls", "Upper bonus", "Players",
           "Coach", "Start game", "Sound")
@@ -40,6 +41,7 @@ class Setup(Choice):
 
     NAME = "setup"
     page = 0
+    tabled = True  # Expert's table is there for the chosen rule set
 
     def enter(self):
         self.sel = 0
@@ -69,6 +71,10 @@ class Setup(Choice):
         items.append(R_SOUND)
         items.append(R_START)
         self.items = items
+        for k in range(s.nplayers):
+            if s.kinds[k] == _EXPERT:
+                self.tabled = table_available(s)
+                break
         if self.sel >= len(items):
             self.sel = len(items) - 1
 
@@ -136,7 +142,8 @@ class Setup(Choice):
             self.page = self.sel // _PER_PAGE
         elif self.page * _PER_PAGE >= last:
             self.page = 0
-        header(cv, "New game", -1, self.page, (last + _PER_PAGE - 1) // _PER_PAGE)
+        title = "No table" if self.untabled(items[self.sel]) else "New game"
+        header(cv, title, -1, self.page, (last + _PER_PAGE - 1) // _PER_PAGE)
         top = self.page * _PER_PAGE
         for r in range(_PER_PAGE + 1):
             i = top + r
@@ -146,7 +153,7 @@ class Setup(Choice):
             y = (r + 1) * 8
             c = 1
             if i == self.sel:
-                cv.tab(r + 1, label_w(items[i]))
+                cv.tab(r + 1, 2 * CELL + 1 if self.untabled(items[i]) else label_w(items[i]))
                 c = 0
             self.draw_row(cv, items[i], y, c)
             if i == last:
@@ -160,7 +167,9 @@ class Setup(Choice):
             seat = code & 15
             x = cv.text("P", 1, y, c)
             x = cv.num(seat + 1, x, y, c)
-            if code >= R_NAME:
+            if self.untabled(code):  # the header says "No table" while this row is chosen
+                cv.rtext("Expert as Normal", W, y)
+            elif code >= R_NAME:
                 cv.text(" name", x, y, c)
                 cv.rtext(s.names[seat], W, y)
             else:
@@ -190,6 +199,30 @@ class Setup(Choice):
             cv.rtext(COACH_NAMES[s.coach], W, y)
         elif code == R_SOUND:
             cv.rtext(VOLUME_NAMES[s.volume], W, y)
+
+
+    def untabled(self, code):
+        """True for the row of an Expert seat whose table is missing: it plays as Normal."""
+        s = self.app.settings
+        return (R_KIND <= code < R_NAME and s.kinds[code - R_KIND] == _EXPERT
+                and not self.tabled)
+
+
+def table_available(s):
+    """strategy_table.available for the settings' rule set. Its module is forgotten again
+    unless a game holds it: setup must not keep it, and a game imports it in a loop pass
+    of its own."""
+    import sys
+
+    import picoyacht
+
+    held = "picoyacht.strategy_table" in sys.modules
+    from picoyacht import strategy_table
+
+    there = strategy_table.available(s.rid, s.options.joker)
+    if not held:
+        picoyacht.forget("strategy_table")
+    return there
 
 
 def label_w(code):

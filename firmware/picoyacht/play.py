@@ -251,7 +251,8 @@ class Play(Screen):
                 cv.fb.hline(x, 52, w - 3, c)
             cv.text(labels[k], x + 1, 48, c)
             x += w + 4
-        cv.text(self.legend, 1, 56, 1, 21)
+        if not (app.status.text and cv.line(app.status.text, 1, 1, 56)):  # a note's 2nd row
+            cv.text(self.legend, 1, 56, 1, 21)
 
 
 class Card(Screen):
@@ -450,7 +451,9 @@ class Handover(Screen):
         seat = g.current
         name = g.names[seat]
         cv.big(name, (W - len(name) * 12) >> 1, 10, 2)
-        cv.ctext(KIND_NAMES[g.kinds[seat]], 28)
+        tip = t.coach_line  # two rows: the rows above it move up to make room
+        y = 32 if tip else 40  # the last box's row
+        cv.ctext(KIND_NAMES[g.kinds[seat]], y - 8 if tip else 28)
         if first and (g.rs.random_seating or g.rs.rolloff):
             cv.text("drawn to go first" if g.rs.random_seating else "won the roll-off", 1, 40)
             x = cv.text("then", 1, 48)
@@ -461,14 +464,15 @@ class Handover(Screen):
                     break
                 x = cv.text(other, x + CELL, 48)
         elif t.last_box >= 0:  # "Ann: Chance 23": a long box name is shortened, not cut
-            x = cv.text(g.names[t.last_seat], 1, 40)
-            x = cv.text(": ", x, 40)
+            x = cv.text(g.names[t.last_seat], 1, y)
+            x = cv.text(": ", x, y)
             pts = t.last_pts
             room = 21 - (x - 1) // CELL - 1 - ndigits(pts)
-            x = cv.text(fit(g.rs.boxes[t.last_box][NAME], room), x, 40)
-            cv.num(pts, x + CELL, 40)
-        if t.coach_line:
-            cv.text(t.coach_line, 1, 48, 1, 21)
+            x = cv.text(fit(g.rs.boxes[t.last_box][NAME], room), x, y)
+            cv.num(pts, x + CELL, y)
+        if tip:
+            cv.line(tip, 0, 1, 40)
+            cv.line(tip, 1, 1, 48)
         if g.kinds[seat]:
             cv.text("any key: go", 1, 56)
         else:

@@ -25,15 +25,12 @@ def _table(rs):
     the other rule sets' rows (as .mpy they would stay in RAM; frozen, all are in flash)."""
     global _rows, _rows_id
     if _rows_id != rs.id:
-        import sys
-
         import picoyacht
         from picoyacht import score_rows
 
         _rows = score_rows.ROWS[rs.id]
         _rows_id = rs.id
-        sys.modules.pop(score_rows.__name__, None)
-        delattr(picoyacht, "score_rows")
+        picoyacht.forget("score_rows")
     return _rows
 
 

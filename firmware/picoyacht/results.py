@@ -5,7 +5,7 @@ from micropython import const
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.labels import fit, row_label
-from picoyacht.rules import NAME
+from picoyacht.rules import NAME, YAHTZEE_BONUS
 from picoyacht.screens import (
     CELL,
     ROW_CREDITS,
@@ -22,7 +22,7 @@ _ROWS = const(6)  # card rows per page of the scores grid
 _SEATS = const(3)  # seats per page of the scores grid, at most
 _SEAT_W = const(26)  # a seat's column in the grid: a 4-digit total and a gap
 _LABEL_MAX = const(15)  # the longest full box name
-_RATED = const(14)  # boxes per ratings page
+_RATED = const(7)  # rows per ratings page: one column, the boxes' names in full
 RATE_MARK = (font.RATE0, font.RATELOW, font.RATEHIGH, font.RATEMAX, font.RATEABOVE)
 
 
@@ -227,42 +227,49 @@ class Over(Screen):
             if g.rs.casino:
                 cv.rnum(row_sum(g, s, ROW_CREDITS), 84, y)
             elif self.judged:
-                # coach summary: expected points given away (centi-points, shown -x.y)
-                _centi_left(cv, -coach.given(s), 92, y)
+                # what the coach says the seat gave away, as its tips say it; "-" for a
+                # seat it cannot judge (a CPU playing by the coach's own estimate)
+                if coach.judges(g, s):
+                    _centi_left(cv, coach.given(s), 92, y)
+                else:
+                    cv.rtext("-", 92, y)
             cv.rnum(g.total(s), W, y)
         if worst is not None:
             _draw_worst(cv, g, worst, 48)
 
 
 def _centi_left(cv, v, right, y):
-    """Draw centi-points v as [-]x.y ending at column `right`."""
-    neg = v < 0
-    v = -v if neg else v
+    """Draw centi-points v >= 0 as x.y ending at column `right`; the x it starts at."""
     x = cv.rnum(v // 10 % 10, right, y)
     cv.glyph(46, x - CELL, y)
-    x = cv.rnum(v // 100, x - CELL, y)
-    if neg:
-        cv.glyph(45, x - CELL, y)
+    return cv.rnum(v // 100, x - CELL, y)
 
 
 def _draw_worst(cv, g, worst, y):
-    """The coach's costliest move of the game on two rows from y: "Worst move: <who>"
-    (solo: the round), then the round and the box (or hold), and the points it cost."""
+    """The coach's costliest move of the game on two rows from y, in words: "Worst move:
+    Ann" (solo: the round), then "round 6 Aces" (as much as fits) and what it gave away."""
     cost, seat, rnd, box = worst
     x = cv.text("Worst move: ", 1, y)
-    what = g.rs.boxes[box][NAME] if box >= 0 else "hold"
     y += 8
     if g.nseats == 1:
-        x = cv.text("round ", x, y - 8)
-        cv.num(rnd, x, y - 8)
+        cv.num(rnd, cv.text("round ", x, y - 8), y - 8)
         x = 1
     else:
         cv.text(g.names[seat], x, y - 8)
-        x = cv.text("r", 1, y)
-        x = cv.num(rnd, x, y) + CELL
-        what = fit(what, 11)  # keeps a gap before the points
-    cv.text(what, x, y)
-    _centi_left(cv, -cost, W, y)
+        x = cv.num(rnd, cv.text("round ", 1, y), y) + CELL
+    what = g.rs.boxes[box][NAME] if box >= 0 else "Hold"
+    right = _centi_left(cv, cost, W, y)
+    room = (right - x) // CELL - 1  # characters left of the number, a space before it
+    if room - 5 >= len(what):  # "gave" fits too
+        cv.text("gave", right - 5 * CELL, y)
+        room -= 5
+    cv.text(fit(what, room), x, y, 1, room)
+
+
+def _rated_rows(rs):
+    """Ratings rows per seat: the boxes, the upper bonus and (jokers) the Yahtzee bonus:
+    what the total in the header adds up."""
+    return rs.nboxes + (2 if rs.joker else 1)
 
 
 class Ratings(Pages):
@@ -272,7 +279,7 @@ class Ratings(Pages):
     NAME = "ratings"
 
     def _per_seat(self):
-        return (self.turn.game.rs.nboxes + _RATED - 1) // _RATED
+        return (_rated_rows(self.turn.game.rs) + _RATED - 1) // _RATED
 
     def pages(self):
         return self.turn.game.nseats * self._per_seat()
@@ -285,7 +292,8 @@ class Ratings(Pages):
 
     def draw(self, cv):
         g = self.turn.game
-        nb = g.rs.nboxes
+        rs = g.rs
+        nb = rs.nboxes
         per_seat = self._per_seat()
         seat = self.page // per_seat
         part = self.page % per_seat
@@ -293,13 +301,19 @@ class Ratings(Pages):
         header(cv, g.names[seat], g.total(seat), self.page, self.pages())
         for k in range(_RATED):
             b = part * _RATED + k
-            if b >= nb:
+            if b >= _rated_rows(rs):
                 break
-            x = 0 if k < 7 else 66
-            y = (k % 7 + 1) * 8
-            cv.text(g.rs.boxes[b][1], x, y)
-            cv.rnum(g.box_score(seat, b), x + 36, y)
-            cv.glyph(RATE_MARK[g.rating(seat, b)], x + 40, y)
+            y = (k + 1) * 8
+            if b < nb:
+                cv.text(rs.boxes[b][NAME], 1, y)
+                cv.rnum(g.box_score(seat, b), W - 9, y)
+                cv.glyph(RATE_MARK[g.rating(seat, b)], W - 5, y)
+            elif b == nb:
+                cv.text("Upper bonus", 1, y)
+                cv.rnum(g.upper_bonus(seat), W - 9, y)
+            else:
+                cv.text("Yahtzee bonus", 1, y)
+                cv.rnum(YAHTZEE_BONUS * g.ybonus[seat], W - 9, y)
 
 
 SCREENS = (Scores, Over, Ratings)  # what App.find opens by NAME

@@ -101,6 +101,20 @@ class Canvas:
             return x
         return x + n * CELL
 
+    def line(self, s, k, x, y, c=1):
+        """Row k (0 or 1) of a text of two rows split by a newline (a hint, a coach's tip),
+        at most 21 characters; the x after it, or 0 when it has no such row. Reads s by
+        index."""
+        nl = s.find("\n")
+        if k == 0:
+            return self.text(s, x, y, c, 21 if nl < 0 or nl > 21 else nl)
+        if nl < 0:
+            return 0
+        for i in range(nl + 1, min(len(s), nl + 22)):
+            self.glyph(ord(s[i]), x, y, c)
+            x += CELL
+        return x
+
     def rtext(self, s, xr, y, c=1):
         """Right-aligned: the last column of s ends just before xr."""
         return self.text(s, xr - len(s) * CELL + 1, y, c)
@@ -270,7 +284,8 @@ class Note:
         return False
 
     def draw(self, cv, y, c):
-        x = cv.text(self.text, 1, y, c, 21)
+        """Its first row at y (a second row, if any, is the screen's to place: line())."""
+        x = cv.line(self.text, 0, 1, y, c)
         if self.num >= 0:
             cv.num(self.num, x + CELL, y, c)
 

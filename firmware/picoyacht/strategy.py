@@ -22,15 +22,17 @@ generator's answer comes from Thinking, or at once from run(steps):
         kind HOLD: arg is the held mask to set before rolling (0 = roll everything, also
         the answer before the turn's first roll); kind SCORE: arg is the box to fill.
         value: expected final total of the seat (banked points + expected rest) after the
-        recommended action; Normal's is its own estimate, not a true expectation.
+        recommended action; Normal's is its own estimate, not a true expectation, until
+        final_gap.expected_total(game, value, table) adds back what it leaves out.
     cpu_step(game, level, table=None, rng=None) -> (kind, arg)    one action for a CPU seat
     action_value_steps(game, kind, arg, level=EXPERT, table=None) -> centi-points, same scale
     move_cost(game, kind, arg, table=None) -> centi-points given away (>= 0)
+    judge_steps(game, kind, arg, table=None) -> (that cost, best action: kind << 8 | arg)
     Proficiency                                                    game-over summary
     strategy_table.load(game) -> Table or None                     finds the table file
     Thinking(steps_fn, *args)                                     a stepwise computation:
         step(budget) -> True when done (then .result); advise_steps, cpu_steps,
-        move_cost_steps are the generators it runs
+        judge_steps are the generators it runs
 """
 
 from micropython import const
@@ -194,35 +196,45 @@ def action_value_steps(game, kind, arg, level=EXPERT, table=None):
 def move_cost(game, kind, arg, table=None):
     """Expected points (centi-points) an action gives away against the best one: judged
     with the Expert table when it serves this game, else with Normal's estimate."""
-    return run(move_cost_steps(game, kind, arg, table))
+    return run(judge_steps(game, kind, arg, table))[0]
 
 
-def move_cost_steps(game, kind, arg, table=None):
+def judge_steps(game, kind, arg, table=None):
+    """(move_cost's answer, the best action as kind << 8 | arg): a tip names it."""
     level = EXPERT if table is not None and table.serves(game) else NORMAL
-    best = (yield from advise_steps(game, level, table))[2]
+    best_kind, best_arg, best = yield from advise_steps(game, level, table)
     cost = best - (yield from action_value_steps(game, kind, arg, level, table))
-    return cost if cost > 0 else 0
+    return (cost if cost > 0 else 0), best_kind << 8 | best_arg
 
 
 class Proficiency:
     """Accumulates the coach's verdicts over a game. Call record() before applying each
-    action of every seat (humans included); read totals[seat] and worst at game over."""
+    action of every seat (humans included); read totals[seat] and worst at game over,
+    and best after a record() for the action it was measured against."""
 
     def __init__(self, nseats):
         self.totals = [0] * nseats  # centi-points given away per seat
-        self.moves = [0] * nseats
+        self.best = 0  # the last judged position's best action, kind << 8 | arg
         self.worst = None  # (cost, seat, turn, kind, arg) of the costliest move
 
-    def record(self, game, kind, arg, table=None, cost=-1):
-        """cost: move_cost's answer if already known (the coach thinks ahead)."""
-        if cost < 0:
-            cost = move_cost(game, kind, arg, table)
+    def record(self, game, kind, arg, table=None, judged=None):
+        """judged: judge_steps' answer if already known (the coach thinks ahead)."""
+        if judged is None:
+            judged = run(judge_steps(game, kind, arg, table))
+        cost, self.best = judged
         seat = game.current
         self.totals[seat] += cost
-        self.moves[seat] += 1
         if cost > 0 and (self.worst is None or cost > self.worst[0]):
             self.worst = (cost, seat, game.turn // game.nseats, kind, arg)
         return cost
+
+    def worst_move(self):
+        """The costliest move as (centi-points, seat, round from 1, box or -1 for a hold),
+        or None."""
+        w = self.worst
+        if w is None:
+            return None
+        return w[0], w[1], w[2] + 1, w[4] if w[3] == SCORE else -1
 
 
 # ---- CPU seats ------------------------------------------------------------------------------

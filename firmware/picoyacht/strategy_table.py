@@ -113,26 +113,47 @@ class Table:
         return v
 
 
-def load(game, dirs=("/rom/tables", "/tables", "tables")):
+DIRS = ("/rom/tables", "/tables", "tables")
+# A board that brings a table in when a game needs it (the browser's) sets this: its tables
+# are not on the filesystem yet while setup asks about them.
+on_demand = False
+
+
+def load(game, dirs=DIRS):
     """The table for this game's rule set from the first directory that has it, or None
     (Expert then plays as Normal). Yahtzee prefers the table of its joker variant.
     /rom/tables: the read-only ROMFS a `make uf2` firmware carries, read in place from
-    flash; /tables: copied by `make flash`."""
-    names = file_names(game)
+    flash; /tables: copied by `make flash`; tables: the simulator's, in the repository."""
     for d in dirs:
-        for name in names:
+        for name in file_names(game.rs.id, game.options.joker):
             t = Table.open(d + "/" + name)
             if t is not None:
                 return t
     return None
 
 
-def file_names(game):
-    """The table files that serve this game, the best first; () if its rule set has none.
-    (The browser board fetches the first one the site has before a game needs it.)"""
-    rid = game.rs.id
+def available(rid, joker, dirs=DIRS):
+    """True when Expert will find its table for this rule set (for setup to say when it
+    will not); opens and closes the files, reads nothing."""
+    names = file_names(rid, joker)
+    if on_demand:
+        return bool(names)
+    for d in dirs:
+        for name in names:
+            try:
+                open(d + "/" + name, "rb").close()
+                return True
+            except OSError:
+                pass
+    return False
+
+
+def file_names(rid, joker):
+    """The table files that serve a game of this rule set and joker rule, the best first;
+    () if its rule set has none. (The browser board fetches the first one the site has
+    before a game needs it.)"""
     if rid == 0:
-        return ("yahtzee_%d.bin" % game.options.joker, "yahtzee.bin")
+        return ("yahtzee_%d.bin" % joker, "yahtzee.bin")
     if rid == 1:
         return ("yatzy.bin",)
     return ()

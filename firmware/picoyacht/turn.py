@@ -12,7 +12,7 @@ next screen comes back (hand-over, play or game over) for App.show.
 import gc
 
 from picoyacht import gamelog
-from picoyacht.coach import Coach, centi
+from picoyacht.coach import Coach, centi, move_words
 from picoyacht.cues import GAME_OVER, HOLD, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
 from picoyacht.game import HUMAN, Game, RuleError, copy_into
@@ -149,7 +149,7 @@ class Turn:
         if not can_roll(g):
             app.note("No rolls left" if g.rolls_left <= 0 else "All dice held")
             return False
-        tip = self.coach.hold_tip(g)
+        tip = self.coach.tip(g, A_HOLD, g.held if g.rolls_used else 0)
         try:
             g.roll()
         except RuleError:
@@ -163,24 +163,22 @@ class Turn:
         return True
 
     def hint(self):
-        """The recommended hold (as a mask of dice to mark) or box, as a note that stays
-        until the next move; -1 before the first roll."""
+        """The recommended hold (as a mask of dice to mark) or box, as a note of two rows
+        that stays until the next move: the move, then the final total to expect on
+        average playing on as advised (or why there is none); -1 before the first roll."""
         g = self.game
         if not g.rolls_used:
             self.app.note("Hint: roll first")
             return -1
         kind, arg, value = self.coach.advise(g)
-        # the final total to expect, on average, playing on as advised; or a warning
-        after = ", avg " + centi(value) if value >= 0 else ""
-        before = _PLAIN if value < 0 and self.coach.plain else ""
-        if kind == A_SCORE:
-            from picoyacht.labels import take_hint  # (here: not in the boot's heap)
-
-            text = take_hint(g.rs.boxes[arg][NAME], str(g.preview(arg)), before, after)
-            mask = 0
-        else:
+        mask = 0
+        if kind != A_SCORE:
             mask = arg if kind == A_HOLD else g.held  # A_ROLL keeps the holds as they are
-            text = before + ("Hold dots" if mask else "Roll all") + after  # what dots mark
+        text = move_words(g, kind == A_SCORE, arg if kind == A_SCORE else mask)
+        if value >= 0:
+            text += "\nFinal total avg " + centi(value)
+        elif self.coach.plain:
+            text += "\n" + _PLAIN + "simple hint"
         self.app.note(text, -1, NOTE_MOVE)
         return mask
 
@@ -206,7 +204,7 @@ class Turn:
         g = self.game
         seat = g.current
         bonus = g.pending_yahtzee_bonus()
-        tip = self.coach.tip(g, box)
+        tip = self.coach.tip(g, A_SCORE, box)
         copy_into(self._log_dice, g.dice)  # as scored: the game moves on to the next turn's
         try:
             pts = g.score(box)

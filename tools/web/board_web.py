@@ -171,6 +171,7 @@ class WebBoard(HeadlessBoard):
             os.mkdir(TABLE_DIR)
         except OSError:
             pass
+        strategy_table.on_demand = True  # the site's tables come when a game needs one
         self.runner = Runner(self)
         self.app = self.runner.app
         self._look_for_table()
@@ -217,7 +218,7 @@ class WebBoard(HeadlessBoard):
         self.seen = game
         if game is None or (max(game.kinds) < TABLE_LEVEL and not self.app.settings.coach):
             return
-        names = strategy_table.file_names(game)
+        names = strategy_table.file_names(game.rs.id, game.options.joker)
         for name in names:
             try:
                 os.stat(TABLE_DIR + "/" + name)
