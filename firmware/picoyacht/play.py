@@ -13,6 +13,7 @@ from picoyacht.rules import NAME
 from picoyacht.screens import (
     CELL,
     KIND_NAMES,
+    NOTE_KEY,
     ROW_BONUS,
     ROW_UPPER,
     Screen,
@@ -326,8 +327,8 @@ class Card(Screen):
             elif st == LOCKED:
                 app.note("Roll first" if not g.rolls_used else "Joker: not here")
             elif st == ZERO and not self.confirm:
-                self.confirm = True
-                app.note(app.keys("Score 0? OK again"))
+                self.confirm = True  # the question waits for the next key, however late
+                app.note(app.keys("Score 0? OK again"), -1, NOTE_KEY)
             else:
                 self.confirm = False
                 nxt = self.turn.score(code)
@@ -338,10 +339,6 @@ class Card(Screen):
             app.back()
             if btn == B_ROLL or (btn < 6 and btn < len(g.dice)):
                 app.screen.key(btn)
-
-    def tick(self, now):
-        if self.confirm and not self.app.status.text:  # the question timed out
-            self.confirm = False
 
     def draw(self, cv):
         """One seat's card: header with page indicator, 7 rows, the four box states."""
