@@ -91,3 +91,44 @@ def test_score_zero_question_is_dropped_by_a_move():
     assert not card.confirm and not r.app.status.text
     r.d.press(K.B_OK)
     assert card.confirm and not g.is_filled(0, 5)
+
+
+# ---------------------------------------------------------------- Maxi's status row
+def _row(used, left, rnd, nboxes):
+    import framebuf
+
+    from picoyacht.play import rolls_row
+    from picoyacht.screens import Canvas
+
+    buf = bytearray(1024)
+    cv = Canvas(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), buf)
+    if used + left >= 0:
+        rolls_row(cv, used, left, rnd, nboxes, 8)
+    else:  # the round alone, where rolls_row puts it
+        from picoyacht.screens import CELL, W
+
+        xr = cv.rnum(nboxes, W, 8)
+        cv.glyph(47, xr - CELL, 8)
+        cv.rnum(rnd, xr - CELL, 8)
+    return bytes(buf[128:256])  # the row's page
+
+
+def test_every_rule_sets_status_row_fits_at_every_count():
+    """Exhaustive over rule sets, rounds and rolls (Maxi saves up to 2 a turn, so up to
+    3 + 2 * 19 by the last round): the round ("8/20") is drawn whole with two clear columns
+    before it, and every (used, left) pair draws a row of its own at each round. Breaks
+    with a box per roll at any count (Maxi's 12 boxes covered the round)."""
+    from picoyacht.rules import ROLLS_PER_TURN, RULESETS
+
+    for rs in RULESETS:
+        most = ROLLS_PER_TURN + (2 * (rs.nboxes - 1) if rs.saved_rolls else 0)
+        for rnd in range(1, rs.nboxes + 1):
+            alone = _row(0, -1, rnd, rs.nboxes)
+            first = next(x for x in range(128) if alone[x])
+            seen = set()
+            for total in range(most + 1):
+                for used in range(total + 1):
+                    row = _row(used, total - used, rnd, rs.nboxes)
+                    assert row[first - 2:] == alone[first - 2:], (rs.name, rnd, used, total)
+                    assert row not in seen, (rs.name, rnd, used, total)
+                    seen.add(row)

@@ -26,6 +26,7 @@ from picoyacht.screens import (
 from picoyacht.ticks import ticks_diff
 
 _DIE = const(17)  # screens.Canvas.die's size
+_ROLL_STEP = const(7)  # a roll's box on the status row, and the gap to the next
 _ANIM_FRAMES = const(4)
 _ANIM_FRAME_MS = const(70)  # and any press ends it at once
 _CARD_ROWS = const(7)  # card rows under the header
@@ -208,16 +209,7 @@ class Play(Screen):
         if app.status.text:
             app.status.draw(cv, 8, 1)
         else:
-            x = cv.text("Rolls ", 1, 8)
-            for i in range(g.rolls_left + g.rolls_used):
-                if i < g.rolls_used:
-                    cv.fb.rect(x, 9, 5, 5, 1)
-                else:
-                    cv.fb.fill_rect(x, 9, 5, 5, 1)
-                x += 7
-            xr = cv.rnum(g.rs.nboxes, W, 8)
-            cv.glyph(47, xr - CELL, 8)
-            cv.rnum(g.turn // g.nseats + 1, xr - CELL, 8)
+            rolls_row(cv, g.rolls_used, g.rolls_left, g.turn // g.nseats + 1, g.rs.nboxes, 8)
         n = len(g.dice)
         anim = self.anim
         dice = self.anim_dice if anim else g.dice
@@ -252,6 +244,28 @@ class Play(Screen):
             cv.text(labels[k], x + 1, 48, c)
             x += w + 4
         cv.text(self.legend, 1, 56, 1, 21)
+
+
+def rolls_row(cv, used, left, rnd, nboxes, y):
+    """The play screen's status row: the rolls, a hollow box for each one used and a solid
+    one for each left, then the round ("8/20") on the right. Maxi's saved rolls can outgrow
+    the room for a box each: then each kind is a count before its box ("2[] 12[#]")."""
+    xr = cv.rnum(nboxes, W, y)
+    cv.glyph(47, xr - CELL, y)
+    xr = cv.rnum(rnd, xr - CELL, y)
+    x = cv.text("Rolls ", 1, y)
+    if x + (used + left) * _ROLL_STEP <= xr - CELL:  # a box each, and a gap before the round
+        for i in range(used + left):
+            if i < used:
+                cv.fb.rect(x, y + 1, 5, 5, 1)
+            else:
+                cv.fb.fill_rect(x, y + 1, 5, 5, 1)
+            x += _ROLL_STEP
+        return
+    x = cv.num(used, x, y)
+    cv.fb.rect(x + 1, y + 1, 5, 5, 1)
+    x = cv.num(left, x + 10, y)
+    cv.fb.fill_rect(x + 1, y + 1, 5, 5, 1)
 
 
 class Card(Screen):
