@@ -132,3 +132,141 @@ def test_every_rule_sets_status_row_fits_at_every_count():
                     assert row[first - 2:] == alone[first - 2:], (rs.name, rnd, used, total)
                     assert row not in seen, (rs.name, rnd, used, total)
                     seen.add(row)
+
+
+# ---------------------------------------------------------------- a resume replays no dice
+QUIT = menus.Menu.LABELS.index("Quit to title")
+
+
+def _roll(r):
+    r.d.press(K.B_ROLL)
+    r.d.run_ms(500)
+    return bytes(r.app.turn.game.dice)
+
+
+def test_a_power_cut_after_a_roll_resumes_with_those_dice_and_rolls_on():
+    """Roll, power cut, resume: the dice seen, the rolls left, and the next roll is the
+    one the game would have rolled without the cut. Breaks when only a box saves (the
+    resume was back before the roll: the same dice again, a peek and a free roll)."""
+    ref = Rig()
+    ref.new_game()
+    first = _roll(ref)
+    ref.d.press(K.B_HOLD1)
+    second = _roll(ref)
+
+    r = Rig()
+    g = r.new_game()
+    assert _roll(r) == first and g.rolls_used == 1
+    r = r.reboot()
+    assert r.screen == "message" and r.app.screen.title == "Saved game"
+    r.d.press(K.B_OK)
+    g = r.app.turn.game
+    assert r.screen == "play"
+    assert bytes(g.dice) == first and g.rolls_used == 1 and g.rolls_left == 2
+    r.d.press(K.B_HOLD1)
+    assert _roll(r) == second
+
+
+def test_quit_to_title_keeps_the_holds_across_a_power_cut():
+    """Quit to title saves the game as it stands: after a power cut the resumed turn has
+    the same dice, rolls and holds. Breaks if quitting saves nothing (the holds are lost)."""
+    r = Rig()
+    g = r.new_game()
+    seen = _roll(r)
+    r.d.press(K.B_HOLD1 + 1)
+    r.d.press(K.B_HOLD1 + 3)
+    r.d.press(K.B_MENU)
+    assert r.d.pick(QUIT) and r.screen == "title"
+    r.d.run_ms(100)
+    r = r.reboot()
+    r.d.press(K.B_OK)
+    g = r.app.turn.game
+    assert bytes(g.dice) == seen and g.rolls_used == 1 and g.held == 0b1010
+
+
+def test_a_cpus_rolls_are_saved_too():
+    """A CPU seat's roll is saved like a human's: a cut mid-turn does not replay it.
+    Breaks if only a human's roll saves."""
+    r = Rig()
+    g = r.new_game((2, HUMAN))  # a CPU Normal starts
+    for _ in range(400):
+        r.d.run_ms(50)
+        if g.rolls_used and not r.app.turn.save_due:
+            break
+    assert g.kinds[g.current] and g.rolls_used
+    saved = r.app.turn.restore(r.saved())
+    assert bytes(saved.dice) == bytes(g.dice) and saved.rolls_used == g.rolls_used
+
+
+# ---------------------------------------------------------------- a saved game is asked for
+STOP = menus.Menu.LABELS.index("Stop demo")
+
+
+def _saved_game_at_title(r):
+    """A solo game with a box scored, quit to the title: the game the store keeps."""
+    r.new_game()
+    _roll(r)
+    r.d.press(K.B_OK)
+    r.d.press(K.B_OK)
+    if r.app.screen.NAME == "card":  # a zero box asks again
+        r.d.press(K.B_OK)
+    assert r.app.turn.game.turn == 1
+    r.d.press(K.B_MENU)
+    assert r.d.pick(QUIT) and r.screen == "title"
+    r.d.run_ms(100)
+    return r.saved()
+
+
+def test_new_game_asks_before_replacing_a_saved_game():
+    """New game with a game to resume asks; Menu keeps it (on the store and to resume),
+    OK goes on to setup, whose Start replaces it. Breaks if New game opens setup at once."""
+    r = Rig()
+    kept = _saved_game_at_title(r)
+    assert r.d.pick(menus.T_NEW)
+    assert r.screen == "message" and r.app.screen.title == "Replace saved game?"
+    r.d.press(K.B_MENU)
+    assert r.screen == "title" and r.app.screen.items[0] == menus.T_RESUME
+    r.d.run_ms(100)
+    assert r.saved() == kept and r.app.turn.game.turn == 1
+    assert r.d.pick(menus.T_NEW) and r.screen == "message"
+    r.d.press(K.B_OK)
+    assert r.screen == "setup" and r.saved() == kept  # nothing replaced before Start
+    assert r.d.pick(newgame.R_START)
+    r.d.run_ms(100)
+    assert r.app.turn.game.turn == 0 and r.saved() != kept
+
+
+def test_no_question_without_a_game_to_resume():
+    r = Rig()
+    assert r.d.pick(menus.T_NEW) and r.screen == "setup"
+
+
+def test_a_demo_leaves_the_saved_game_to_resume():
+    """Demo, then Stop demo: the game to resume is back, as it was, and the store never
+    held the demo. Breaks if the demo replaces the game (Resume was gone)."""
+    r = Rig()
+    kept = _saved_game_at_title(r)
+    game = r.app.turn.game
+    assert r.d.pick(menus.T_DEMO)
+    r.d.run_ms(4000)
+    assert r.app.turn.demo and r.app.turn.game is not game
+    r.d.press(K.B_MENU)
+    assert r.d.pick(STOP) and r.screen == "title"
+    assert r.app.screen.items[0] == menus.T_RESUME and r.app.turn.game is game
+    r.d.run_ms(100)
+    assert r.saved() == kept
+    assert r.d.pick(menus.T_RESUME) and r.screen == "play"
+    assert r.app.turn.game.snapshot() == kept
+
+
+def test_any_way_to_the_title_ends_a_demo_and_gives_the_game_back():
+    """The title ends a demo however it is reached (here a fault's "Oops" note)."""
+    r = Rig()
+    _saved_game_at_title(r)
+    game = r.app.turn.game
+    assert r.d.pick(menus.T_DEMO)
+    r.d.run_ms(2000)
+    r.app.fault(RuntimeError("test"))
+    r.d.press(K.B_OK)
+    assert r.screen == "title" and not r.app.turn.demo and r.app.turn.game is game
+

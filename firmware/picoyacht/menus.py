@@ -43,9 +43,10 @@ class Title(Choice):
 
     def enter(self):
         t = self.turn
-        g = t.game
+        if t.demo:  # a demo ends at the title, however it got here
+            t.quit()
         items = bytearray()
-        if g is not None and not g.over and not t.demo:
+        if t.resumable():
             items.append(T_RESUME)
         items.append(T_NEW)
         items.append(T_RECORDS)
@@ -59,11 +60,22 @@ class Title(Choice):
         if code == T_RESUME:
             app.show(self.turn.resume())
         elif code == T_NEW:
-            app.go("setup")
+            if self.turn.resumable():  # Start would replace it: ask first
+                app.message("Replace saved game?", self.turn.summary(),
+                            app.keys("OK: new  Menu: keep"), self._new_or_keep)
+            else:
+                app.go("setup")
         elif code == T_RECORDS:
             app.go("records")
         elif code == T_DEMO:
             app.show(self.turn.start_demo())
+
+    def _new_or_keep(self, btn):
+        """The answer to "Replace saved game?": Menu keeps it, at the title."""
+        app = self.app
+        app.home()
+        if btn != B_MENU:
+            app.go("setup")
 
     def draw(self, cv):
         cv.clear()

@@ -31,6 +31,7 @@ class Turn:
         self.app = app
         self.game = None
         self.demo = False
+        self.parked = None  # the game to resume, aside while a demo plays
         self.coach = Coach(app.log)
         self.roller = Roller(seed_from_entropy(urandom or _no_entropy, now_ms))  # new seeds
         self.start_due = False  # setup asked for a new game: App starts it once its key returns
@@ -82,6 +83,11 @@ class Turn:
             return "handover"
         return "play"
 
+    def resumable(self):
+        """A game to resume is here (and saved): a new game or a demo must not lose it."""
+        g = self.game
+        return g is not None and not g.over and not self.demo
+
     def start_soon(self):
         """Setup's Start: the game begins when setup's key handler has returned, so its
         module is out of the heap before the play screen and the game come in."""
@@ -100,6 +106,9 @@ class Turn:
         return self._begin(g, s.coach)
 
     def start_demo(self):
+        """The all-CPU demo, which never replaces a game to resume: it waits aside."""
+        if self.resumable():
+            self.parked = self.game
         seed = self._new_seed()
         g = Game(YAHTZEE, ["Easy", "Normal", "Expert"], bytearray((1, 2, 3)), Options(),
                  Roller(seed), seed)
@@ -107,10 +116,17 @@ class Turn:
         return self._begin(g, 0)
 
     def quit(self):
-        """Quit to the title: a demo ends there; a real game stays, to resume."""
+        """Quit to the title: a demo ends there; a real game stays, to resume, and is saved
+        with its holds as they are now."""
         if self.demo:
             self.game = None
             self.demo = False
+            g = self.parked
+            self.parked = None
+            if g is not None:
+                self.adopt(g, self.app.settings.coach)
+        elif self.resumable():
+            self.save_due = True
 
     def _new_seed(self):
         r = self.roller
@@ -154,6 +170,7 @@ class Turn:
         if app.status.text:
             app.note("")
         self.last_scorer = -1
+        self.save_due = True  # the dice seen, and the roller past them: see after_move()
         if tip:
             app.note(tip, -1, NOTE_KEY)
         return True
@@ -259,6 +276,7 @@ class Turn:
             self.app.note(_PLAIN + "simple CPU")
         if kind == A_ROLL:
             g.roll()
+            self.save_due = True
         elif kind == A_SCORE:
             return kind, self.score(arg)
         return kind, arg
@@ -268,7 +286,13 @@ class Turn:
         """What a move left for after its frame, each in a loop pass of its own, so no
         pass holds a frame and a save: its log line and a collection, then the game's
         save, which then never sets off a collection halfway. `whole`: all of it now,
-        before an event, so the order holds. True if it ran."""
+        before an event, so the order holds. True if it ran.
+
+        A roll is saved too, as a box is: the dice and the roller's state move on
+        together, so a game resumed after a power cut shows the dice the player saw,
+        with the rolls they left, and rolls on from there. Saved at its box only, a
+        resume would replay the turn's rolls: a peek at the dice to come, and a free
+        roll."""
         if not self._log_due and not self.save_due:
             return False
         self._log_score()
