@@ -270,3 +270,78 @@ def test_any_way_to_the_title_ends_a_demo_and_gives_the_game_back():
     r.d.press(K.B_OK)
     assert r.screen == "title" and not r.app.turn.demo and r.app.turn.game is game
 
+
+# ---------------------------------------------------------------- game over, and again
+AGAIN = menus.Menu.LABELS.index("Play again")
+RESULTS = menus.Menu.LABELS.index("Back to results")
+
+
+def _to_game_over(r):
+    from picoyacht.policy import best_box
+
+    app = r.app
+    g = app.turn.game
+    while not g.over:
+        if not g.rolls_used:
+            g.roll()
+        app.show(app.turn.score(best_box(g)))
+    r.d.run_ms(300)
+    assert r.screen == "over"
+    return g
+
+
+def test_game_over_ratings_and_menu_lead_back_to_the_summary():
+    """From the ratings, Menu (or OK on the last page) is back at the summary; Menu there
+    offers the results again. Breaks if either goes to the title, as it did."""
+    r = Rig()
+    r.new_game((HUMAN, HUMAN))
+    r.d.press(K.B_OK)
+    _to_game_over(r)
+    r.d.press(K.B_OK)
+    assert r.screen == "ratings"
+    r.d.press(K.B_DOWN)
+    r.d.press(K.B_MENU)
+    assert r.screen == "over"
+    r.d.press(K.B_OK)
+    for _ in range(r.app.screen.pages()):
+        r.d.press(K.B_OK)
+    assert r.screen == "over"
+    r.d.press(K.B_MENU)
+    assert r.screen == "menu" and r.app.screen.items[0] == RESULTS
+    r.d.press(K.B_OK)
+    assert r.screen == "over"
+
+
+def test_play_again_starts_the_same_seats_afresh():
+    """Game over, Menu, Play again: a new game of the same rule set, options, names and
+    player types, from its first turn, saved; its dice are new. Breaks without the item."""
+    from picoyacht.rules import YATZY
+
+    r = Rig()
+    s = r.app.settings
+    s.names[:2] = ["Ann", "Bo"]
+    s.options.bonus100 = True
+    old = r.new_game((HUMAN, 1), rid=YATZY)
+    r.d.press(K.B_OK)
+    _to_game_over(r)
+    assert r.app.store.load("game") is None  # a finished game is not kept
+    s.nplayers = 4  # setup changed since: the game's own seats count
+    r.d.press(K.B_MENU)
+    assert r.d.pick(AGAIN)
+    g = r.app.turn.game
+    assert g is not old and not g.over and g.turn == 0 and g.rolls_used == 0
+    assert (g.rs, g.names, bytes(g.kinds)) == (old.rs, old.names, bytes(old.kinds))
+    assert g.options.pack() == old.options.pack() and g.seed != old.seed
+    assert r.screen in ("handover", "play")
+    r.d.run_ms(100)
+    assert r.saved() == g.snapshot()
+
+
+def test_game_over_says_how_to_play_again_when_the_row_is_free():
+    r = Rig()
+    r.new_game()
+    _to_game_over(r)
+    from picoyacht.screens import W
+
+    page = bytes(r.board.i2c.ram[7 * 128:7 * 128 + W])
+    assert any(page) and r.app.screen.prompt == "Menu: play again"

@@ -22,7 +22,7 @@ SCREENS = {
     "play_rolled", "play_held", "card_p1", "card_p2", "card_confirm_zero", "menu", "scores",
     "card_fullhouse", "handover_cpu", "play_cpu", "game_over", "ratings", "records",
     "records_names", "four_ready", "four_cursor", "four_hint", "boot_corrupt", "diagnostics",
-    "game_over_coach", "play_tip", "game_over_solo", "handover_drawn",
+    "game_over_coach", "play_tip", "game_over_solo", "handover_drawn", "menu_over",
 }
 
 

@@ -19,6 +19,8 @@ _M_HINT = const(3)
 _M_QUIT = const(4)
 _M_STOP = const(5)
 _M_OFF = const(6)
+_M_AGAIN = const(7)
+_M_RESULTS = const(8)
 _COLS = const(21)
 
 
@@ -34,6 +36,8 @@ _MENU_ITEMS = (
     b"\x00\x01\x03\x05\x06",  # Back, Scores, Hint, Stop, Power off
     b"\x00\x01\x02\x03\x05\x06",  # Back, Scores, Undo, Hint, Stop, Power off
 )
+_OVER_ITEMS = b"\x08\x07\x01\x04\x06"  # Back to results, Play again, Scores, Quit, Power off
+_DEMO_OVER_ITEMS = b"\x08\x01\x05\x06"  # Back to results, Scores, Stop, Power off
 
 
 class Title(Choice):
@@ -88,25 +92,29 @@ class Title(Choice):
 
 
 class Menu(Choice):
-    """Opened over the play or hand-over screen; Back returns there."""
+    """Opened over the play, hand-over or game over screen; Back returns there. At game
+    over it offers to play again, with the same seats."""
 
     NAME = "menu"
     NEXT = "scores"
     LABELS = ("Back to game", "All scores", "Undo last box", "Hint", "Quit to title",
-              "Stop demo", "Power off")
+              "Stop demo", "Power off", "Play again", "Back to results")
 
     def enter(self):
         t = self.turn
         g = t.game
+        self.sel = 0
+        if g.over:
+            self.items = _DEMO_OVER_ITEMS if t.demo else _OVER_ITEMS
+            return
         s = t.last_scorer  # undo is offered for a human's last box, in a real game
         undo = g.can_undo and not t.demo and s >= 0 and g.kinds[s] == HUMAN
         hint = t.coach.level and g.kinds[g.current] == HUMAN and g.rolls_used
         self.items = _MENU_ITEMS[(1 if undo else 0) | (2 if hint else 0) | (4 if t.demo else 0)]
-        self.sel = 0
 
     def pick(self, code):
         app = self.app
-        if code == _M_BACK or code < 0:
+        if code == _M_BACK or code == _M_RESULTS or code < 0:
             self.turn.coach.wait(app.now)
             app.back()
         elif code == M_SCORES:
@@ -118,6 +126,9 @@ class Menu(Choice):
                 play.undone()
         elif code == _M_HINT:
             app.show("play").hint()
+        elif code == _M_AGAIN:
+            app.show("title")  # the results leave the heap before the new game comes in
+            app.show(self.turn.play_again())
         elif code == _M_OFF:
             app.back()  # the game's screen, as the wake will find it
             app.power_off()

@@ -105,6 +105,15 @@ class Turn:
         self.demo = False
         return self._begin(g, s.coach)
 
+    def play_again(self):
+        """A new game with the finished one's rule set, options and seats; its first screen."""
+        old = self.game
+        seed = self._new_seed()
+        g = Game(old.rs, old.names, old.kinds, Options.unpack(*old.options.pack()),
+                 Roller(seed), seed)
+        self.demo = False
+        return self._begin(g, self.app.settings.coach)
+
     def start_demo(self):
         """The all-CPU demo, which never replaces a game to resume: it waits aside."""
         if self.resumable():
