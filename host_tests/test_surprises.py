@@ -10,7 +10,7 @@ from picoyacht import app as A
 from picoyacht import buttons as K
 from picoyacht import menus, newgame, strategy_table
 from picoyacht.game import HUMAN, ZERO
-from picoyacht.rules import YAHTZEE
+from picoyacht.rules import NAME, YAHTZEE
 from picoyacht.store import Store
 
 from fakefs import FakeFs
@@ -345,3 +345,55 @@ def test_game_over_says_how_to_play_again_when_the_row_is_free():
 
     page = bytes(r.board.i2c.ram[7 * 128:7 * 128 + W])
     assert any(page) and r.app.screen.prompt == "Menu: play again"
+
+
+# ---------------------------------------------------------------- one human, no hand-overs
+def _score_by_keys(r):
+    _roll(r)
+    r.d.press(K.B_OK)
+    r.d.press(K.B_OK)
+    if r.screen == "card":  # a zero box asks again
+        r.d.press(K.B_OK)
+
+
+def _run_until(r, cond, ms=60000):
+    for _ in range(ms // 50):
+        if cond():
+            return True
+        r.d.run_ms(50)
+    return cond()
+
+
+def test_one_human_against_cpus_is_not_asked_for_a_key_between_turns():
+    """The human scores; the CPUs play, each box shown on its hand-over; the human's turn
+    comes back with no key pressed, and the last CPU box waits on the play screen until
+    the human's first key. Breaks if the hand-over waits for "OK: start turn"."""
+    r = Rig()
+    g = r.new_game((HUMAN, 1, 1))
+    assert r.screen == "handover"
+    assert _run_until(r, lambda: r.screen == "play", 3000)  # no key: the first turn too
+    _score_by_keys(r)
+    presses = r.d.presses
+    shown = []
+    assert _run_until(r, lambda: shown.append(r.screen) or (g.turn == 3 and r.screen == "play"))
+    assert r.d.presses == presses and "handover" in shown
+    note = r.app.status.text
+    who = g.names[2] + ": "
+    assert note.startswith(who) and len(note) > len(who)
+    assert g.rs.boxes[r.app.turn.last_box][NAME].startswith(note[len(who):])
+    assert r.app.status.num == r.app.turn.last_pts
+    r.d.run_ms(5000)
+    assert r.app.status.text == note  # still there: read at the player's pace
+    r.d.press(K.B_ROLL)
+    assert g.rolls_used == 1 and not r.app.status.text  # the key acts as well
+
+
+def test_two_humans_still_hand_over_with_a_key():
+    """Between two humans (a CPU between them or not) the hand-over waits for a key."""
+    r = Rig()
+    g = r.new_game((HUMAN, 1, HUMAN))
+    r.d.press(K.B_OK)
+    _score_by_keys(r)
+    assert _run_until(r, lambda: g.current == 2 and r.screen == "handover")
+    r.d.run_ms(10000)
+    assert r.screen == "handover" and g.current == 2 and not g.rolls_used

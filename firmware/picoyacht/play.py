@@ -416,12 +416,16 @@ def card_value(cv, g, seat, code, y, state, value):
 
 
 class Handover(Screen):
-    """Between turns: who plays next and what the last box gave. A CPU seat goes on by
-    itself after CPU_HANDOVER_MS, unless it shows a coach's tip on a human's box: that
-    stays until a key. The first turn of a game with drawn seats says who starts."""
+    """Between turns: who plays next and what the last box gave. It waits for a key only
+    where the handheld changes hands, from one human to another; otherwise (a CPU seat,
+    or the one human's turn coming back) it goes on by itself after CPU_HANDOVER_MS,
+    unless it shows a coach's tip on a human's box: that stays until a key. The one
+    human then finds the last CPU box on the play screen, until a key. The first turn of
+    a game with drawn seats says who starts."""
 
     NAME = "handover"
     at = 0
+    alone = False  # one human seat at most: no hands to change
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -429,6 +433,12 @@ class Handover(Screen):
 
     def enter(self):
         self.at = self.app.now
+        kinds = self.turn.game.kinds
+        humans = 0
+        for i in range(len(kinds)):
+            if kinds[i] == HUMAN:
+                humans += 1
+        self.alone = humans < 2
 
     def key(self, btn):
         app = self.app
@@ -446,10 +456,16 @@ class Handover(Screen):
         t = self.turn
         g = t.game
         s = t.last_scorer  # a coach's word on a human's last box waits for a key
-        if (g.kinds[g.current] != HUMAN and ticks_diff(now, self.at) >= CPU_HANDOVER_MS
+        cpu = g.kinds[g.current] != HUMAN
+        if ((cpu or self.alone) and ticks_diff(now, self.at) >= CPU_HANDOVER_MS
                 and not (t.coach_line and s >= 0 and g.kinds[s] == HUMAN)):
             app.show("play")
             app.stay_awake(now)
+            if not cpu and t.last_box >= 0:  # the CPU's box, until the human's first key
+                name = g.names[t.last_seat] + ": "
+                box = g.rs.boxes[t.last_box][NAME]
+                app.note(name + box[:20 - len(name) - ndigits(t.last_pts)], t.last_pts,
+                         NOTE_KEY)
 
     def draw(self, cv):
         t = self.turn
@@ -479,7 +495,7 @@ class Handover(Screen):
             cv.num(pts, x + CELL, 40)
         if t.coach_line:
             cv.text(t.coach_line, 1, 48, 1, 21)
-        if g.kinds[seat]:
+        if g.kinds[seat] or self.alone:
             cv.text("any key: go", 1, 56)
         else:
             cv.text(self.start_key, 1, 56)
