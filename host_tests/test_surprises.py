@@ -397,3 +397,31 @@ def test_two_humans_still_hand_over_with_a_key():
     assert _run_until(r, lambda: g.current == 2 and r.screen == "handover")
     r.d.run_ms(10000)
     assert r.screen == "handover" and g.current == 2 and not g.rolls_used
+
+
+def test_a_saves_garbage_is_collected_in_a_pass_of_its_own(monkeypatch):
+    """After a roll: a pass collects, the next saves, the next collects what the save
+    left (the passes after a save ran slower on the Pico with its garbage about), and
+    none of them draws. Breaks without the last collection."""
+    from picoyacht import turn as T
+
+    r = Rig()
+    r.new_game()
+    r.d.run_ms(200)
+    seen = []
+    monkeypatch.setattr(T.gc, "collect", lambda: seen.append("collect"))
+    save = r.app.store.save
+    monkeypatch.setattr(r.app.store, "save", lambda k, p: seen.append("save") or save(k, p))
+    r.board.raw |= 1 << K.B_ROLL
+    g = r.app.turn.game
+    for _ in range(20):
+        r.runner.step()
+        if g.rolls_used:
+            break
+    frames = r.app.frames
+    for _ in range(3):
+        seen.append("pass")
+        r.runner.step()
+    r.board.raw = 0
+    assert seen == ["pass", "collect", "pass", "save", "pass", "collect"]
+    assert r.app.frames == frames

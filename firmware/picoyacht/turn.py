@@ -44,6 +44,7 @@ class Turn:
         self.new_best = False  # the game just over set a record
         self.save_due = False  # the game is saved on the pass after its frame: after_move()
         self.swept = False  # the heap was collected for that save
+        self.litter = False  # the save's garbage is still to collect
         self._log_due = False  # the last box's log line is still to write
         self._log_bonus = 0
         self._log_dice = bytearray(0)  # sized to the game's dice: adopt()
@@ -292,17 +293,18 @@ class Turn:
 
     # ---------------------------------------------------------------- after a move
     def after_move(self, whole=False):
-        """What a move left for after its frame, each in a loop pass of its own, so no
-        pass holds a frame and a save: its log line and a collection, then the game's
-        save, which then never sets off a collection halfway. `whole`: all of it now,
-        before an event, so the order holds. True if it ran.
-
-        A roll is saved too, as a box is: the dice and the roller's state move on
-        together, so a game resumed after a power cut shows the dice the player saw,
-        with the rolls they left, and rolls on from there. Saved at its box only, a
-        resume would replay the turn's rolls: a peek at the dice to come, and a free
-        roll."""
+        """What a move (a box, an undo, a roll) left for after its frame, each in a loop
+        pass of its own, so no pass holds a frame and a save: its log line and a
+        collection, then the game's save, which then never sets off a collection halfway,
+        then a collection of the save's garbage (the passes after it ran slower on the
+        Pico with it about). `whole`: the log and the save now, before an event, so the
+        order holds. True if it ran. A roll saves so that a resume shows the dice seen
+        and rolls on: saved at its box only, a resume replayed the turn's rolls."""
         if not self._log_due and not self.save_due:
+            if self.litter and not whole:
+                self.litter = False
+                gc.collect()
+                return True
             return False
         self._log_score()
         if self.save_due:
@@ -314,6 +316,7 @@ class Turn:
             self.save_due = False
             if self.game is not None and not self.demo and self.app.store is not None:
                 self.app.save("game", self.game.snapshot())
+                self.litter = True
         return True
 
     def _log_score(self):
