@@ -635,8 +635,8 @@ def test_moves_are_named_in_words_in_one_row():
     Control: a move_words that always takes the short name fails the full-name check."""
     from picoyacht.coach import move_words
     from picoyacht.game import Game
-    from picoyacht.roller import Roller
     from picoyacht.labels import short_name
+    from picoyacht.roller import Roller
     from picoyacht.rules import NAME
 
     full_names = 0

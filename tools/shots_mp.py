@@ -140,7 +140,11 @@ def main():
     s.shot("game_over")
     s.press(K.B_OK)
     s.shot("ratings")
+    s.press(K.B_MENU)  # back to the summary, then its menu: play again, or the title
     s.press(K.B_MENU)
+    s.shot("menu_over")
+    s.item(menus.Menu.LABELS.index("Quit to title"))
+    s.press(K.B_OK)
     s.item(menus.T_RECORDS)
     s.press(K.B_OK)
     s.shot("records")

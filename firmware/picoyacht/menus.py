@@ -19,6 +19,8 @@ _M_HINT = const(3)
 _M_QUIT = const(4)
 _M_STOP = const(5)
 _M_OFF = const(6)
+_M_AGAIN = const(7)
+_M_RESULTS = const(8)
 _COLS = const(21)
 
 
@@ -34,6 +36,8 @@ _MENU_ITEMS = (
     b"\x00\x01\x03\x05\x06",  # Back, Scores, Hint, Stop, Power off
     b"\x00\x01\x02\x03\x05\x06",  # Back, Scores, Undo, Hint, Stop, Power off
 )
+_OVER_ITEMS = b"\x08\x07\x01\x04\x06"  # Back to results, Play again, Scores, Quit, Power off
+_DEMO_OVER_ITEMS = b"\x08\x01\x05\x06"  # Back to results, Scores, Stop, Power off
 
 
 class Title(Choice):
@@ -43,9 +47,10 @@ class Title(Choice):
 
     def enter(self):
         t = self.turn
-        g = t.game
+        if t.demo:  # a demo ends at the title, however it got here
+            t.quit()
         items = bytearray()
-        if g is not None and not g.over and not t.demo:
+        if t.resumable():
             items.append(T_RESUME)
         items.append(T_NEW)
         items.append(T_RECORDS)
@@ -59,11 +64,22 @@ class Title(Choice):
         if code == T_RESUME:
             app.show(self.turn.resume())
         elif code == T_NEW:
-            app.go("setup")
+            if self.turn.resumable():  # Start would replace it: ask first
+                app.message("Replace saved game?", self.turn.summary(),
+                            app.keys("OK: new  Menu: keep"), self._new_or_keep)
+            else:
+                app.go("setup")
         elif code == T_RECORDS:
             app.go("records")
         elif code == T_DEMO:
             app.show(self.turn.start_demo())
+
+    def _new_or_keep(self, btn):
+        """The answer to "Replace saved game?": Menu keeps it, at the title."""
+        app = self.app
+        app.home()
+        if btn != B_MENU:
+            app.go("setup")
 
     def draw(self, cv):
         cv.clear()
@@ -76,25 +92,29 @@ class Title(Choice):
 
 
 class Menu(Choice):
-    """Opened over the play or hand-over screen; Back returns there."""
+    """Opened over the play, hand-over or game over screen; Back returns there. At game
+    over it offers to play again, with the same seats."""
 
     NAME = "menu"
     NEXT = "scores"
     LABELS = ("Back to game", "All scores", "Undo last box", "Hint", "Quit to title",
-              "Stop demo", "Power off")
+              "Stop demo", "Power off", "Play again", "Back to results")
 
     def enter(self):
         t = self.turn
         g = t.game
+        self.sel = 0
+        if g.over:
+            self.items = _DEMO_OVER_ITEMS if t.demo else _OVER_ITEMS
+            return
         s = t.last_scorer  # undo is offered for a human's last box, in a real game
         undo = g.can_undo and not t.demo and s >= 0 and g.kinds[s] == HUMAN
         hint = t.coach.level and g.kinds[g.current] == HUMAN and g.rolls_used
         self.items = _MENU_ITEMS[(1 if undo else 0) | (2 if hint else 0) | (4 if t.demo else 0)]
-        self.sel = 0
 
     def pick(self, code):
         app = self.app
-        if code == _M_BACK or code < 0:
+        if code == _M_BACK or code == _M_RESULTS or code < 0:
             self.turn.coach.wait(app.now)
             app.back()
         elif code == M_SCORES:
@@ -106,6 +126,9 @@ class Menu(Choice):
                 play.undone()
         elif code == _M_HINT:
             app.show("play").hint()
+        elif code == _M_AGAIN:
+            app.show("title")  # the results leave the heap before the new game comes in
+            app.show(self.turn.play_again())
         elif code == _M_OFF:
             app.back()  # the game's screen, as the wake will find it
             app.power_off()

@@ -14,6 +14,7 @@ from picoyacht.rules import NAME
 from picoyacht.screens import (
     CELL,
     KIND_NAMES,
+    NOTE_KEY,
     ROW_BONUS,
     ROW_UPPER,
     Screen,
@@ -26,6 +27,7 @@ from picoyacht.screens import (
 from picoyacht.ticks import ticks_diff
 
 _DIE = const(17)  # screens.Canvas.die's size
+_ROLL_STEP = const(7)  # a roll's box on the status row, and the gap to the next
 _ANIM_FRAMES = const(4)
 _ANIM_FRAME_MS = const(70)  # and any press ends it at once
 _CARD_ROWS = const(7)  # card rows under the header
@@ -208,16 +210,7 @@ class Play(Screen):
         if app.status.text:
             app.status.draw(cv, 8, 1)
         else:
-            x = cv.text("Rolls ", 1, 8)
-            for i in range(g.rolls_left + g.rolls_used):
-                if i < g.rolls_used:
-                    cv.fb.rect(x, 9, 5, 5, 1)
-                else:
-                    cv.fb.fill_rect(x, 9, 5, 5, 1)
-                x += 7
-            xr = cv.rnum(g.rs.nboxes, W, 8)
-            cv.glyph(47, xr - CELL, 8)
-            cv.rnum(g.turn // g.nseats + 1, xr - CELL, 8)
+            rolls_row(cv, g.rolls_used, g.rolls_left, g.turn // g.nseats + 1, g.rs.nboxes, 8)
         n = len(g.dice)
         anim = self.anim
         dice = self.anim_dice if anim else g.dice
@@ -253,6 +246,28 @@ class Play(Screen):
             x += w + 4
         if not (app.status.text and cv.line(app.status.text, 1, 1, 56)):  # a note's 2nd row
             cv.text(self.legend, 1, 56, 1, 21)
+
+
+def rolls_row(cv, used, left, rnd, nboxes, y):
+    """The play screen's status row: the rolls, a hollow box for each one used and a solid
+    one for each left, then the round ("8/20") on the right. Maxi's saved rolls can outgrow
+    the room for a box each: then each kind is a count before its box ("2[] 12[#]")."""
+    xr = cv.rnum(nboxes, W, y)
+    cv.glyph(47, xr - CELL, y)
+    xr = cv.rnum(rnd, xr - CELL, y)
+    x = cv.text("Rolls ", 1, y)
+    if x + (used + left) * _ROLL_STEP <= xr - CELL:  # a box each, and a gap before the round
+        for i in range(used + left):
+            if i < used:
+                cv.fb.rect(x, y + 1, 5, 5, 1)
+            else:
+                cv.fb.fill_rect(x, y + 1, 5, 5, 1)
+            x += _ROLL_STEP
+        return
+    x = cv.num(used, x, y)
+    cv.fb.rect(x + 1, y + 1, 5, 5, 1)
+    x = cv.num(left, x + 10, y)
+    cv.fb.fill_rect(x + 1, y + 1, 5, 5, 1)
 
 
 class Card(Screen):
@@ -328,8 +343,8 @@ class Card(Screen):
             elif st == LOCKED:
                 app.note("Roll first" if not g.rolls_used else "Joker: not here")
             elif st == ZERO and not self.confirm:
-                self.confirm = True
-                app.note(app.keys("Score 0? OK again"))
+                self.confirm = True  # the question waits for the next key, however late
+                app.note(app.keys("Score 0? OK again"), -1, NOTE_KEY)
             else:
                 self.confirm = False
                 nxt = self.turn.score(code)
@@ -340,10 +355,6 @@ class Card(Screen):
             app.back()
             if btn == B_ROLL or (btn < 6 and btn < len(g.dice)):
                 app.screen.key(btn)
-
-    def tick(self, now):
-        if self.confirm and not self.app.status.text:  # the question timed out
-            self.confirm = False
 
     def draw(self, cv):
         """One seat's card: header with page indicator, 7 rows, the four box states."""
@@ -407,12 +418,16 @@ def card_value(cv, g, seat, code, y, state, value):
 
 
 class Handover(Screen):
-    """Between turns: who plays next and what the last box gave. A CPU seat goes on by
-    itself after CPU_HANDOVER_MS, unless it shows a coach's tip on a human's box: that
-    stays until a key. The first turn of a game with drawn seats says who starts."""
+    """Between turns: who plays next and what the last box gave. It waits for a key only
+    where the handheld changes hands, from one human to another; otherwise (a CPU seat,
+    or the one human's turn coming back) it goes on by itself after CPU_HANDOVER_MS,
+    unless it shows a coach's tip on a human's box: that stays until a key. The one
+    human then finds the last CPU box on the play screen, until a key. The first turn of
+    a game with drawn seats says who starts."""
 
     NAME = "handover"
     at = 0
+    alone = False  # one human seat at most: no hands to change
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -420,6 +435,12 @@ class Handover(Screen):
 
     def enter(self):
         self.at = self.app.now
+        kinds = self.turn.game.kinds
+        humans = 0
+        for i in range(len(kinds)):
+            if kinds[i] == HUMAN:
+                humans += 1
+        self.alone = humans < 2
 
     def key(self, btn):
         app = self.app
@@ -437,10 +458,16 @@ class Handover(Screen):
         t = self.turn
         g = t.game
         s = t.last_scorer  # a coach's word on a human's last box waits for a key
-        if (g.kinds[g.current] != HUMAN and ticks_diff(now, self.at) >= CPU_HANDOVER_MS
+        cpu = g.kinds[g.current] != HUMAN
+        if ((cpu or self.alone) and ticks_diff(now, self.at) >= CPU_HANDOVER_MS
                 and not (t.coach_line and s >= 0 and g.kinds[s] == HUMAN)):
             app.show("play")
             app.stay_awake(now)
+            if not cpu and t.last_box >= 0:  # the CPU's box, until the human's first key
+                name = g.names[t.last_seat] + ": "
+                box = g.rs.boxes[t.last_box][NAME]
+                app.note(name + box[:20 - len(name) - ndigits(t.last_pts)], t.last_pts,
+                         NOTE_KEY)
 
     def draw(self, cv):
         t = self.turn
@@ -473,7 +500,7 @@ class Handover(Screen):
         if tip:
             cv.line(tip, 0, 1, 40)
             cv.line(tip, 1, 1, 48)
-        if g.kinds[seat]:
+        if g.kinds[seat] or self.alone:
             cv.text("any key: go", 1, 56)
         else:
             cv.text(self.start_key, 1, 56)

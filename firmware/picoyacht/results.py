@@ -171,6 +171,7 @@ class Over(Screen):
     winners = ()
     ranking = ()
     judged = False
+    prompt = ""
 
     def enter(self):
         g = self.turn.game
@@ -179,12 +180,14 @@ class Over(Screen):
         rank.sort(key=lambda s: -g.total(s))
         self.ranking = rank
         self.judged = self.turn.coach.level >= 2
+        self.prompt = "" if self.turn.demo else self.app.keys("Menu: play again")
 
     def key(self, btn):
+        """OK: the ratings, which come back here; Menu: play again, the scores, the title."""
         if btn == B_OK or btn == B_ROLL:
-            self.app.show("ratings")
+            self.app.go("ratings")
         elif btn == B_MENU:
-            self.app.home()
+            self.app.go("menu")
 
     def draw(self, cv):
         app = self.app
@@ -236,6 +239,8 @@ class Over(Screen):
             cv.rnum(g.total(s), W, y)
         if worst is not None:
             _draw_worst(cv, g, worst, 48)
+        elif len(rank) < 6:  # the bottom row is free
+            cv.text(self.prompt, 1, 56)
 
 
 def _centi_left(cv, v, right, y):
@@ -273,8 +278,8 @@ def _rated_rows(rs):
 
 
 class Ratings(Pages):
-    """Per seat, each box's score rated against its maximum (five marks); OK on the last
-    page goes to the title."""
+    """Per seat, each box's score rated against its maximum (five marks); Menu, or OK on
+    the last page, goes back to the game's summary."""
 
     NAME = "ratings"
 
@@ -286,9 +291,12 @@ class Ratings(Pages):
 
     def key(self, btn):
         if btn == B_OK and self.page == self.pages() - 1:
-            self.app.home()
+            self.done()
         else:
             Pages.key(self, btn)
+
+    def done(self):
+        self.app.back()
 
     def draw(self, cv):
         g = self.turn.game

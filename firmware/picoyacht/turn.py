@@ -31,6 +31,7 @@ class Turn:
         self.app = app
         self.game = None
         self.demo = False
+        self.parked = None  # the game to resume, aside while a demo plays
         self.coach = Coach(app.log)
         self.roller = Roller(seed_from_entropy(urandom or _no_entropy, now_ms))  # new seeds
         self.start_due = False  # setup asked for a new game: App starts it once its key returns
@@ -43,6 +44,7 @@ class Turn:
         self.new_best = False  # the game just over set a record
         self.save_due = False  # the game is saved on the pass after its frame: after_move()
         self.swept = False  # the heap was collected for that save
+        self.litter = False  # the save's garbage is still to collect
         self._log_due = False  # the last box's log line is still to write
         self._log_bonus = 0
         self._log_dice = bytearray(0)  # sized to the game's dice: adopt()
@@ -82,6 +84,11 @@ class Turn:
             return "handover"
         return "play"
 
+    def resumable(self):
+        """A game to resume is here (and saved): a new game or a demo must not lose it."""
+        g = self.game
+        return g is not None and not g.over and not self.demo
+
     def start_soon(self):
         """Setup's Start: the game begins when setup's key handler has returned, so its
         module is out of the heap before the play screen and the game come in."""
@@ -99,7 +106,19 @@ class Turn:
         self.demo = False
         return self._begin(g, s.coach)
 
+    def play_again(self):
+        """A new game with the finished one's rule set, options and seats; its first screen."""
+        old = self.game
+        seed = self._new_seed()
+        g = Game(old.rs, old.names, old.kinds, Options.unpack(*old.options.pack()),
+                 Roller(seed), seed)
+        self.demo = False
+        return self._begin(g, self.app.settings.coach)
+
     def start_demo(self):
+        """The all-CPU demo, which never replaces a game to resume: it waits aside."""
+        if self.resumable():
+            self.parked = self.game
         seed = self._new_seed()
         g = Game(YAHTZEE, ["Easy", "Normal", "Expert"], bytearray((1, 2, 3)), Options(),
                  Roller(seed), seed)
@@ -107,10 +126,17 @@ class Turn:
         return self._begin(g, 0)
 
     def quit(self):
-        """Quit to the title: a demo ends there; a real game stays, to resume."""
+        """Quit to the title: a demo ends there; a real game stays, to resume, and is saved
+        with its holds as they are now."""
         if self.demo:
             self.game = None
             self.demo = False
+            g = self.parked
+            self.parked = None
+            if g is not None:
+                self.adopt(g, self.app.settings.coach)
+        elif self.resumable():
+            self.save_due = True
 
     def _new_seed(self):
         r = self.roller
@@ -158,6 +184,7 @@ class Turn:
         if app.status.text:
             app.note("")
         self.last_scorer = -1
+        self.save_due = True  # the dice seen, and the roller past them: see after_move()
         if tip:
             app.note(tip, -1, NOTE_KEY)
         return True
@@ -262,17 +289,22 @@ class Turn:
             self.app.note(_PLAIN + "simple CPU")
         if kind == A_ROLL:
             g.roll()
+            self.save_due = True
         elif kind == A_SCORE:
             return kind, self.score(arg)
         return kind, arg
 
     # ---------------------------------------------------------------- after a move
     def after_move(self, whole=False):
-        """What a move left for after its frame, each in a loop pass of its own, so no
-        pass holds a frame and a save: its log line and a collection, then the game's
-        save, which then never sets off a collection halfway. `whole`: all of it now,
-        before an event, so the order holds. True if it ran."""
+        """What a move (a box, an undo, a roll) left for after its frame, a pass each, so no
+        pass holds a frame and a save: its log line and a collection, the game's save (a
+        roll's too, so a resume shows the dice seen), then a collection of its garbage.
+        `whole`: the log and the save now, before an event. True if it ran."""
         if not self._log_due and not self.save_due:
+            if self.litter and not whole:
+                self.litter = False
+                gc.collect()
+                return True
             return False
         self._log_score()
         if self.save_due:
@@ -284,6 +316,7 @@ class Turn:
             self.save_due = False
             if self.game is not None and not self.demo and self.app.store is not None:
                 self.app.save("game", self.game.snapshot())
+                self.litter = True
         return True
 
     def _log_score(self):

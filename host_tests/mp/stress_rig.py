@@ -135,6 +135,10 @@ def toward(cur, target, n):
     return K.B_DOWN if fwd <= n - fwd else K.B_UP
 
 
+_QUIT = menus.Menu.LABELS.index("Quit to title")
+_STOP = menus.Menu.LABELS.index("Stop demo")
+
+
 def helpful(app, full, rng=None):
     """The one button a purposeful player presses next on this screen."""
     st = app.screen.NAME
@@ -149,14 +153,17 @@ def helpful(app, full, rng=None):
         return K.B_OK if app.screen.sel == i else toward(app.screen.sel, i, len(app.screen.items))
     if st == "name":
         return K.B_MENU
-    if st == "handover" or st == "message" or st == "over":
+    if st == "handover" or st == "message":
         return K.B_OK
+    if st == "over":  # its menu, to quit to the title
+        return K.B_MENU
     if st == "ratings":
         return K.B_OK
     if st in ("scores", "records"):
         return K.B_MENU
     if st == "menu":
-        return K.B_OK if app.screen.sel == 0 else K.B_UP
+        i = max(index(app.screen.items, _QUIT), index(app.screen.items, _STOP)) if g.over else 0
+        return K.B_OK if app.screen.sel == i else toward(app.screen.sel, i, len(app.screen.items))
     if st == "diag":
         return K.B_MENU  # held long by the caller
     if st == "card":

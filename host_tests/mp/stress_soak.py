@@ -29,6 +29,7 @@ from picoyacht.store import Store
 
 from fakefs import FakeFs
 
+QUIT = menus.Menu.LABELS.index("Quit to title")
 CYCLE = 72  # rule set (6) x seats (4) x level rotation (3): the setup repeats
 
 
@@ -92,7 +93,12 @@ def main(argv):
             s.kinds[seat] = 1 + (i // 24 + seat) % 3
         # through the buttons: title -> New game -> Start
         while app.screen.NAME != "title":
-            d.press(K.B_MENU if app.screen.NAME != "message" else K.B_OK)
+            if app.screen.NAME == "message":
+                d.press(K.B_OK)
+            elif app.screen.NAME == "menu" and app.turn.game.over:  # game over's menu
+                d.pick(QUIT)
+            else:
+                d.press(K.B_MENU)
         while app.screen.items[app.screen.sel] != menus.T_NEW:
             d.press(K.B_DOWN)
         d.press(K.B_OK)
