@@ -22,9 +22,9 @@ MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 300
 MAX_APP_LINES = 300
 MAX_APP_ATTRIBUTES = 25
-# Still over the class limit (the engine, the game and the coach): work left in issue 24.
+# Still over the class limit (the coach): work left in issue 24.
 # An entry may leave these lists; none may grow.
-OVERSIZE = {("engine.py", "Engine"): 483, ("game.py", "Game"): 385, ("coach.py", "Coach"): 318}
+OVERSIZE = {("coach.py", "Coach"): 318}
 OVERSIZE_MODULES = {}
 
 
