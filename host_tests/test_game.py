@@ -6,9 +6,20 @@ import itertools
 import pytest
 
 from picoyacht import rules
-from picoyacht.game import FILLED, LOCKED, POINTS, ZERO, Game, RuleError
+from picoyacht.game import (
+    FILLED,
+    LOCKED,
+    POINTS,
+    RATE_ABOVE,
+    RATE_HIGH,
+    RATE_LOW,
+    RATE_MAX,
+    RATE_ZERO,
+    ZERO,
+    Game,
+    RuleError,
+)
 from picoyacht.rules import JOKER_FORCED, JOKER_FREE, JOKER_ORIGINAL, RULESETS, Options
-from picoyacht.scorecards import RATE_ABOVE, RATE_HIGH, RATE_LOW, RATE_MAX, RATE_ZERO
 
 from scripted import LcgRoller, ScriptedRoller
 

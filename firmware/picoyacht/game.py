@@ -1,9 +1,8 @@
-"""The game as a pure state machine: seating, turns, rolls, holds, scoring, bonuses, undo.
+"""The game as a pure state machine: seats, turns, rolls, holds, scoring, bonuses, undo.
 
 Dice come from an injected roller (anything with d6()), so tests fix every roll and the
 device seeds it from hardware entropy. Nothing here touches machine, random or time.
-Every illegal action raises RuleError before changing any state. The seats' cards and
-their totals are picoyacht.scorecards', which Game extends.
+Every illegal action raises RuleError before changing any state.
 """
 
 from array import array
@@ -24,13 +23,19 @@ from picoyacht.rules import (
     YAHTZEE_BONUS,
     evaluate,
 )
-from picoyacht.scorecards import Scorecards
 
 # Box states shown to the player (RULES.md).
 LOCKED = const(0)  # no roll yet this turn, or forbidden by the joker rule
 FILLED = const(1)
 POINTS = const(2)  # selectable, scores points
 ZERO = const(3)  # selectable, scores 0
+
+# End-of-game ratings of a box against its maximum.
+RATE_ZERO = const(0)
+RATE_LOW = const(1)  # at most half the maximum
+RATE_HIGH = const(2)  # more than half, below the maximum
+RATE_MAX = const(3)
+RATE_ABOVE = const(4)  # only with Sharp Dice
 
 # The undo record's slots (Game._undo_at), before one per seat of credits.
 _U_BOX = const(0)
@@ -66,31 +71,6 @@ def _clean_name(name):
     return out or "?"
 
 
-def seat_order(rs, n, roller, rolloff):
-    """The order n seats play in, as the rule set seats them: as listed, shuffled
-    (random seating), or from the seat that wins a roll-off of all the dice (Deluxe; each
-    round's throws are appended to rolloff, for the screen)."""
-    order = bytearray(range(n))
-    if rs.random_seating:
-        for i in range(n - 1, 0, -1):
-            j = _below(roller, i + 1)
-            order[i], order[j] = order[j], order[i]
-    elif rs.rolloff and n > 1:
-        contenders = list(range(n))
-        while len(contenders) > 1:
-            throws = []
-            for seat in contenders:
-                total = 0
-                for _ in range(rs.ndice):
-                    total += roller.d6()
-                throws.append((seat, total))
-            rolloff.append(throws)
-            best = max(t for _, t in throws)
-            contenders = [s for s, t in throws if t == best]
-        order = bytearray((contenders[0] + i) % n for i in range(n))
-    return order
-
-
 def joker_boxes(open_mask, face, variant):
     """Of the open boxes, those a joker (all dice showing face, the Yahtzee box filled) may
     fill under the joker variant: any (free); the face's upper box if open (forced); else
@@ -104,16 +84,8 @@ def joker_boxes(open_mask, face, variant):
     return lower_open if lower_open else open_mask & 0b111111
 
 
-def _below(roller, n):
-    """Uniform int in [0, n) for n <= 6, by rejection on the d6."""
-    while True:
-        r = roller.d6()
-        if r <= n:
-            return r - 1
-
-
-class Game(Scorecards):
-    """A whole game: every seat's scorecard (Scorecards) and the turn in progress."""
+class Game:
+    """A whole game: every seat's scorecard and the turn in progress."""
 
     def __init__(self, ruleset, names, kinds=None, options=None, roller=None, seed=0):
         if isinstance(ruleset, int):
@@ -123,21 +95,25 @@ class Game(Scorecards):
         n = len(names)
         if not 1 <= n <= MAX_SEATS:
             raise RuleError("1 to 6 players")
-        options = options or rules.Options()
-        if not 0 <= options.bet <= 255 or not 0 <= options.joker <= 2:
+        self.rs = ruleset
+        self.options = options or rules.Options()
+        if not 0 <= self.options.bet <= 255 or not 0 <= self.options.joker <= 2:
             raise RuleError("bet 0-255, joker 0-2")
-        kinds = bytearray(kinds if kinds is not None else n)
-        if len(kinds) != n or max(kinds) > CPU_EXPERT:
-            raise RuleError("one kind per seat, 0-3")
-        Scorecards.__init__(self, ruleset, options, n)
         self.roller = roller
         self.seed = seed
         self.names = [_clean_name(x) for x in names]
-        self.kinds = kinds
+        self.kinds = bytearray(kinds if kinds is not None else n)
+        if len(self.kinds) != n or max(self.kinds) > CPU_EXPERT:
+            raise RuleError("one kind per seat, 0-3")
+        self.nseats = n
+        nb = ruleset.nboxes
+        self.filled = [0] * n
+        self.scores = bytearray(n * nb)
+        self.ybonus = bytearray(n)  # Yahtzee bonuses earned
         self.saved = bytearray(n)  # Maxi: rolls carried into the next turn
+        self.credits = [0] * n  # Casino: this game's net credits per seat
+        self.order = bytearray(range(n))
         self.rolloff = []  # Deluxe: the roll-off throws, for the screen
-        self.order = (bytearray(range(n)) if roller is None
-                      else seat_order(ruleset, n, roller, self.rolloff))
         self.turn = 0
         self.dice = bytearray(ruleset.ndice)
         self.held = 0
@@ -151,7 +127,42 @@ class Game(Scorecards):
         self._undo_at = array("i", [0] * (_U_CREDITS + n))
         self._undo_saved = bytearray(n)
         self._undo_dice = bytearray(ruleset.ndice)
+        if ruleset.casino:
+            for s in range(n):
+                self.credits[s] = -self.options.bet
+        if roller is not None:
+            self._seat_players()
         self._start_turn()
+
+    # ---- seating -------------------------------------------------------------------
+    def _below(self, n):
+        """Uniform int in [0, n) for n <= 6, by rejection on the d6."""
+        while True:
+            r = self.roller.d6()
+            if r <= n:
+                return r - 1
+
+    def _seat_players(self):
+        n = self.nseats
+        if self.rs.random_seating:
+            order = self.order
+            for i in range(n - 1, 0, -1):
+                j = self._below(i + 1)
+                order[i], order[j] = order[j], order[i]
+        elif self.rs.rolloff and n > 1:
+            contenders = list(range(n))
+            while len(contenders) > 1:
+                throws = []
+                for seat in contenders:
+                    total = 0
+                    for _ in range(self.rs.ndice):
+                        total += self.roller.d6()
+                    throws.append((seat, total))
+                self.rolloff.append(throws)
+                best = max(t for _, t in throws)
+                contenders = [s for s, t in throws if t == best]
+            first = contenders[0]
+            self.order = bytearray((first + i) % n for i in range(n))
 
     # ---- turn state ----------------------------------------------------------------
     @property
@@ -207,6 +218,12 @@ class Game(Scorecards):
         self.held = mask
 
     # ---- scoring -------------------------------------------------------------------
+    def box_score(self, seat, box):
+        return self.scores[seat * self.rs.nboxes + box]
+
+    def is_filled(self, seat, box):
+        return bool(self.filled[seat] >> box & 1)
+
     def _five_alike_face(self):
         """The face of a Yahtzee (all dice alike) in the Yahtzee rule set, else 0."""
         if not self.rs.joker or not self.rolls_used:
@@ -354,10 +371,17 @@ class Game(Scorecards):
             self.saved[seat] = self.rolls_left
         self.turn += 1
         if self.over and self.rs.casino:
-            self.pay_pot()
+            self._pay_pot()
         self._start_turn()
         self._undo_box = box
         return points
+
+    def _pay_pot(self):
+        win = self.winners()
+        pot = self.options.bet * self.nseats
+        share = pot // len(win)
+        for s in win:
+            self.credits[s] += share
 
     @property
     def can_undo(self):
@@ -384,6 +408,45 @@ class Game(Scorecards):
             self.ybonus[seat] -= 1
         copy_into(self.saved, self._undo_saved)
         copy_into(self.dice, self._undo_dice)
+
+    # ---- totals and the end --------------------------------------------------------
+    def upper_total(self, seat):
+        return self._sum(seat, 6)
+
+    def _sum(self, seat, n):
+        """The first n boxes of a seat's card; by index, so screens redraw allocation-free."""
+        sc = self.scores
+        base = seat * self.rs.nboxes
+        t = 0
+        for b in range(base, base + n):
+            t += sc[b]
+        return t
+
+    def upper_bonus(self, seat):
+        """Credited the moment the upper total reaches the threshold."""
+        if self.upper_total(seat) >= self.rs.bonus_at:
+            return self.rs.upper_bonus(self.options)
+        return 0
+
+    def total(self, seat):
+        boxes = self._sum(seat, self.rs.nboxes)
+        return boxes + self.upper_bonus(seat) + YAHTZEE_BONUS * self.ybonus[seat]
+
+    def winners(self):
+        """Seats with the highest total (several on a tie)."""
+        best = max(self.total(s) for s in range(self.nseats))
+        return [s for s in range(self.nseats) if self.total(s) == best]
+
+    def rating(self, seat, box):
+        s = self.box_score(seat, box)
+        m = self.rs.box_max(box)
+        if s == 0:
+            return RATE_ZERO
+        if s > m:
+            return RATE_ABOVE
+        if s == m:
+            return RATE_MAX
+        return RATE_LOW if 2 * s <= m else RATE_HIGH
 
     # ---- snapshot ------------------------------------------------------------------
     def snapshot(self):
