@@ -53,8 +53,11 @@ class EngineTables:
 
     def build_steps(self):
         """Finishes this engine's build, wherever it was left (whoever asks first)."""
-        for cost in self._build:
-            yield cost
+        build = self._build
+        if build is not None:
+            for cost in build:
+                yield cost
+            self._build = None  # a finished generator keeps its frame on the heap
         if not self.ready:  # the build died (MemoryError): this engine is unusable
             raise MemoryError("engine build")
 
@@ -71,6 +74,7 @@ class EngineTables:
         self.roll_values = work_array("i", d.nrolls)
         yield d.nkeeps * _C_ALLOC
         yield from d.steps
+        d.steps = None  # a finished generator keeps its frame on the heap
         self.nrolls = d.nrolls
         counts = self.counts
         c_eval = _C_EVAL6 if n > 5 else _C_EVAL
