@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
 sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
 
-from picoyacht import engine, rules, strategy  # noqa: E402
+from picoyacht import engine, estimate, rules, strategy  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
 from build_tables import joker_allowed, parents  # noqa: E402
@@ -79,7 +79,7 @@ class Twin:
                 o = ((masks >> b) & 1) == 0
                 tot += np.where(o, par[b], 0)
                 nopen += o
-            self.parsum = (tot >> 8) * engine.PAR_W
+            self.parsum = (tot >> 8) * estimate.PAR_W
             self.nopen = nopen
             self.phi = np.array([list(eng.phi(o)) for o in range(64)], dtype=np.int64)
             self.bunit = self.bonus * ONE // 255
@@ -93,7 +93,7 @@ class Twin:
             return np.zeros(np.broadcast(m2, u2, y2).shape, dtype=np.int64)
         v = self.parsum[m2] + np.where(u2 < self.at, self.bunit * self.phi[
             (~m2) & 63, np.clip(self.at - u2, 0, self.at)], 0)
-        return v + np.where(y2 == 1, self.nopen[m2] * (engine.YZ_OPEN * ONE), 0)
+        return v + np.where(y2 == 1, self.nopen[m2] * (estimate.YZ_OPEN * ONE), 0)
 
     def weights(self, mask, up, y):
         G = len(mask)

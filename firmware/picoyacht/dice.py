@@ -69,10 +69,11 @@ class Dice:
         self.first_roll = self.start[n]
         self.nrolls = self.nkeeps - self.first_roll
         self.codes = self.child = None
-        self.steps = self._build()
+        self.steps = self._build()  # None once run: a finished generator keeps its frame
         if not later:
             self.allocate()
             drain(self.steps)
+            self.steps = None
 
     def allocate(self):
         """The two work arrays, largest first (the owner allocates before it computes

@@ -1,14 +1,13 @@
-"""The CPU's exact in-turn search for one rule set (Engine), over the keeps of picoyacht.dice.
+"""The CPU's exact in-turn search for one rule set (Engine), over the keeps of picoyacht.dice
+and the score tables of picoyacht.engine_tables (which Engine extends).
 
 For the boxes still open, the value of ending the turn with each roll (roll_values), then,
 one re-roll stage at a time, the expected value of holding each keep (average over one more
 die at a time) and the best hold from each roll (max over its sub-multisets): hold_values.
 The value of the position after a box is filled comes from `fut`: Expert's table
-(strategy_table.Table.value), Normal's estimate (Engine.heuristic) or nothing (Greedy).
+(strategy_table.Table.value), Normal's estimate (picoyacht.estimate) or nothing (Greedy).
 
-Glossary of the work arrays (one per engine, allocated once):
-    roll_scores[r * nlower + b - 6]   points of roll r in lower box b (upper ones: counts)
-    joker_scores[(f - 1) * nb + b]    points of n dice showing f in box b, as a joker
+Glossary of the work arrays (one per engine, allocated once; the tables: engine_tables):
     upper_future[b * (n + 1) + k]     value of filling upper box b with k dice, bonus
                                       included, plus the position it leaves
     lower_future[b]                   the position left by filling lower box b (with the
@@ -29,13 +28,13 @@ runs them a budget a loop pass, or to the end at once. A module of its own so th
 device imports it in a loop pass apart from strategy's, each well inside a pass's budget.
 """
 
-import gc
-
 from micropython import const
 
 from picoyacht import rules
-from picoyacht.dice import Dice, drain, work_array, zeros
+from picoyacht.dice import Dice, drain, zeros
+from picoyacht.engine_tables import EngineTables
 from picoyacht.fast import locked
+from picoyacht.game import joker_boxes
 
 # Levels (strategy's; the same numbers as the seat kinds in game.py)
 EASY = const(1)
@@ -48,59 +47,32 @@ NEG = const(-(1 << 29))
 YAHTZEE_BONUS = const(100)
 STAGES = const(2)  # re-roll stages searched (a classic turn has at most two re-rolls)
 
-# Normal's tuning: picked by a small grid over seeded games of the NumPy twin
-# (tools/strategy_np.py) on Yahtzee, Yatzy, Maxi and Deluxe.
-PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
-_CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
-YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
-
-_PHI_SLOTS = const(8)  # Normal's bonus-chance rows kept (a turn needs at most 7)
 # Work per yield in COST units, about 1 us each on the Pico (measured per chunk kind on the
-# emulated one): per roll of a box's fill, per box score evaluated, per (total, count) of a
-# bonus-chance row, per value read from the table, per value of Normal's estimate. Six
-# dice: a box's score and Normal's estimate cost about twice as much.
+# emulated one): per roll of a box's fill, per value read from the table, per value of
+# Normal's estimate (six dice: about twice as much).
 _C_FILL = const(40)
-_C_EVAL = const(420)
-_C_EVAL6 = const(940)
-_C_PHI = const(27)
 _C_READ = const(1000)
 _C_HEUR = const(1300)
 _C_HEUR6 = const(2600)
 _C_SUB = const(300)  # per sub-multiset of the dice tried as a hold
 _C_BOX = const(300)  # per box valued for the roll in hand
 _SUB_CHUNK = const(16)  # sub-multisets tried per step
-_C_PASS = const(1 << 20)  # over any pass's budget: the next step starts a pass of its own
 
 
 def _unlocked(fn, a, b, c):
     return fn(a, b, c)
 
 
-def collect_steps():
-    """A collection in a loop pass of its own. A build leaves its temporaries and Normal's
-    pars their generators: left to pile up, they set off the collector in whichever pass
-    next allocates, on top of that pass's frame."""
-    yield _C_PASS
-    gc.collect()
-    yield _C_PASS
-
-
-class Engine:
+class Engine(EngineTables):
     """One rule set's in-turn search with its preallocated work arrays."""
 
     def __init__(self, rs, options=None, later=False):
         """later: leave the build to build_steps() (the device spreads it over passes)."""
-        self.rs = rs
-        self.options = options or rules.Options()
+        EngineTables.__init__(self, rs, options)
         n = rs.ndice
         nb = rs.nboxes
-        self.nb = nb
-        self.nlower = nb - 6  # lower boxes: their scores per roll (upper ones come from counts)
-        self.dice = Dice(n, True)
-        self.joker_box = rs.yahtzee_box if rs.joker else -1
         self.lower_future = zeros("i", nb + 1)  # lower boxes; [nb] = Yahtzee box with 50
         self.upper_future = zeros("i", 6 * (n + 1))  # upper face f with k dice
-        self.counts = bytearray(7)
         self.key = False  # roll_values is valid for (k_level, k_table, k_mask, k_up, k_y)
         self.k_level = self.k_table = self.k_mask = self.k_up = self.k_y = None
         self.box_values = zeros("i", nb)  # box values of the current roll
@@ -108,74 +80,13 @@ class Engine:
         self.pts = zeros("H", nb)
         self.sub = bytearray(7)
         self.ybonus = 0
-        self.par = None
+        self.normal = None  # Normal's estimate (picoyacht.estimate), once a level needs it
         self.ops = 0  # inner-loop steps done (for the bench: a rough op count)
-        self.pmf = None  # Normal's binomial pmf and bonus-chance rows: see phi_steps
-        self._phi = None
-        self._phi_of = None
-        self._phi_next = 0
         # hold_values holds stage_steps(hold_stage) of the current roll_values
         # (STAGES + 1: start_steps), or -1
         self.hold_stage = -1
-        self.ready = False
-        self._build = self._build_steps()
         if not later:
-            drain(self._build)
-
-    def _build_steps(self):
-        rs = self.rs
-        n, nb, nlower = rs.ndice, self.nb, self.nlower
-        d = self.dice
-        # Every work array first, largest first, on a freshly collected heap: allocated
-        # between the steps' garbage, the later ones found no free run long enough.
-        yield from collect_steps()
-        roll_scores = bytearray(d.nrolls * nlower)
-        d.allocate()
-        self.hold_values = work_array("i", d.nkeeps)
-        self.roll_values = work_array("i", d.nrolls)
-        yield d.nkeeps * _C_FILL
-        yield from d.steps
-        self.nrolls = d.nrolls
-        counts = self.counts
-        c_eval = _C_EVAL6 if n > 5 else _C_EVAL
-        for r in range(d.nrolls):
-            locked(Engine._score_roll, self, roll_scores, r)
-            yield nlower * c_eval  # a roll a step
-        self.roll_scores = roll_scores
-        self.joker_scores = bytearray(6 * nb)  # Yahtzee: joker scores of five alike, per face
-        self.yahtzee_rolls = bytearray(6)
-        if rs.joker:
-            for f in range(1, 7):
-                for g in range(7):
-                    counts[g] = 0
-                counts[f] = n
-                self.yahtzee_rolls[f - 1] = d.index(n << (3 * (f - 1)), n) - d.first_roll
-                for b in range(nb):
-                    s = rules.evaluate(rs.boxes[b], counts, True)
-                    self.joker_scores[(f - 1) * nb + b] = s if s > 0 else 0
-                yield nb * c_eval
-        self.ready = True
-        yield from collect_steps()
-
-    def _score_roll(self, roll_scores, r):
-        """sc's row for roll r: its points in each lower box."""
-        d = self.dice
-        counts = self.counts
-        code = d.codes[d.first_roll + r]
-        for f in range(6):
-            counts[f + 1] = (code >> (3 * f)) & 7
-        boxes = self.rs.boxes
-        row = r * self.nlower - 6
-        for b in range(6, self.nb):
-            s = rules.evaluate(boxes[b], counts)
-            roll_scores[row + b] = s if s > 0 else 0
-
-    def build_steps(self):
-        """Finishes this engine's build, wherever it was left (whoever asks first)."""
-        for cost in self._build:
-            yield cost
-        if not self.ready:  # the build died (MemoryError): this engine is unusable
-            raise MemoryError("engine build")
+            drain(self.build_steps())
 
     # ---- position ---------------------------------------------------------------------
     def prepare_steps(self, game, level, table):
@@ -192,7 +103,7 @@ class Engine:
             return
         self.key = False
         self.hold_stage = -1
-        normal = False
+        normal = None
         if level == EXPERT:
             fut = table.value
             cost = _C_READ
@@ -200,29 +111,31 @@ class Engine:
             fut = _zero
             cost = 0
         else:
-            normal = True
-            fut = self.heuristic
+            normal = self.estimate()
+            fut = normal.value
             cost = _C_HEUR6 if self.rs.ndice > 5 else _C_HEUR
-            yield from self.pars_steps()
+            yield from normal.pars_steps()
         yield from self._weights(mask, up, y, fut, cost, normal)
         yield from self._fill_s(mask, y)
         self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
         self.key = True
 
     def _weights(self, mask, up, y, fut, cost, normal):
+        """The future of each box filled (see the glossary); normal: Normal's estimate, if
+        fut is its value (its rows for the open upper boxes are made first)."""
         rs = self.rs
         n = rs.ndice
         at = rs.bonus_at
         bonus = rs.upper_bonus(self.options)
         upc = up if up < at else at
-        call = locked if normal else _unlocked  # Normal's estimate: 7 calls deep, no I/O
+        call = _unlocked if normal is None else locked  # Normal's estimate: 7 calls deep, no I/O
         for b in range(self.nb):
             bit = 1 << b
             if mask & bit:
                 continue
             m2 = mask | bit
-            if normal and self._phi_slot(~m2 & 63) < 0:  # (a generator made is garbage)
-                yield from self.phi_steps(~m2 & 63)
+            if normal is not None and normal.row(~m2 & 63) < 0:  # (a generator is garbage)
+                yield from normal.row_steps(~m2 & 63)
             if b < 6:
                 f = b + 1
                 for k in range(n + 1):
@@ -239,12 +152,6 @@ class Engine:
                 self.lower_future[b] = call(fut, m2, upc, y)
             yield cost * (n + 1 if b < 6 else 2)
         self.ybonus = YAHTZEE_BONUS * ONE if y else 0
-
-    def score(self, r, b):
-        """Points of roll r (0 .. nrolls-1) in box b, no joker."""
-        if b < 6:
-            return ((self.dice.codes[self.dice.first_roll + r] >> (3 * b)) & 7) * (b + 1)
-        return self.roll_scores[r * self.nlower + b - 6]
 
     def _fill_s(self, mask, y):
         roll_values, roll_scores = self.roll_values, self.roll_scores
@@ -284,25 +191,13 @@ class Engine:
             for f in range(1, 7):
                 roll_values[self.yahtzee_rolls[f - 1]] = self._joker_best(mask, f) + self.ybonus
 
-    def _joker_rule(self, mask, f):
-        """(allowed mask, upper may score) for five f's once the Yahtzee box is filled."""
-        nb = self.nb
-        open_mask = ((1 << nb) - 1) & ~mask
-        lower_open = open_mask & ~63
-        fbit = 1 << (f - 1)
-        variant = self.options.joker
-        if variant == rules.JOKER_FREE:
-            return open_mask, True
-        if variant == rules.JOKER_FORCED and open_mask & fbit:
-            return fbit, True
-        if lower_open:
-            return lower_open, True
-        return open_mask & 63, variant != rules.JOKER_ORIGINAL
-
     def _joker_best(self, mask, f):
+        """The best box for n f's once the Yahtzee box is filled (see game.joker_boxes)."""
         nb = self.nb
-        allowed, upper_scores = self._joker_rule(mask, f)
-        use_joker = self.options.joker != rules.JOKER_FREE or mask >> (f - 1) & 1
+        variant = self.options.joker
+        allowed = joker_boxes(((1 << nb) - 1) & ~mask, f, variant)
+        upper_scores = variant != rules.JOKER_ORIGINAL  # (the 1956 rule: upper scores 0)
+        use_joker = variant != rules.JOKER_FREE or mask >> (f - 1) & 1
         row = self.yahtzee_rolls[f - 1]
         n1 = self.rs.ndice + 1
         best = NEG
@@ -436,155 +331,35 @@ class Engine:
                 best_b, best = b, self.box_values[b]
         return best_b, best
 
-    def keep_mask(self, dice, keep):
-        """A held mask over the dice positions that keeps multiset `keep` (lowest positions
-        first for each face)."""
-        code = self.dice.codes[keep]
-        mask = 0
-        for i in range(len(dice)):
-            sh = 3 * (dice[i] - 1)
-            if (code >> sh) & 7:
-                code -= 1 << sh
-                mask |= 1 << i
-        return mask
-
     # ---- Normal's position estimate -------------------------------------------------------
     def pars(self):
-        """Per box: expected points when chasing that box alone for a whole turn (fixed
-        point). Computed once with the same search, scoring only that box."""
-        if self.par is None:  # (pars_steps() makes a generator: garbage at every call)
-            drain(self.pars_steps())
-        return self.par
+        """Per box: its par, Normal's (picoyacht.estimate)."""
+        return self.estimate().pars()
 
     def pars_steps(self):
-        if self.par is not None:
-            return
-        self.key = False
-        self.hold_stage = -1
-        par = zeros("i", self.nb)
-        roll_values, roll_scores = self.roll_values, self.roll_scores
-        nb, nrolls, nlower = self.nb, self.nrolls, self.nlower
-        codes, first_roll = self.dice.codes, self.dice.first_roll
-        for b in range(nb):
-            self.hold_stage = -1  # roll_values changes
-            for r in range(nrolls):  # self.score(r, b), inline
-                if b < 6:
-                    roll_values[r] = ((codes[first_roll + r] >> (3 * b)) & 7) * (b + 1) * ONE
-                else:
-                    roll_values[r] = roll_scores[r * nlower + b - 6] * ONE
-            yield nrolls * _C_FILL
-            par[b] = yield from self.start_steps()
-        self.hold_stage = -1
-        self.par = par
-        yield from collect_steps()
+        return self.estimate().pars_steps()
+
+    def estimate(self):
+        """Normal's estimate for this engine, made (its module imported) on first use."""
+        if self.normal is None:
+            from picoyacht.estimate import NormalEstimate
+
+            self.normal = NormalEstimate(self)
+        return self.normal
 
     def phi(self, open_upper):
         """Chance (/255) that the open upper boxes still add >= need, per need (a view of
-        at + 1 bytes), if each die ends on the chased face with chance _CHASE_P."""
-        drain(self.phi_steps(open_upper))
+        bonus_at + 1 bytes): Normal's estimate's row for them."""
+        est = self.estimate()
+        drain(est.row_steps(open_upper))
         at1 = self.rs.bonus_at + 1
-        i = self._phi_slot(open_upper) * at1
-        return memoryview(self._phi)[i:i + at1]
-
-    def _phi_slot(self, open_upper):
-        of = self._phi_of
-        if of is None:  # no row yet
-            return -1
-        for i in range(_PHI_SLOTS):
-            if of[i] == open_upper:
-                return i
-        return -1
-
-    def phi_steps(self, open_upper):
-        """Computes the row of phi for these open upper boxes into a slot, unless there:
-        per need 0..bonus_at, the chance (/255) that they still add >= need if each die
-        ends on the chased face with chance _CHASE_P (the rows and work arrays are
-        allocated once: _PHI_SLOTS rows, oldest replaced; _phi_slot finds a row)."""
-        at = self.rs.bonus_at
-        n = self.rs.ndice
-        if self._phi is None:
-            self.pmf = _binomial(n, _CHASE_P)
-            self._phi = bytearray(_PHI_SLOTS * (at + 1))
-            self._phi_of = bytearray(b"\xff" * _PHI_SLOTS)
-            self._dist = zeros("i", 2 * (at + 1))
-        if self._phi_slot(open_upper) >= 0:
-            return
-        pmf = self.pmf
-        dist = self._dist  # two rows: the distribution so far, the next one
-        at1 = at + 1
-        for s in range(2 * at1):
-            dist[s] = 0
-        dist[0] = ONE
-        cur = 0
-        for f in range(1, 7):
-            if not open_upper >> (f - 1) & 1:
-                continue
-            new = at1 - cur
-            for s in range(at1):
-                dist[new + s] = 0
-            for s in range(at + 1):
-                p = dist[cur + s]
-                if not p:
-                    continue
-                for k in range(n + 1):
-                    s2 = s + k * f
-                    if s2 > at:
-                        s2 = at
-                    # (p * pmf[k]) >> 16 without a 32-bit product (a heap int on the Pico)
-                    q = pmf[k]
-                    dist[new + s2] += ((p >> 8) * q + (((p & 255) * q) >> 8)) >> 8
-            cur = new
-            yield at1 * (n + 1) * _C_PHI
-        slot = self._phi_next
-        self._phi_next = (slot + 1) % _PHI_SLOTS
-        self._phi_of[slot] = 255  # invalid until written
-        t = self._phi
-        base = slot * at1
-        tail = 0
-        for need in range(at, -1, -1):
-            tail += dist[cur + need]
-            t[base + need] = (tail * 255 + 32768) >> 16 if tail < ONE else 255
-        self._phi_of[slot] = open_upper
+        i = est.row(open_upper) * at1
+        return memoryview(est.rows)[i:i + at1]
 
     def heuristic(self, mask, up, y):
-        rs = self.rs
-        nb = self.nb
-        par = self.pars()
-        v = 0
-        nopen = 0
-        for b in range(nb):
-            if not mask >> b & 1:
-                v += par[b]
-                nopen += 1
-        v = (v >> 8) * PAR_W
-        at = rs.bonus_at
-        if up < at:
-            slot = self._phi_slot(~mask & 63)
-            if slot < 0:
-                drain(self.phi_steps(~mask & 63))
-                slot = self._phi_slot(~mask & 63)
-            p = self._phi[slot * (at + 1) + at - up]
-            v += (rs.upper_bonus(self.options) * ONE // 255) * p
-        if y:
-            v += nopen * YZ_OPEN * ONE
-        return v
+        """Normal's estimate of the position (see picoyacht.estimate)."""
+        return self.estimate().value(mask, up, y)
 
 
 def _zero(mask, up, y):
     return 0
-
-
-def _binomial(n, p):
-    """Binomial pmf (fixed point /65536) for n trials with chance p/65536, integers only."""
-    q = ONE - p
-    out = []
-    c = 1
-    for k in range(n + 1):
-        v = c * ONE
-        for _ in range(k):
-            v = (v * p) >> 16
-        for _ in range(n - k):
-            v = (v * q) >> 16
-        out.append(v)
-        c = c * (n - k) // (k + 1)
-    return out

@@ -71,6 +71,19 @@ def _clean_name(name):
     return out or "?"
 
 
+def joker_boxes(open_mask, face, variant):
+    """Of the open boxes, those a joker (all dice showing face, the Yahtzee box filled) may
+    fill under the joker variant: any (free); the face's upper box if open (forced); else
+    a lower box; else an upper one (where the original 1956 rule scores it 0)."""
+    if variant == JOKER_FREE:
+        return open_mask
+    face_bit = 1 << (face - 1)
+    if variant == JOKER_FORCED and open_mask & face_bit:
+        return face_bit
+    lower_open = open_mask & ~0b111111
+    return lower_open if lower_open else open_mask & 0b111111
+
+
 class Game:
     """A whole game: every seat's scorecard and the turn in progress."""
 
@@ -234,17 +247,7 @@ class Game:
         open_mask = ((1 << nb) - 1) & ~self.filled[self.current]
         if not self.joker_active():
             return open_mask
-        variant = self.options.joker
-        if variant == JOKER_FREE:
-            return open_mask
-        upper_mask = 0b111111
-        lower_open = open_mask & ~upper_mask
-        face_bit = 1 << (self._five_alike_face() - 1)
-        if variant == JOKER_FORCED and open_mask & face_bit:
-            return face_bit
-        if lower_open:
-            return lower_open
-        return open_mask & upper_mask
+        return joker_boxes(open_mask, self._five_alike_face(), self.options.joker)
 
     def _box_value(self, box, counts, joker_face):
         """Score the current dice would put in `box` (no bonuses), and whether satisfied."""

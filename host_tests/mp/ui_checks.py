@@ -426,10 +426,11 @@ def step_noting_loads(r, app, loads):
 def check_loading():
     """A CPU's engine, strategy and Expert's table modules load in loop passes of their own,
     none of which draws: one import of engine and strategy together outran a pass while a
-    CPU plays on the .mpy layout. The engine brings its dice module in its own pass."""
+    CPU plays on the .mpy layout. The engine brings its dice and tables modules in its
+    own pass."""
     b, r, d, app = rig()
-    for m in ("picoyacht.dice", "picoyacht.engine", "picoyacht.strategy",
-              "picoyacht.strategy_table"):
+    for m in ("picoyacht.dice", "picoyacht.engine", "picoyacht.engine_tables",
+              "picoyacht.strategy", "picoyacht.strategy_table"):
         sys.modules.pop(m, None)
     new_game(d, app, 2, human_all=True)
     g = app.turn.game
@@ -442,7 +443,8 @@ def check_loading():
         if "picoyacht.strategy_table" in sys.modules:
             break
     assert [mods for mods, _ in loads] == [
-        ["picoyacht.dice", "picoyacht.engine"], ["picoyacht.strategy"],
+        ["picoyacht.dice", "picoyacht.engine", "picoyacht.engine_tables"],
+        ["picoyacht.strategy"],
         ["picoyacht.strategy_table"]], loads
     assert not any(drew for _, drew in loads), loads
     print("PASS loading %r" % loads)

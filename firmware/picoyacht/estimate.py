@@ -1,0 +1,164 @@
+"""Normal's estimate of what a position is worth, the future its search weighs each box by
+(picoyacht.engine): every open box is worth PAR_W/256 of its par (what chasing that box
+alone for one turn scores on average, from the engine's own search), plus the upper bonus
+times the chance of still reaching it, plus YZ_OPEN per open box once a Yahtzee bonus is
+in reach.
+
+The chance comes from rows of phi, per set of open upper boxes: for each need, the chance
+(/255) that those boxes still add at least that much if each die ends on the chased face
+with chance _CHASE_P. A module apart from the engine, imported only when a Normal seat or
+coach first needs it, so an Expert's game never holds it.
+"""
+
+from micropython import const
+
+from picoyacht.dice import drain, zeros
+from picoyacht.engine_tables import collect_steps
+
+# Normal's tuning: picked by a small grid over seeded games of the NumPy twin
+# (tools/strategy_np.py) on Yahtzee, Yatzy, Maxi and Deluxe.
+PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
+YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
+_CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
+_ONE = const(65536)  # a point, or a chance of 1, in the engine's fixed point (engine.ONE)
+_ROWS = const(8)  # rows of phi kept (a turn needs at most 7)
+# Work per yield in COST units: per roll valued for a par (as the engine's fill), per
+# (total, count) of a row of phi
+_C_FILL = const(40)
+_C_PHI = const(27)
+
+
+class NormalEstimate:
+    """Normal's estimate for one engine (its rule set, options and pars)."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.par = None
+        rs = engine.rs
+        at1 = rs.bonus_at + 1
+        self.pmf = _binomial(rs.ndice, _CHASE_P)
+        self.rows = bytearray(_ROWS * at1)
+        self.row_of = bytearray(b"\xff" * _ROWS)  # the open upper boxes of each row
+        self.next_row = 0
+        self.dist = zeros("i", 2 * at1)
+
+    def pars(self):
+        """Per box: expected points when chasing that box alone for a whole turn (fixed
+        point). Computed once with the engine's search, scoring only that box."""
+        if self.par is None:  # (pars_steps() makes a generator: garbage at every call)
+            drain(self.pars_steps())
+        return self.par
+
+    def pars_steps(self):
+        if self.par is not None:
+            return
+        e = self.engine
+        e.key = False  # roll_values changes: the engine's position is gone
+        par = zeros("i", e.nb)
+        roll_values, roll_scores = e.roll_values, e.roll_scores
+        nb, nrolls, nlower = e.nb, e.nrolls, e.nlower
+        codes, first_roll = e.dice.codes, e.dice.first_roll
+        for b in range(nb):
+            e.hold_stage = -1  # roll_values changes
+            for r in range(nrolls):  # e.score(r, b), inline
+                if b < 6:
+                    roll_values[r] = ((codes[first_roll + r] >> (3 * b)) & 7) * (b + 1) * _ONE
+                else:
+                    roll_values[r] = roll_scores[r * nlower + b - 6] * _ONE
+            yield nrolls * _C_FILL
+            par[b] = yield from e.start_steps()
+        e.hold_stage = -1
+        self.par = par
+        yield from collect_steps()
+
+    def row(self, open_upper):
+        """The index of phi's row for these open upper boxes, or -1 if not made yet."""
+        of = self.row_of
+        for i in range(_ROWS):
+            if of[i] == open_upper:
+                return i
+        return -1
+
+    def row_steps(self, open_upper):
+        """Makes phi's row for these open upper boxes, unless there (the oldest row goes)."""
+        if self.row(open_upper) >= 0:
+            return
+        rs = self.engine.rs
+        at = rs.bonus_at
+        n = rs.ndice
+        pmf = self.pmf
+        dist = self.dist  # two rows: the distribution so far, the next one
+        at1 = at + 1
+        for s in range(2 * at1):
+            dist[s] = 0
+        dist[0] = _ONE
+        cur = 0
+        for f in range(1, 7):
+            if not open_upper >> (f - 1) & 1:
+                continue
+            new = at1 - cur
+            for s in range(at1):
+                dist[new + s] = 0
+            for s in range(at + 1):
+                p = dist[cur + s]
+                if not p:
+                    continue
+                for k in range(n + 1):
+                    s2 = s + k * f
+                    if s2 > at:
+                        s2 = at
+                    # (p * pmf[k]) >> 16 without a 32-bit product (a heap int on the Pico)
+                    q = pmf[k]
+                    dist[new + s2] += ((p >> 8) * q + (((p & 255) * q) >> 8)) >> 8
+            cur = new
+            yield at1 * (n + 1) * _C_PHI
+        slot = self.next_row
+        self.next_row = (slot + 1) % _ROWS
+        self.row_of[slot] = 255  # invalid until written
+        t = self.rows
+        base = slot * at1
+        tail = 0
+        for need in range(at, -1, -1):
+            tail += dist[cur + need]
+            t[base + need] = (tail * 255 + 32768) >> 16 if tail < _ONE else 255
+        self.row_of[slot] = open_upper
+
+    def value(self, mask, up, y):
+        """The position's worth: mask the filled boxes, up the upper total (capped at the
+        bonus's threshold), y 1 once a Yahtzee bonus is in reach."""
+        e = self.engine
+        rs = e.rs
+        par = self.pars()
+        v = 0
+        nopen = 0
+        for b in range(e.nb):
+            if not mask >> b & 1:
+                v += par[b]
+                nopen += 1
+        v = (v >> 8) * PAR_W
+        at = rs.bonus_at
+        if up < at:
+            i = self.row(~mask & 63)
+            if i < 0:
+                drain(self.row_steps(~mask & 63))
+                i = self.row(~mask & 63)
+            v += (rs.upper_bonus(e.options) * _ONE // 255) * self.rows[i * (at + 1) + at - up]
+        if y:
+            v += nopen * YZ_OPEN * _ONE
+        return v
+
+
+def _binomial(n, p):
+    """Binomial pmf (fixed point /65536) for n trials with chance p/65536, integers only."""
+    q = _ONE - p
+    out = []
+    c = 1
+    for k in range(n + 1):
+        v = c * _ONE
+        for _ in range(k):
+            v = (v * p) >> 16
+        for _ in range(n - k):
+            v = (v * q) >> 16
+        out.append(v)
+        c = c * (n - k) // (k + 1)
+    return out
