@@ -17,10 +17,10 @@ from conftest import HOST_TESTS, ROOT, compiled_firmware
 # The issue asks for 64k: test_ui_game_fits_in_64k_beyond_its_code holds that as 64 KB
 # beyond the code (on the unix port .mpy code lives in the heap, ~107 KB for the UI game
 # with the test board, every object twice its Pico size). Loaded the way main.py loads it
-# (snapshot at the first box), the whole UI game completes from ~165k (make bench-ui:
-# SMALLEST_HEAP_KB; 153k before sound: picoyacht.sound is 5.9 KB here, the test board has
-# a piezo). Fragmentation makes the edge ragged, and the clone's path moves it: at CI's
-# path 166k passed and 168k failed. Checked at 184k, clear of the ragged band.
+# (snapshot at the first box), the whole UI game completed from ~165k (153k before sound:
+# picoyacht.sound is 5.9 KB here, the test board has a piezo). Fragmentation makes the
+# edge ragged, and the clone's path moves it: at CI's path 166k passed and 168k failed.
+# Checked at 184k, clear of the ragged band.
 UI_HEAP = "184k"
 
 
