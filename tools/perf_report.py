@@ -179,7 +179,8 @@ def markdown(rep, table):
         "optimistic. Each row's command measures that row again.",
         "",
         "- Firmware: PicoYacht %s, measured %s" % (rep.get("version"), rep.get("when")),
-        "- Run: `%s`, %s" % (rep.get("command"), duration(rep.get("seconds"))),
+        "- Last run: `%s`, %s (each part's time: build/bench_pico.json)" % (
+            rep.get("command"), duration(rep.get("seconds"))),
         "",
         "| budget | target | measured | verdict | layout | MicroPython | command |",
         "|---|---|---|---|---|---|---|",
