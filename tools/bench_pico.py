@@ -15,13 +15,14 @@ Nothing is asserted. Every run plays the same games (the probe's boot entropy is
 """
 
 import argparse
+import fcntl
 import functools
 import json
 import statistics
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import heap
 import paths
@@ -35,7 +36,7 @@ OUT = perf_report.REPORT
 PARTS = ("reset", "play", "ctrlc", "cpu", "heap")
 # Bisection windows (KB): (lo known to fail, hi checked first, step). A 4-seat game on the
 # .mpy layout gets up to the Pico's whole free heap.
-UF2_WINDOW = (36, 96, 1)
+UF2_WINDOW = (44, 80, 1)
 MPY_ONE_SEAT = (64, 160, 4)
 MPY_LO, MPY_STEP = 96, 4
 
@@ -166,15 +167,12 @@ def run_all(a):
     for probe, with_tables in ((True, tables), (False, tables)):
         pico.image(probe, with_tables)  # staged once, before the parallel runs
     fws, jobs = jobs_for(a, tables, uf2)
-    rep = json.loads(OUT.read_text()) if OUT.exists() and not a.fresh else {}
-    rep.update(when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), version=version(),
-               turns=a.turns, cpu_turns=a.cpu_turns, expert_tables=tables,
-               fws=sorted(set(rep.get("fws", [])) | set(fws)), command=command(a),
-               heap_fw=pico.DEFAULT_FW)
-    at = rep.setdefault("at", {})  # "where name" -> the PicoYacht version it was measured at
-    took = rep.setdefault("took_s", {})
-    if a.resume:
-        jobs = [j for j in jobs if at.get("%s %s" % j[:2]) != rep["version"]
+    meta = dict(when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), version=version(),
+                turns=a.turns, cpu_turns=a.cpu_turns, expert_tables=tables,
+                command=command(a), heap_fw=pico.DEFAULT_FW)
+    rep = merge(meta, fws, fresh=a.fresh)
+    if a.resume:  # skip what this version already measured without an error
+        jobs = [j for j in jobs if rep["at"].get("%s %s" % j[:2]) != meta["version"]
                 or isinstance(rep.get(j[0], {}).get(j[1]), dict) and "error" in rep[j[0]][j[1]]]
     # the quick rows first, the bisections last
     jobs.sort(key=lambda j: ([j[1].startswith(k) for k in ("heap", "cpu", "ctrlc")], j[:2]))
@@ -188,16 +186,30 @@ def run_all(a):
         except Exception as e:  # one failed run must not lose the others
             out = {"error": str(e)[-300:]}
         log("%s %s: %.0f s" % (where, name, time.time() - t0))
-        return where, name, out, round(time.time() - t0)
+        return merge(meta, fws, (where, name, out, round(time.time() - t0)))
 
-    OUT.parent.mkdir(exist_ok=True)
     with ThreadPoolExecutor(JOBS) as ex:
-        for where, name, out, seconds in ex.map(one, jobs):
+        for done in as_completed([ex.submit(one, j) for j in jobs]):
+            rep = done.result()
+    return rep
+
+
+def merge(meta, fws, result=None, fresh=False):
+    """build/bench_pico.json with this run's header and one more result (where, name, out,
+    seconds) laid over what it holds: locked, so that runs of different parts at once (two
+    `make bench-pico PICOARGS=...`) each keep the other's rows."""
+    OUT.parent.mkdir(exist_ok=True)
+    with open(OUT.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        rep = json.loads(OUT.read_text()) if OUT.exists() and not fresh else {}
+        rep.update(meta, fws=sorted(set(rep.get("fws", [])) | set(fws)))
+        at, took = rep.setdefault("at", {}), rep.setdefault("took_s", {})
+        if result:
+            where, name, out, seconds = result
             rep.setdefault(where, {})[name] = out
-            at["%s %s" % (where, name)] = rep["version"]
+            at["%s %s" % (where, name)] = meta["version"]  # what it measured
             took["%s %s" % (where, name)] = seconds
-            OUT.write_text(json.dumps(dict(rep, partial=True), indent=1))
-    rep.pop("partial", None)
+        OUT.write_text(json.dumps(rep, indent=1))
     return rep
 
 
@@ -232,9 +244,8 @@ def main(argv=None):
         print("bench-pico: skipped, node is not installed")
         return 0
     t0 = time.time()
-    rep = run_all(a)
-    rep["seconds"] = round(time.time() - t0)
-    OUT.write_text(json.dumps(rep, indent=1))
+    run_all(a)
+    rep = merge({"seconds": round(time.time() - t0)}, [])  # the run's time, for the header
     for r in perf_report.write(rep):
         print("%-55s %-22s %-5s %s  %s" % (r.budget[:55], r.target, r.layout, r.figure,
                                           "" if r.ok is None else "pass" if r.ok else "FAIL"))
