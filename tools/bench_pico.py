@@ -113,10 +113,12 @@ def reset(fw=pico.DEFAULT_FW, firmware=None):
     return {"title_ms": r.get("titleMs"), "ctrlc_tries": c.get("tries")}
 
 
-def smallest(layout, rid, seats, window):
+def smallest(layout, rid, seats, window, a):
     """The heap row's figure: the smallest KB that completes, or why it cannot say."""
     lo, hi, step = window
-    kb, failure = heap.smallest(layout, rid, seats, lo, hi, step=step, jobs=1, log=log)
+    if a.window:  # the answer roughly known: fewer runs
+        lo, hi = map(int, a.window.split(","))
+    kb, failure = heap.smallest(layout, rid, seats, lo, hi, step=step, jobs=a.jobs, log=log)
     if kb is None:
         return {"error": "does not complete with %d KB: %s" % (hi, (failure or "")[-200:])}
     return kb
@@ -145,16 +147,16 @@ def jobs_for(a, tables, uf2):
             free = functools.cache(lambda: heap.pico_free() // 1024)  # KB, measured once
             jobs.append((fw, "repl free", lambda: free() * 1024))
             if a.seats in (0, 1) and 0 in rids:
-                jobs.append((fw, "heap 0 1", lambda: smallest("mpy", 0, 1, MPY_ONE_SEAT)))
+                jobs.append((fw, "heap 0 1", lambda: smallest("mpy", 0, 1, MPY_ONE_SEAT, a)))
             if a.seats in (0, 4):
                 jobs += [(fw, "heap %d 4" % rid, lambda rid=rid: smallest(
-                    "mpy", rid, 4, (MPY_LO, free(), MPY_STEP))) for rid in rids]
+                    "mpy", rid, 4, (MPY_LO, free(), MPY_STEP), a)) for rid in rids]
     if "uf2" in layouts and uf2:
         if "reset" in only:
             jobs.append((UF2, "reset", lambda: reset(firmware=uf2)))
         if "heap" in only and a.seats in (0, 4):
-            jobs += [(UF2, "heap %d 4" % rid, lambda rid=rid: smallest("uf2", rid, 4, UF2_WINDOW))
-                     for rid in rids]
+            jobs += [(UF2, "heap %d 4" % rid,
+                      lambda rid=rid: smallest("uf2", rid, 4, UF2_WINDOW, a)) for rid in rids]
     return fws, jobs
 
 
@@ -231,6 +233,8 @@ def main(argv=None):
     ap.add_argument("--layout", default="uf2,mpy", help="uf2 (frozen), mpy, or both")
     ap.add_argument("--rules", default="all", help="heap and CPU rows: ids or names, or all")
     ap.add_argument("--seats", type=int, default=0, help="heap rows: 1 or 4 seats (0: both)")
+    ap.add_argument("--window", help="heap rows: LO,HI KB to bisect (LO fails, HI completes)")
+    ap.add_argument("--jobs", type=int, default=1, help="heap rows: probes at once in each")
     ap.add_argument("--fw", default=pico.DEFAULT_FW, help="stock firmwares, e.g. 1.28.0,1.24.1")
     ap.add_argument("--turns", type=int, default=3, help="turns of each 1-player game")
     ap.add_argument("--cpu-turns", type=int, default=4, help="turns of each CPU game")
