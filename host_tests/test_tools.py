@@ -106,7 +106,7 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     assert deluxe[1] == "at most 72 KB" and deluxe[3] == "**FAIL**" and "96 KB" in deluxe[2]
     spare = rows["smallest free heap: Maxi, 4 Expert seats, coach on @.mpy"]
     assert spare[1:4] == ["at least 24 KB spare", "23 KB spare (needs 212 of 235 KB)", "**FAIL**"]
-    assert rows["smallest free heap: Yahtzee, 1 human seat, coach on @.mpy"][3] == "pass"
+    assert rows["smallest free heap: Yahtzee, 1 Expert seat, coach on @.mpy"][3] == "pass"
     assert rows["reset to the title frame @frozen .uf2"][1:4] == ["at most 150 ms", "81.5 ms",
                                                                   "pass"]
     assert rows["reset to the title frame @.mpy"][3] == "pass"

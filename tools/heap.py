@@ -11,9 +11,9 @@ Layouts: "uf2" runs the frozen build/picoyacht-pico.uf2 (`make uf2`) with a /mai
 .mpy in the heap, played through the buttons (tools/pico.py's probe). Either way a blocker
 allocated before anything of the game leaves X bytes free, and X completes when the game
 reaches its end with no CPU engine error, fault, failed save, MemoryError or traceback.
-Every seat is an Expert CPU, except that a 1-seat game is a human's, played through the
-buttons. The bisection is mpy_run.smallest_heap in 1 KB steps, --jobs probes a round, --hi
-checked first; --check KB runs that one heap only.
+Every seat is an Expert CPU, and the coach judges every move. The bisection is
+mpy_run.smallest_heap in 1 KB steps, --jobs probes a round, --hi checked first; --check
+KB runs that one heap only.
 
 --sim measures what sets the simulator's heap (tools/sim.py): the Pico's free heap at the
 REPL, and what the same objects (every module a game imports, and Maxi's engine, the
@@ -111,8 +111,7 @@ def completes(layout, rid, free, seats=4, coach=2, config=SAMPLING, uf2=UF2):
     if layout == "uf2":
         r = game(free, seats, rid, coach, config and config + "\n", uf2=uf2)
         return r["completed"], r["failure"] or r["tail"]
-    cpus = 0 if seats == 1 else seats
-    p = pico.probe({"players": seats, "cpus": cpus, "level": 3, "rules": rid, "coach": coach,
+    p = pico.probe({"players": seats, "cpus": seats, "level": 3, "rules": rid, "coach": coach,
                     "record": 0}, free=free, timeout=WALL_S)
     ok = p.completed and not p.faults()
     return ok, "\n".join(p.faults()[:8]) or p.error[-600:]

@@ -71,7 +71,7 @@ def heap_rows(rep):
             if isinstance(out, dict):
                 figure, ok = err(out), False
             figure = mark(rep, where, key, figure)
-            what = "1 human seat" if seats == 1 else "%d Expert seats" % seats
+            what = "1 Expert seat" if seats == 1 else "%d Expert seats" % seats
             rows.append(Row("smallest free heap: %s, %s, coach on" % (heap.RULE_NAMES[rid], what),
                             target, figure, ok, layout, where, part(
                                 "--only heap --layout %s --rules %d --seats %d" % (
