@@ -5,8 +5,8 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 MP      := $(BIN)/micropython
 
-.PHONY: test lint sim bench bench-core tables shots flash flash-src stress clean hardware bench-ui uf2 \
-        bench-pico web web-deps bench-web case help release calibrate-avg
+.PHONY: test lint sim bench bench-strategy tables shots flash flash-src stress clean hardware uf2 \
+        bench-pico web web-deps bench-web case help release venv calibrate-avg
 .DEFAULT_GOAL := help
 
 # Every target in a line: its "## " text, else the first words of the comment above it.
@@ -27,22 +27,17 @@ test: $(STAMP) web-deps  ## ruff, then the whole test suite on CPython and the M
 	$(BIN)/ruff check firmware host_tests tools
 	$(BIN)/pytest -q -n auto --dist loadgroup --durations=12 host_tests
 
-# Every budget in one table, written to build/bench.json so runs can be compared (never
-# asserted in tests): runs bench-core, bench-ui and (tables built) bench-strategy quietly,
-# plus heap per rule set through the UI, idle allocation, input latency, decision time,
-# boot time and .mpy size, and bench-pico (the emulated Pico). Each piece keeps its own target.
-bench: $(STAMP)  ## every budget in one table (build/bench.json)
-	$(BIN)/python tools/bench.py
+# Every benchmark: the CPU levels' strength, the budgets on the emulated Pico (the judge,
+# which rewrites docs/PERFORMANCE.md), then the web page's. Timing lives here, never in tests.
+bench: bench-strategy bench-pico bench-web  ## every benchmark: CPU strength, the emulated Pico, the page
 
-# The budgets judged on the emulated Pico (real rp2 firmware v1.28.0 and v1.24.1, the make
-# flash layout, played through the buttons): heap by bisection, allocation per pass and
-# action, response, I2C bytes, CPU passes, reset, Ctrl-C, sampling -> build/bench_pico.json.
-# Needs node; installs the pinned emulator into build/rp2emu. PICOARGS="--fw 1.28.0".
-bench-pico: $(STAMP)  ## the budgets judged on the emulated Pico (build/bench_pico.json)
+# The budgets judged on the emulated Pico (real rp2 firmware v1.28.0; the frozen .uf2 of
+# `make uf2` and the make-flash .mpy layout, played through the buttons): heap by bisection
+# per rule set on both layouts, garbage, pass times, I2C bytes, CPU passes, reset, Ctrl-C and
+# the power model -> build/bench_pico.json and docs/PERFORMANCE.md. Needs node. Parts:
+# PICOARGS="--only heap --layout uf2 --rules maxi" (--help lists them); other rows are kept.
+bench-pico: $(STAMP)  ## the budgets on the emulated Pico -> docs/PERFORMANCE.md
 	$(BIN)/python tools/bench_pico.py $(PICOARGS)
-
-bench-core: $(STAMP)  ## the rules core's speed and heap on the unix port
-	$(BIN)/python tools/bench_core.py
 
 # Put the firmware on a Pico over USB (.mpy matched to the board), or plain .py for Thonny.
 flash: $(STAMP)  ## put the firmware on a Pico over USB (.mpy)
@@ -94,10 +89,6 @@ calibrate-avg: $(STAMP)  ## re-measure what Normal's estimate leaves out of the 
 # MicroPython decision time, ops and RAM -> build/bench_strategy.json.
 bench-strategy: $(STAMP) tables  ## CPU levels and coach over seeded games (build/bench_strategy.json)
 	$(BIN)/python tools/bench_strategy.py $(BENCHARGS)
-
-# UI budgets: I2C bytes per action, allocation, sampling, heap of a game through the UI.
-bench-ui: $(STAMP)  ## UI budgets: I2C bytes, allocation, sampling, heap
-	$(BIN)/python tools/bench_ui.py
 
 # hardware/PINS.md, wiring.svg and the Wokwi project, from firmware/config.py (also checks
 # an edited pin map: GPIOs used twice, Pico W radio pins, SDA/SCL the I2C block can't use).

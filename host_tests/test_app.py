@@ -17,13 +17,13 @@ from conftest import HOST_TESTS, ROOT, compiled_firmware
 # The issue asks for 64k: test_ui_game_fits_in_64k_beyond_its_code holds that as 64 KB
 # beyond the code (on the unix port .mpy code lives in the heap, ~107 KB for the UI game
 # with the test board, every object twice its Pico size). Loaded the way main.py loads it
-# (snapshot at the first box), the whole UI game completes from ~165k (make bench-ui:
-# SMALLEST_HEAP_KB; 153k before sound: picoyacht.sound is 5.9 KB here, the test board has
-# a piezo). Fragmentation makes the edge ragged, and the clone's path moves it: at CI's
-# path 166k passed and 168k failed. Since the merges of issues 24-28 the edge moved up: the
-# 2-player game of the first case below needed 184k at 9679e34 and 187k once setup said
-# which Expert seats lack a table (bisected with mpy_run.smallest_heap). Checked at 192k,
-# clear of that band; the budget itself is the 64k-beyond-code test.
+# (snapshot at the first box), the whole UI game completed from ~165k (153k before sound:
+# picoyacht.sound is 5.9 KB here, the test board has a piezo). Fragmentation makes the
+# edge ragged, and the clone's path moves it: at CI's path 166k passed and 168k failed.
+# Since the merges of issues 24-28 the edge moved up: the 2-player game of the first case
+# below needed 184k at 9679e34 and 187k once setup said which Expert seats lack a table
+# (bisected with mpy_run.smallest_heap). Checked at 192k, clear of that band; the budget
+# itself is the 64k-beyond-code test.
 UI_HEAP = "192k"
 
 

@@ -1,4 +1,4 @@
-"""The game log: JSON lines from picoyacht/gamelog.py, and tools/gamelog.py's CSV and PNG.
+"""The game log: JSON lines from picoyacht/gamelog.py, and tools/gamelog.py's CSV.
 
 A complete 2-player game (play() below, seeded LcgRoller) produces the log; under the
 MicroPython unix port it must give byte-identical lines. A twin module: tests marked
@@ -6,7 +6,6 @@ micropython run on both interpreters (host_tests/mp/README.md).
 """
 
 import json
-import struct
 import sys
 
 import pytest
@@ -19,7 +18,6 @@ from scripted import LcgRoller
 
 if sys.implementation.name != "micropython":  # the host tool and what it writes
     import csv
-    import zlib
 
     import gamelog as tool
 
@@ -72,30 +70,6 @@ NOISE = [
 ]
 
 
-def parse_png(data):
-    """(width, height, rows of RGB tuples) of an 8-bit RGB, non-interlaced PNG."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks = 8, []
-    while pos < len(data):
-        (n,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
-        (crc,) = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
-        assert crc == zlib.crc32(kind + body), kind
-        chunks.append((kind, body))
-        pos += 12 + n
-    assert chunks[0][0] == b"IHDR" and chunks[-1][0] == b"IEND"
-    w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
-    assert (depth, ctype, interlace) == (8, 2, 0)
-    raw = zlib.decompress(b"".join(b for k, b in chunks if k == b"IDAT"))
-    assert len(raw) == h * (1 + 3 * w)
-    rows = []
-    for y in range(h):
-        line = raw[y * (1 + 3 * w):(y + 1) * (1 + 3 * w)]
-        assert line[0] == 0  # filter "none", the only one the writer uses
-        rows.append([tuple(line[1 + 3 * x:4 + 3 * x]) for x in range(w)])
-    return w, h, rows
-
-
 @pytest.fixture(scope="module")
 def game_log():
     g, lines = play(7, 2, undo_at=5)
@@ -134,12 +108,12 @@ def test_names_are_escaped():
     assert json.loads(gamelog.q("x\ty\x01")) == "x\ty\x01"
 
 
-def test_tool_writes_csv_and_png(game_log, tmp_path):
+def test_tool_writes_csv(game_log, tmp_path):
     g, lines, mixed = game_log
     log = tmp_path / "console.txt"
     log.write_text("\n".join(mixed) + "\n")
-    out_csv, out_png = tmp_path / "g.csv", tmp_path / "g.png"
-    assert tool.main([str(log), "--csv", str(out_csv), "--png", str(out_png)]) == 0
+    out_csv = tmp_path / "g.csv"
+    assert tool.main([str(log), "--csv", str(out_csv)]) == 0
     rows = list(csv.DictReader(out_csv.open()))
     nb = g.rs.nboxes
     assert len(rows) == 2 * nb  # the undone box is gone
@@ -156,12 +130,6 @@ def test_tool_writes_csv_and_png(game_log, tmp_path):
             assert int(r["total"]) >= running + int(r["score"])
             running = int(r["total"])
     assert rows[0]["rules"] == "Yahtzee" and rows[0]["seed"] == "7"
-    w, h, px = parse_png(out_png.read_bytes())
-    assert (w, h) == (720, 420)
-    seen = {c for row in px for c in row}
-    for colour in tool.PALETTE[:2]:  # each player's line
-        assert colour in seen
-    assert tool.PALETTE[2] not in seen  # and no third player
 
 
 def test_two_games_and_a_filter(tmp_path):
@@ -172,8 +140,7 @@ def test_two_games_and_a_filter(tmp_path):
     gs = tool.games(log.read_text().splitlines())
     assert [len(x.players) for x in gs] == [2, 3]
     out_csv = tmp_path / "b.csv"
-    assert tool.main([str(log), "--game", "2", "--csv", str(out_csv), "--png",
-                      str(tmp_path / "b.png")]) == 0
+    assert tool.main([str(log), "--game", "2", "--csv", str(out_csv)]) == 0
     rows = list(csv.DictReader(out_csv.open()))
     assert {r["game"] for r in rows} == {"2"} and len(rows) == 3 * 13
 
@@ -181,8 +148,7 @@ def test_two_games_and_a_filter(tmp_path):
 def test_no_events_is_an_error(tmp_path, capsys):
     log = tmp_path / "empty.txt"
     log.write_text("\n".join(NOISE))
-    assert tool.main([str(log), "--csv", str(tmp_path / "x.csv"), "--png",
-                      str(tmp_path / "x.png")]) == 1
+    assert tool.main([str(log), "--csv", str(tmp_path / "x.csv")]) == 1
     assert "no scored boxes" in capsys.readouterr().err
 
 
@@ -196,8 +162,7 @@ def test_live_reads_mpremote_until_eof(game_log, tmp_path, monkeypatch):
     monkeypatch.setenv("PICOYACHT_MPREMOTE", "%s %s" % (sys.executable, fake))
     raw = tmp_path / "raw.txt"
     out_csv = tmp_path / "live.csv"
-    assert tool.main(["--live", "--raw", str(raw), "--csv", str(out_csv), "--png",
-                      str(tmp_path / "live.png")]) == 0
+    assert tool.main(["--live", "--raw", str(raw), "--csv", str(out_csv)]) == 0
     assert len(list(csv.DictReader(out_csv.open()))) == 26
     assert raw.read_text().splitlines() == mixed
 

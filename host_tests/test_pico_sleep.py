@@ -1,4 +1,4 @@
-"""Sleep on the emulated Pico: the real rp2 firmware, board and app (tools/pico_sleep.py)
+"""Sleep on the emulated Pico: the real rp2 firmware, board and app (host_tests/mp/pico_sleep.py)
 go to sleep on "Power off", with one stand-in: machine.lightsleep(), which rp2040js cannot
 wake from, records the chip's state and returns as a wake would.
 
@@ -19,7 +19,7 @@ import pytest
 
 pico = pytest.importorskip("pico")
 
-from conftest import ROOT, emulated_pico  # noqa: E402
+from conftest import HOST_TESTS, emulated_pico  # noqa: E402
 
 BUTTON_GPIOS = "6 7 8 9 10 11 12 13 14 15 16"  # config.py's full build
 
@@ -27,7 +27,7 @@ BUTTON_GPIOS = "6 7 8 9 10 11 12 13 14 15 16"  # config.py's full build
 @pytest.fixture(scope="module")
 def slept():
     emulated_pico(pico)
-    out, err = pico.run_code("import pico_sleep", extra=(ROOT / "tools" / "pico_sleep.py",))
+    out, err = pico.run_code("import pico_sleep", extra=(HOST_TESTS / "mp" / "pico_sleep.py",))
     keys = dict(ln.split(" ", 2)[1:] for ln in out.splitlines() if ln.startswith("K "))
     assert keys.get("done") == "1", out + err
     return keys

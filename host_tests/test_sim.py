@@ -131,8 +131,7 @@ def test_game_log_file_is_whole_lines_gamelog_reads(tmp_path):
     g = p.app.turn.game
     assert list(game.totals) == [g.total(s) for s in (0, 1)]
     assert [r["box"] for r in game.rows if r["seat"] == 0] != []
-    assert gamelog.main([str(path), "--csv", str(tmp_path / "g.csv"),
-                         "--png", str(tmp_path / "g.png")]) in (0, None)
+    assert gamelog.main([str(path), "--csv", str(tmp_path / "g.csv")]) in (0, None)
     assert (tmp_path / "g.csv").read_text().count("\n") == 1 + 2 * 13
 
 
@@ -255,15 +254,13 @@ def test_sim_gives_the_firmware_the_terminal_as_panel_and_a_file_for_its_output(
 def test_every_rule_sets_expert_game_fits_the_sims_heap_with_a_picos_spare(rid):
     """The simulator's heap stands for a Pico's (sim.HEAP_KB). The all-Expert 4-seat game
     with the coach judging every move must complete in it with the spare the Pico keeps
-    (tools/uf2/heap.py's MPY_SPARE_KB, scaled to this port): the CPU and the coach at full
+    (tools/heap.py's MPY_SPARE_KB, scaled to this port): the CPU and the coach at full
     strength, with no engine error, in every rule set."""
-    import sys
     from pathlib import Path
 
-    from conftest import ROOT, run_micropython
-
-    sys.path.insert(0, str(ROOT / "tools" / "uf2"))
     import heap
+
+    from conftest import ROOT, run_micropython
 
     spare = heap.MPY_SPARE_KB * sim.HOST_LIVE // sim.PICO_LIVE
     r = run_micropython("import expert_game; expert_game.main(%d)" % rid,

@@ -199,11 +199,29 @@ def pico_uf2():
     return uf2
 
 
-def emu(*args, timeout=3000):
-    r = subprocess.run(["node", str(UF2DIR / "emu.mjs"), *map(str, args)], capture_output=True,
-                       text=True, timeout=timeout, cwd=ROOT)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return json.loads(r.stdout.strip().splitlines()[-1])
+# Every module of the package must come from the firmware, not from a file.
+FROZEN_CHECK = """import os, sys
+bad = []
+for n in sorted(os.listdir('/rom/tables')):
+    print('ROM', n, os.stat('/rom/tables/' + n)[6])
+from picoyacht import version, strategy_table
+t = strategy_table.Table.open('/rom/tables/yatzy.bin')
+print('TABLE', t.rid, t.nb, t.f)
+print('VERSION', version.VERSION)
+def on_drive(mod):
+    try:
+        return os.stat(mod.__file__) and mod.__file__
+    except OSError:  # frozen: its __file__ names no file (the drive has no copies here)
+        return None
+for m in MODULES:
+    f = on_drive(__import__('picoyacht.' + m, None, None, [m]))
+    if f:
+        bad.append(f)
+import config
+print('FROZEN_BAD', bad, on_drive(config))
+"""
+CONFIG_ECHO = ("from picoyacht.board_pico import load_config\nc = load_config()\n"
+               "print(c.WDT_MS, c.SAMPLE_MS, c.SDA, c.OLED_ADDR)")
 
 
 def golden(name):
@@ -211,36 +229,43 @@ def golden(name):
 
 
 def test_uf2_boots_to_the_title_screen(pico_uf2):
-    r = emu("boot", pico_uf2)
-    assert "Traceback" not in r["console"], r["console"]
-    assert r["on"]
-    assert r["title"] == golden("title")
-    assert r["next"] == golden("setup")  # OK on "New game", pressed on GP15
+    import pico
+
+    # power on with an empty filesystem: the frozen entry point runs the game
+    r = pico.boot_main(2600, firmware=pico_uf2, shotsAtMs=[1600], presses=[[1700, 15, 100]])
+    assert "Traceback" not in r["out"], r["out"]
+    assert r["displayOn"]
+    assert r["shots"][0]["hex"] == golden("title")
+    assert r["frame"] == golden("setup")  # OK on "New game", pressed on GP15
 
 
 def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2):
     modules = [n[:-3] for n in PACKAGE if n != "__init__.py"] + ["version"]
-    r = emu("game", pico_uf2, "--seats", 1, "--rules", 1, "--modules", json.dumps(modules),
-            "--config", "WDT_MS = 0\nSAMPLE_MS = 20\n")
+    import heap  # tools/heap.py: one all-Expert game on the .uf2
+
+    check = "MODULES = %s\n%s" % (json.dumps(modules), FROZEN_CHECK)
+    config = "WDT_MS = 0\nSAMPLE_MS = 20\n"
+    r = heap.game(0, seats=1, rules=1, config=config, before=(check,), after=(CONFIG_ECHO,),
+                  uf2=pico_uf2)
     assert r["completed"], r["failure"] or r["tail"]
-    assert "FROZEN_BAD [] None" in r["check"], r["check"]
-    assert "VERSION " + build.version() in r["check"]
+    check, echo = r["execs"]
+    assert "FROZEN_BAD [] None" in check, check
+    assert "VERSION " + build.version() in check
     for name in build.DEVICE_TABLES:
         size = os.path.getsize(build.TABLES / name)
-        assert "ROM %s %d" % (name, size) in r["check"]
+        assert "ROM %s %d" % (name, size) in check
     # /config.py's two lines over the built-in defaults (SDA, OLED_ADDR)
-    assert r["config"].split() == ["0", "20", "4", "60"]
+    assert echo.split() == ["0", "20", "4", "60"]
 
 
 def test_uf2_maxi_expert_game_with_the_coach_completes_within_72_kb(pico_uf2):
     """The largest engine (six dice, 20 boxes, no table: Expert searches with Normal's
     estimate), four Expert seats and the coach judging every move, on the frozen firmware
-    with the heap budget free: the search must never fall back (tools/uf2/heap.py)."""
-    sys.path.insert(0, str(UF2DIR))
+    with the heap budget free: the search must never fall back (tools/heap.py)."""
     import heap
 
-    r = emu("game", pico_uf2, "--free", heap.UF2_BUDGET_KB * 1024, "--seats", 4,
-            "--rules", 4, "--coach", 2, "--config", "SAMPLE_MS = 20\n", timeout=heap.WALL_S)
+    r = heap.game(heap.UF2_BUDGET_KB * 1024, seats=4, rules=4, coach=2,
+                  config=heap.SAMPLING + "\n", uf2=pico_uf2)
     assert r["completed"], r["failure"] or r["tail"]
 
 
@@ -270,11 +295,18 @@ def test_sources_with_another_checksum_are_refused_before_unpacking(tmp_path, mo
         assert ran and ran[0][:2] == ["tar", "-xJf"]
 
 
-def test_the_heap_table_judges_each_layout_by_its_own_budget():
+def test_each_heap_row_is_judged_by_its_layouts_budget():
+    """DESIGN.md's heap budgets: Yahtzee frozen within 52 KB, every other rule set within
+    72 KB, a 1-seat .mpy game within 112 KB, a 4-seat .mpy game with 24 KB of the Pico's heap
+    to spare. Judging a 73 KB Deluxe or a 53 KB Yahtzee as within fails it."""
     import heap
 
-    text = heap.table([("uf2", 4, 72), ("uf2", 5, 73), ("uf2", 1, None), ("mpy", 4, 211),
-                       ("mpy", 5, 213)], pico_kb=235.9)
-    rows = text.splitlines()[2:]
-    assert [r.rsplit("|", 2)[1].strip() for r in rows] == ["ok", "OVER", "OVER", "ok", "OVER"]
-    assert "Maxi" in rows[0] and "72 KB" in rows[0] and "(25 KB spare)" in rows[3]
+    free = int(235.9 * 1024)
+    rows = [("uf2", 4, 4, 72), ("uf2", 5, 4, 73), ("uf2", 0, 4, 52), ("uf2", 0, 4, 53),
+            ("uf2", 1, 4, None), ("mpy", 0, 1, 112), ("mpy", 0, 1, 113), ("mpy", 4, 4, 211),
+            ("mpy", 5, 4, 213)]
+    got = [heap.verdict(lay, rid, seats, kb, free) for lay, rid, seats, kb in rows]
+    assert [ok for _, _, ok in got] == [True, False, True, False, False, True, False, True,
+                                        False]
+    assert got[7] == ("at least 24 KB spare", "24 KB spare (needs 211 of 235 KB)", True)
+    assert heap.verdict("mpy", 4, 4, 211)[2] is None  # the Pico's heap not measured

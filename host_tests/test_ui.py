@@ -1,6 +1,6 @@
 """Golden framebuffers of every screen, the font table, and PNG output.
 
-Frames come from tools/shots_mp.py under the MicroPython unix port: real button presses
+Frames come from host_tests/mp/shots_mp.py under the MicroPython unix port: real button presses
 on the headless board, captured from the emulated panel (what the driver sent). Regenerate
 after an intended UI change with:  UPDATE_GOLDEN=1 .venv/bin/pytest host_tests/test_ui.py
 """
@@ -31,7 +31,7 @@ SCREENS = {
 @pytest.fixture(scope="module")
 def frames():
     out = mpy_run.compile_scripts(compiled_firmware(), (ROOT / "tools" / "board_sim.py",
-                                                        ROOT / "tools" / "shots_mp.py"))
+                                                        HOST_TESTS / "mp" / "shots_mp.py"))
     r = mpy_run.run(mpy_run.call("shots_mp"), [out], "256k", timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     import shots

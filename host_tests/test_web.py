@@ -19,6 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "tools" / "web"
+DRIVERS = ROOT / "host_tests" / "web"  # the port in Node, and the browser
 GOLDEN = ROOT / "host_tests" / "golden"
 CHROMIUM = Path("/usr/bin/chromium")
 STAND_IN_TABLE = "yahtzee.bin"  # the shared Yahtzee table's name: serves every joker rule
@@ -50,7 +51,7 @@ def on_port(site, *scripts, files=()):
         p = tmp / ("script_%d.py" % i)
         p.write_text(src)
         paths.append(str(p))
-    cmd = ["node", str(WEB / "node_run.mjs"), str(site)]
+    cmd = ["node", str(DRIVERS / "node_run.mjs"), str(site)]
     for f in files:
         cmd += ["--file", str(f)]
     r = subprocess.run(cmd + ["--", *paths], capture_output=True, text=True, timeout=300,
@@ -65,10 +66,10 @@ def golden(name):
 
 # ---------------------------------------------------------------- in Node, no browser
 def test_every_golden_frame_on_the_webassembly_port(site):
-    """tools/shots_mp.py's 30 screens, drawn by the Python loops (the port has no viper),
+    """host_tests/mp/shots_mp.py's 30 screens, drawn by the Python loops (the port has no viper),
     byte for byte the frames the unix port's viper loops made."""
     out = on_port(site, "import shots_mp\nshots_mp.main()\n",
-                  files=[ROOT / "tools" / "shots_mp.py"])
+                  files=[ROOT / "host_tests" / "mp" / "shots_mp.py"])
     frames = dict(line.split()[1:] for line in out.splitlines() if line.startswith("FRAME "))
     assert len(frames) == len(list(GOLDEN.glob("*.hex")))
     for name, hexed in frames.items():
@@ -197,7 +198,7 @@ def browser(site):
 
     server, url = serve.start(site)
     try:
-        r = subprocess.run(["node", str(WEB / "browser_check.mjs"), str(npm.modules()), url,
+        r = subprocess.run(["node", str(DRIVERS / "browser_check.mjs"), str(npm.modules()), url,
                             "frames", "keyboard", "table", "clicks", "faults"],
                            capture_output=True, text=True, timeout=400, cwd=ROOT)
     finally:
@@ -208,7 +209,7 @@ def browser(site):
 
 def test_the_canvas_shows_the_golden_frames(browser):
     """Title, setup, name, the start item, hand-over and the play screen, read back from
-    the canvas's pixels after the same presses as tools/shots_mp.py, by keyboard."""
+    the canvas's pixels after the same presses as host_tests/mp/shots_mp.py, by keyboard."""
     shots = browser["frames"]["shots"]
     assert set(shots) == {"title", "setup", "name", "setup_start", "handover", "play_ready"}
     for name, hexed in shots.items():

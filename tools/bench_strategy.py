@@ -11,7 +11,7 @@
 - Expert agreement: every decision of Expert's games is re-valued with the exact float
   table; a decision counts as identical when its exact value equals the best (ties too);
 - MicroPython unix port: time per decision, inner-loop steps, table reads, bytes allocated
-  per decision and the RAM the engine holds (tools/mp/strategy_timing.py).
+  per decision and the RAM the engine holds (host_tests/mp/strategy_timing.py).
 """
 
 import argparse
@@ -20,26 +20,20 @@ import math
 import sys
 import tempfile
 import time
-from pathlib import Path
 
+import build_tables as bt
+import mpy_run
 import numpy as np
+import paths  # noqa: F401
+import strategy_np as sn
+from cpu_moves import apply
+from mpy_build import compile_package
+from paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
-sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "host_tests" / "mp"))
+from picoyacht import engine, rules, strategy
+from picoyacht.game import Game
 
-import build_tables as bt  # noqa: E402
-import mpy_run  # noqa: E402
-import strategy_np as sn  # noqa: E402
-from cpu_moves import apply  # noqa: E402
-from mpy_build import compile_package  # noqa: E402
-
-from picoyacht import engine, rules, strategy  # noqa: E402
-from picoyacht.game import Game  # noqa: E402
-
-from scripted import LcgRoller  # noqa: E402
+from scripted import LcgRoller
 
 TABLES = ROOT / "tables"
 OUT = ROOT / "build" / "bench_strategy.json"
@@ -216,7 +210,7 @@ def games_section(games, quick):
 def micropython_section(mp_games):
     with tempfile.TemporaryDirectory() as d:
         compile_package(d)
-        r = mpy_run.run(ROOT / "tools/mp/strategy_timing.py",
+        r = mpy_run.run(ROOT / "host_tests/mp/strategy_timing.py",
                         [d, ROOT / "firmware", ROOT / "host_tests" / "mp"], "256k",
                         (mp_games, TABLES), timeout=1800)
     if r.returncode:

@@ -22,13 +22,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+from paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
-sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
-
-from picoyacht import engine, rules  # noqa: E402
-from picoyacht.strategy_table import HEADER, MAGIC  # noqa: E402
+from picoyacht import engine, rules
+from picoyacht.strategy_table import HEADER, MAGIC
 
 ONE = engine.ONE
 BSHIFT = 7

@@ -14,16 +14,13 @@ Default options. host_tests/test_strategy.py checks the rows on other seeds.
 
 import argparse
 import re
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
-sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
+import paths  # noqa: F401  (the firmware package on the path)
+from paths import ROOT
 
-from picoyacht import rules, strategy  # noqa: E402
-from picoyacht.game import Game  # noqa: E402
-from picoyacht.roller import Roller  # noqa: E402
+from picoyacht import rules, strategy
+from picoyacht.game import Game
+from picoyacht.roller import Roller
 
 OUT = ROOT / "firmware" / "picoyacht" / "final_gap.py"
 

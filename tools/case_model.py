@@ -2,8 +2,9 @@
 
 Pure: hardware/layout.py and the build's buttons in, a Case out (mm, the perfboard's lower
 left corner at x = y = 0, the base's underside at z = 0, +y away from the player). The
-OpenSCAD writer (case_scad), the perfboard plan (case_board) and the checks (case_check) all
-read this one model, and the checks compare its meshes back against the layout itself.
+OpenSCAD writer (case_scad), the perfboard plan (case_board) and the checks
+(host_tests/case_check.py) all read this one model, and the checks compare its meshes back
+against the layout itself.
 """
 
 import importlib.util

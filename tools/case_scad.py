@@ -91,7 +91,8 @@ def parts_lines(c):
 
 def top_print_transform(c):
     """The top is printed face down: turned half a turn about x, its face on z = 0.
-    Returns the map from print coordinates back to assembled ones (case_check uses it)."""
+    Returns the map from print coordinates back to assembled ones (for
+    host_tests/case_check.py)."""
     return lambda x, y, z: (x, -y, c.z_top - z)
 
 

@@ -24,7 +24,6 @@ TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
 # The strategy tables the device opens (strategy_table.py); the per-joker and .npy files in
 # tables/ are host-side build products and would not fit the Pico's 1.4 MB filesystem.
 DEVICE_TABLES = ("yahtzee.bin", "yatzy.bin")
-sys.path.insert(0, str(ROOT / "tools"))
 from mpy_build import compile_package, mpy_cross  # noqa: E402
 
 MIN_VERSION = (1, 23)

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mpy_build import compile_package, mpy_cross
@@ -61,15 +62,21 @@ def run(target, paths, heap="256k", args=(), timeout=600, cwd=None):
                           env=env(paths), timeout=timeout, cwd=cwd)
 
 
-def smallest_heap(completes, lo, hi):
-    """Bisection on whole KB: the smallest heap for which completes(kb) holds, or None when
-    even `hi` KB is not enough. Fragmentation moves the answer by a few KB with any change."""
+def smallest_heap(completes, lo, hi, jobs=1):
+    """Bisection on whole units (KB): the smallest x for which completes(x) holds, or None
+    when even `hi` is not enough. With jobs > 1 each round tries that many points of the
+    interval at once (emulator runs take minutes). Fragmentation moves the answer by a few
+    KB with any change."""
     if not completes(hi):
         return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if completes(mid):
-            hi = mid
-        else:
-            lo = mid + 1
+    lo -= 1  # lo itself is still a candidate
+    with ThreadPoolExecutor(jobs) as pool:
+        while hi - lo > 1:
+            n = min(jobs, hi - lo - 1)
+            xs = sorted({lo + (hi - lo) * (i + 1) // (n + 1) for i in range(n)})
+            for x, ok in zip(xs, pool.map(completes, xs), strict=True):
+                if ok:
+                    hi = min(hi, x)
+                elif hi > x > lo:
+                    lo = x
     return hi

@@ -6,26 +6,9 @@ package on first use. What goes onto the emulated flash is exactly `make flash`'
 (tools/flash.py stage(): main.py, config.py, lib/picoyacht/*.mpy, the tables if built),
 packed once into a littlefs image that is cached under build/pico/.
 
-API (every function takes `fw`, a firmware version in FIRMWARES, default DEFAULT_FW):
-  install() -> Path                    the emulator, installed once
-  node() -> str | None                 the node binary, None when missing
-  layout(out, probe=False, tables=True, extra=()) -> [(local, remote)]
-                                       the make-flash files under `out`; probe=True leaves
-                                       out main.py (it would run at boot) and adds the
-                                       device-side player (pico_probe); extra:
-                                       more .py files, compiled, beside main.py
-  image(probe=False, tables=True, extra=()) -> (Path, files)
-                                       that layout's littlefs image (built on first run)
-  run_code(code, fw, extra=()) -> (out, err)
-                                       Python in the raw REPL with the layout (no main.py)
-  run(job, fw) -> dict                 one tools/pico_driver.mjs run (see its header)
-  boot_main(ms, fw, ctrlc_at=None) -> dict
-                                       power on with main.py, let it run `ms` emulated ms
-  probe(opts, fw, free=None) -> Probe  tools/pico_probe.py's player + per-pass records;
-                                       free: a blocker leaves this many bytes of heap free
-  smallest_heap(completes, lo, hi, step) -> int
-                                       bisection: the smallest X for which completes(X)
-  blocker(free) -> str                 Python that leaves `free` bytes of heap free
+Every function takes `fw`, a stock firmware version in FIRMWARES (default DEFAULT_FW);
+run() and boot_main() also take `firmware`, the path of a PicoYacht .uf2 to run instead.
+The one driver of the emulator is tools/pico_driver.mjs; its header lists the job fields.
 """
 
 import fcntl
@@ -33,23 +16,20 @@ import hashlib
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BUILD = ROOT / "build"
+from flash import stage
+from mpy_build import mpy_cross
+from paths import BUILD, HOST_MP, ROOT
+
 EMU = BUILD / "rp2emu"
 SHARED_EMU = ROOT.parent / "shared" / "rp2emu"
 RP2040JS = "1.4.1"
 FIRMWARES = {"1.28.0": "RPI_PICO-v1.28.0.uf2", "1.24.1": "RPI_PICO-v1.24.1.uf2"}
 DEFAULT_FW = "1.28.0"
 DRIVER = ROOT / "tools" / "pico_driver.mjs"
-PROBE_SRC = (ROOT / "tools" / "pico_probe.py",)
-sys.path.insert(0, str(ROOT / "tools"))
-
-from flash import stage  # noqa: E402
-from mpy_build import mpy_cross  # noqa: E402
+PROBE_SRC = (HOST_MP / "pico_probe.py",)
 
 
 class PicoError(Exception):
@@ -133,12 +113,13 @@ def _tmp():
     return str(d)
 
 
-def run(job, fw=DEFAULT_FW, timeout=900):
-    """Run one job through tools/pico_driver.mjs; its JSON result."""
+def run(job, fw=DEFAULT_FW, timeout=900, firmware=None):
+    """Run one job through tools/pico_driver.mjs, on stock firmware `fw` or on the .uf2 file
+    `firmware` (a PicoYacht build); its JSON result."""
     if node() is None:
         raise PicoError("node not found")
     emu = install()
-    job = dict(job, uf2=uf2(fw), emuDir=str(emu))
+    job = dict(job, uf2=str(firmware or uf2(fw)), emuDir=str(emu))
     job.setdefault("timeoutS", timeout - 30)
     with tempfile.NamedTemporaryFile("w", suffix=".json", dir=_tmp(), delete=False) as f:
         json.dump(job, f)
@@ -155,13 +136,23 @@ def run(job, fw=DEFAULT_FW, timeout=900):
     return res
 
 
-def boot_main(ms, fw=DEFAULT_FW, ctrlc_at=None, tables=True):
-    """Power on the make-flash layout (main.py runs) for `ms` ms of emulated time."""
-    img, files = image(False, tables)
-    job = {"boot": "main", "bootMs": ms, "image": str(img), "files": files}
+def boot_main(ms, fw=DEFAULT_FW, ctrlc_at=None, tables=True, firmware=None, **extra):
+    """Power on for `ms` ms of emulated time: the make-flash layout (main.py runs), or the
+    .uf2 `firmware` on an empty filesystem. extra: presses, shotsAtMs (pico_driver.mjs)."""
+    job = dict(extra, boot="main", bootMs=ms)
+    if firmware is None:
+        img, files = image(False, tables)
+        job.update(image=str(img), files=files)
     if ctrlc_at is not None:
         job["ctrlc"] = {"atMs": ctrlc_at}
-    return run(job, fw)
+    return run(job, fw, firmware=firmware)
+
+
+def run_frozen(firmware, steps, until, sim_s=600, timeout=3000):
+    """On the .uf2 `firmware`: the driver's "file" boot (steps, then /main.py after a soft
+    reset, until the console matches `until`); its JSON result."""
+    return run({"boot": "file", "steps": steps, "until": until, "simS": sim_s}, timeout=timeout,
+               firmware=firmware)
 
 
 def run_code(code, fw=DEFAULT_FW, extra=(), timeout=900):
@@ -181,7 +172,8 @@ NA = -0x7FFFFFF  # pico_probe: allocation not measured on that pass
 
 
 class Probe:
-    """A parsed tools/pico_probe.py run: records, idle sums, summary, console, driver data."""
+    """A parsed host_tests/mp/pico_probe.py run: records, idle sums, summary, console, and
+    the driver's data."""
 
     def __init__(self, res):
         self.raw = res
@@ -213,7 +205,7 @@ class Probe:
 
 
 def probe(opts, fw=DEFAULT_FW, free=None, tables=True, ctrlc_delays=(), timeout=900):
-    """Play on the emulated Pico with tools/pico_probe.py's player; a Probe."""
+    """Play on the emulated Pico with host_tests/mp/pico_probe.py's player; a Probe."""
     img, files = image(True, tables)
     job = {"boot": "repl", "image": str(img), "files": files,
            "setup": [blocker(free)] if free is not None else [],
@@ -221,19 +213,3 @@ def probe(opts, fw=DEFAULT_FW, free=None, tables=True, ctrlc_delays=(), timeout=
     if ctrlc_delays:
         job["ctrlc"] = {"delaysMs": list(ctrlc_delays)}
     return Probe(run(job, fw, timeout))
-
-
-def smallest_heap(completes, lo, hi, step=1024):
-    """The smallest X in [lo, hi] (to `step`) with completes(X) true; None if hi fails.
-
-    completes must be monotone: a scenario that completes with X bytes free completes
-    with more."""
-    if not completes(hi):
-        return None
-    while hi - lo > step:
-        mid = (lo + hi) // 2
-        if completes(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi

@@ -3,7 +3,7 @@
     python tools/pico_stress.py presses [--erase-ms 45] [--saves 40] [--sampling loop]
     python tools/pico_stress.py longplay [--games 100] [--leak 0]
 
-presses: the app saves its game from its main loop every 150 ms (tools/pico_saves.py) while
+presses: the app saves its game from its main loop every 150 ms (host_tests/mp/pico_saves.py) while
 the host taps three buttons timed on each save's start and on each flash erase inside it.
 The emulator's flash writes take no time, so tools/pico_driver.mjs holds the core with the
 interrupts off for a real chip's time (W25Q16JV, the Pico's flash: sector erase 45 ms
@@ -23,12 +23,11 @@ must report failures).
 
 import argparse
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pico  # noqa: E402
+import paths  # noqa: F401
+import pico
 
-DEVICE_SRC = pico.ROOT / "tools" / "pico_saves.py"
+DEVICE_SRC = pico.HOST_MP / "pico_saves.py"
 # Taps: buttons hold1..hold3 (GP6..8 in config.py, logical buttons 0..2), holds from a fast
 # 25 ms jab to a slow 150 ms press, started at these offsets after a save's start and after
 # a flash erase's start or, negative, before its end (so they begin inside the stall and
@@ -89,27 +88,22 @@ def presses(a):
     want = "".join(TAP_BUTTONS[TAP_GPIOS.index(t["gpio"])] for t in taps)
     pressed = got.get("PRESSES", "-").replace("-", "")
     released = got.get("RELEASES", "-").replace("-", "")
-    out("ERASE_MS", a.erase_ms)
-    out("PAGE_PROGRAM_MS", a.page_ms)
-    out("SAMPLING", got.get("SAMPLING", "?").replace(" ", "_"))
-    out("SAVES", got.get("SAVES", 0))
-    out("SAVE_MS_MEAN", got.get("SAVE_MS_MEAN", 0))
-    out("SAVE_MS_MAX", got.get("SAVE_MS_MAX", 0))
-    out("FLASH_ERASES", len(erases))
-    out("FLASH_PROGRAMS", len(stalls) - len(erases))
-    out("TAPS", len(taps))
-    out("TAPS_IN_A_SAVE", sum(1 for t in taps if overlaps(t["p"], t["r"], saves)))
-    out("TAPS_OVER_A_FLASH_OP", sum(1 for t in taps if overlaps(t["p"], t["r"], flash_ops)))
-    out("TAPS_OVER_AN_ERASE", sum(1 for t in taps if overlaps(t["p"], t["r"], erases)))
-    out("TAPS_WHOLLY_IN_AN_ERASE", sum(1 for t in taps if inside(t["p"], t["r"], erases)))
-    out("PRESS_EVENTS", len(pressed))
-    out("RELEASE_EVENTS", len(released))
     lost, doubled = diff_counts(want, pressed)
-    out("TAPS_LOST", lost)
-    out("TAPS_DOUBLED", doubled)
-    out("LOST_SAMPLES", got.get("LOST_SAMPLES", "?"))
-    out("QUEUE_DROPPED", got.get("QUEUE_DROPPED", "?"))
-    out("SAVE_ERROR", got.get("SAVE_ERROR", "?"))
+    figures = {
+        "ERASE_MS": a.erase_ms, "PAGE_PROGRAM_MS": a.page_ms,
+        "SAMPLING": got.get("SAMPLING", "?").replace(" ", "_"),
+        **{k: got.get(k, 0) for k in ("SAVES", "SAVE_MS_MEAN", "SAVE_MS_MAX")},
+        "FLASH_ERASES": len(erases), "FLASH_PROGRAMS": len(stalls) - len(erases),
+        "TAPS": len(taps),
+        "TAPS_IN_A_SAVE": sum(overlaps(t["p"], t["r"], saves) for t in taps),
+        "TAPS_OVER_A_FLASH_OP": sum(overlaps(t["p"], t["r"], flash_ops) for t in taps),
+        "TAPS_OVER_AN_ERASE": sum(overlaps(t["p"], t["r"], erases) for t in taps),
+        "TAPS_WHOLLY_IN_AN_ERASE": sum(inside(t["p"], t["r"], erases) for t in taps),
+        "PRESS_EVENTS": len(pressed), "RELEASE_EVENTS": len(released),
+        "TAPS_LOST": lost, "TAPS_DOUBLED": doubled,
+        **{k: got.get(k, "?") for k in ("LOST_SAMPLES", "QUEUE_DROPPED", "SAVE_ERROR")}}
+    for k, v in figures.items():
+        out(k, v)
     if pressed != want or released != want:
         failures += 1
         out("WANT", want or "-")
@@ -136,9 +130,6 @@ def diff_counts(want, got):
 
 def trend(heap, first, n):
     """host_tests/mp/stress_mash.py trend(), the unix port's heap trend, on these numbers."""
-    for sub in ("firmware", "host_tests", "host_tests/mp", "tools/hostlib"):
-        if str(pico.ROOT / sub) not in sys.path:
-            sys.path.insert(0, str(pico.ROOT / sub))
     from stress_mash import trend as mash_trend
 
     return mash_trend(heap, first, n, len(heap))
@@ -156,23 +147,17 @@ def longplay(a):
     # free heap: growth of the live heap is a fall in free heap
     live = [-x for x in heap]
     slope, growth, k = trend(live, 5, a.games)
-    out("GAMES", len(heap))
-    out("SEATS", a.seats)
-    out("LEAK_PER_GAME", a.leak)
-    out("TURN_SKIPS", got.get("TURN_SKIPS", 0))
-    out("SIM_S", got.get("SIM_S", 0))
-    out("WALL_S", round(res.get("wallMs", 0) / 1000))
-    out("HEAP_GAMES", k)
+    figures = {"GAMES": len(heap), "SEATS": a.seats, "LEAK_PER_GAME": a.leak,
+               "TURN_SKIPS": got.get("TURN_SKIPS", 0), "SIM_S": got.get("SIM_S", 0),
+               "WALL_S": round(res.get("wallMs", 0) / 1000), "HEAP_GAMES": k}
     if heap:
-        out("FREE_FIRST", heap[min(5, len(heap) - 1)])
-        out("FREE_LAST", heap[-1])
-        out("FREE_MIN", min(heap))
-        out("FREE_MAX", max(heap))
-    out("HEAP_SLOPE_MILLIBYTES_PER_GAME", slope)
-    out("HEAP_WINDOW_MIN_GROWTH", growth)
-    out("MEMORY_ERROR", got.get("MEMORY_ERROR", "-").replace(" ", "_"))
-    out("FAULTS", got.get("FAULTS", "?"))
-    out("SAVE_ERRORS", got.get("SAVE_ERRORS", "?"))
+        figures.update(FREE_FIRST=heap[min(5, len(heap) - 1)], FREE_LAST=heap[-1],
+                       FREE_MIN=min(heap), FREE_MAX=max(heap))
+    figures.update(HEAP_SLOPE_MILLIBYTES_PER_GAME=slope, HEAP_WINDOW_MIN_GROWTH=growth,
+                   MEMORY_ERROR=got.get("MEMORY_ERROR", "-").replace(" ", "_"),
+                   FAULTS=got.get("FAULTS", "?"), SAVE_ERRORS=got.get("SAVE_ERRORS", "?"))
+    for key, v in figures.items():
+        out(key, v)
     if k < a.games or slope >= SLOPE_LIMIT or growth > GROWTH_LIMIT:
         failures += 1
     if "MEMORY_ERROR" in got or got.get("FAULTS") != "0" or got.get("SAVE_ERRORS") != "0":

@@ -94,7 +94,6 @@ def estimate(busy_play, busy_idle, battery, mhz=125, lit=None):
 
 def report(bench, fw="1.28.0"):
     """The estimate for every power option, from a bench_pico report; lines to print."""
-    sys.path.insert(0, str(ROOT / "tools"))
     import case_model
 
     layout = case_model.load_layout()

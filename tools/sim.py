@@ -34,7 +34,7 @@ MASK = 0x3FFFFFFF  # the board's ms clock wraps at 2**30
 # by what the same objects (every module a game imports, and Maxi's engine) take on this
 # 64-bit port against the Pico's .mpy layout, where the code is in the heap too. So the
 # CPU and the coach run short of heap here where a Pico would, and not before.
-# `python tools/uf2/heap.py --sim` measures the three figures (bytes).
+# `python tools/heap.py --sim` measures the three figures (bytes).
 PICO_FREE = 241536
 PICO_LIVE = 95072
 HOST_LIVE = 128896
@@ -137,7 +137,7 @@ def write_wav(tones, path):
 def terminal_fit():
     """The terminal size as "COLSxROWS" for the board; exits saying what is needed if the
     panel fits no rendering."""
-    sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "tools"), str(ROOT / "tools" / "hostlib")]
+    import paths  # noqa: F401  (the firmware and board_term on the path)
     from board_term import layout, too_small
 
     cols, rows = shutil.get_terminal_size((128, 36))

@@ -6,19 +6,11 @@ With exact=True it runs the same search in float64 on the exact table (the bench
 "optimal action" reference for Expert agreement).
 """
 
-import sys
-from pathlib import Path
-
 import numpy as np
+import paths  # noqa: F401  (the firmware package on the path)
+from build_tables import joker_allowed, parents
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
-sys.path.append(str(ROOT / "tools" / "hostlib"))  # micropython.const off the device
-
-from picoyacht import engine, estimate, rules, strategy  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "tools"))
-from build_tables import joker_allowed, parents  # noqa: E402
+from picoyacht import engine, estimate, rules, strategy
 
 ONE = engine.ONE
 

@@ -8,8 +8,6 @@ snapshots for undo, the garbage between collections) must fit in 64 KB beyond it
     micropython ui_heap.py measure [buttons=11|4]   -> CODE <bytes> MODULES <bytes>
     micropython -X heapsize=<CODE + 64k> ui_heap.py play [buttons=11|4]
                                                     -> BEYOND <bytes> ... then OK ...
-    micropython ui_heap.py game|map [buttons=11|4]  (tools/bench_ui.py: the smallest
-        heap by bisection; the GC block maps after the imports and after the game)
 
 CODE is gc.mem_alloc() after a collection, with everything the game uses imported and
 before anything is created (the interpreter's own few KB included); MODULES leaves those
@@ -49,12 +47,6 @@ def main(argv):
     print("BEYOND %d usable=%d code=%d" % (beyond, usable, CODE))
     if what == "play":
         assert beyond <= LIMIT + 1024, "heap too big for this test: %d beyond the code" % beyond
-    if what == "map":
-        import micropython
-
-        print("MODS", " ".join(sorted(sys.modules)))
-        print("MAP code")
-        micropython.mem_info(1)
     before = set(sys.modules)
     log = bytearray()
     p = ui_play.Player(ui_play.FULL if buttons == 11 else ui_play.FOUR, log)
@@ -65,9 +57,6 @@ def main(argv):
     new = set(sys.modules) - before
     assert not new, "loaded during the game (import them above): %r" % sorted(new)
     gc.collect()
-    if what == "map":
-        print("MAP after")
-        micropython.mem_info(1)
     print("OK live_after=%d beyond_code=%d totals=%r" % (
         gc.mem_alloc(), gc.mem_alloc() - CODE, [g.total(s) for s in range(g.nseats)]))
 

@@ -4,7 +4,8 @@
 
 Builds build/picoyacht-pico.uf2 (RP2040: Pico, Pico W) and build/picoyacht-pico2.uf2 (RP2350:
 Pico 2) from the MicroPython sources in ../shared/micropython (PICOYACHT_MICROPYTHON names
-another tarball), with the board definitions in tools/uf2/boards. Each .uf2 holds two
+another tarball), with the board definitions in tools/uf2/boards, whose manifest.py (here)
+names what is frozen. Each .uf2 holds two
 regions of flash and leaves the third alone:
 
     0               the firmware: MicroPython, the frozen picoyacht package, config.py

@@ -21,15 +21,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
-SITE = ROOT / "build" / "web-bench"
-CHROMIUM = Path("/usr/bin/chromium")
-sys.path.insert(0, str(HERE))
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: paths does the rest
 import build_site  # noqa: E402
 import npm  # noqa: E402
+import paths  # noqa: E402
 import serve  # noqa: E402
+
+ROOT = paths.ROOT
+DRIVERS = paths.HOST_TESTS / "web"  # the port in Node, and the browser
+SITE = ROOT / "build" / "web-bench"
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 def gzipped(site):
@@ -74,7 +75,7 @@ def passes_in_node():
     src = "TABLES = %r\n" % [t.name for t in tables] + PASSES
     script = ROOT / "build" / "web-bench-passes.py"
     script.write_text(src)
-    cmd = ["node", str(HERE / "node_run.mjs"), str(SITE)]
+    cmd = ["node", str(DRIVERS / "node_run.mjs"), str(SITE)]
     for t in tables:
         cmd += ["--file", str(t)]
     r = subprocess.run(cmd + ["--", str(script)], capture_output=True, text=True, timeout=900)
@@ -97,7 +98,7 @@ def main():
     else:
         server, url = serve.start(SITE)
         try:
-            r = subprocess.run(["node", str(HERE / "browser_check.mjs"),
+            r = subprocess.run(["node", str(DRIVERS / "browser_check.mjs"),
                                 str(npm.modules()), url, "bench"],
                                capture_output=True, text=True, timeout=600)
         finally:

@@ -23,10 +23,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT / "tools"))
-
+sys.path.insert(0, str(ROOT / "tools"))  # paths does the rest
 import npm  # noqa: E402
+import paths  # noqa: E402, F401
 from mpy_build import mpy_cross  # noqa: E402
 
 PAGE_FILES = ("index.html", "page.js", "bundle.mjs")

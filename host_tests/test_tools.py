@@ -1,0 +1,141 @@
+"""tools/ stays a toolbox the next maintainer can read (issue 24): every script is reached
+from a make target or the README, and the tools are smaller than the firmware they serve.
+And the performance report is written from a bench report, judged against the budgets.
+"""
+
+import re
+
+import heap
+import perf_report
+import pytest
+
+from conftest import ROOT
+
+SOURCE = (".py", ".mjs", ".js", ".html", ".css")
+
+
+def sources(folder):
+    return sorted(p for p in (ROOT / folder).rglob("*")
+                  if p.suffix in SOURCE and "node_modules" not in p.parts and p.is_file())
+
+
+def lines(folder):
+    return sum(len(p.read_text().splitlines()) for p in sources(folder))
+
+
+def names(path, text):
+    """Whether `text` names the script at `path`: its file name, or an import of its stem."""
+    stem = re.escape(path.stem)
+    return path.name in text or re.search(r"^\s*(from|import)\s+%s\b" % stem, text, re.M)
+
+
+def unreached(roots, texts):
+    """The files (path -> text) that no root text names, directly or through a named file."""
+    seen, todo = set(), list(roots)
+    while todo:
+        text = todo.pop()
+        for p in texts:
+            if p not in seen and names(p, text):
+                seen.add(p)
+                todo.append(texts[p])
+    return [p for p in texts if p not in seen]
+
+
+def test_every_tools_script_is_reached_from_the_makefile_or_the_readme():
+    """Roots: the Makefile, the README and the firmware (tools/hostlib stands in for what it
+    imports under CPython); a script is reached when a reached file names it. Scripts the
+    tools run from host_tests/ (device-side players, browser drivers) carry the chain.
+    Negative control: dropping perf_report.py's `import power_model` leaves
+    tools/power_model.py unreached (only its test names it); an unnamed file is caught."""
+    roots = [(ROOT / "Makefile").read_text(), (ROOT / "README.md").read_text()]
+    roots += [p.read_text() for p in sources("firmware")]
+    helpers = sources("host_tests/mp") + sources("host_tests/web")
+    tools = sources("tools")
+    texts = {p: p.read_text() for p in tools + helpers}
+    assert [p.relative_to(ROOT) for p in unreached(roots, texts) if p in tools] == []
+    orphan = ROOT / "tools" / "orphan_probe.py"
+    assert unreached(roots, {**texts, orphan: ""})[-1:] == [orphan]
+
+
+def test_tools_are_smaller_than_the_firmware():
+    """Lines of .py, .mjs, .js, .html and .css outside node_modules. Negative control:
+    restoring the four unix-port bench scripts this cut removed (`git show
+    460739d:tools/bench.py` and bench_mp.py, bench_ui.py, bench_ui_mp.py) puts tools/ over."""
+    assert lines("tools") < lines("firmware"), (lines("tools"), lines("firmware"))
+
+
+def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0):
+    """A bench_pico report as `make bench-pico` writes it, with no emulator run."""
+    play = {"actions": {k: {"n": 3, "alloc_max": action_alloc, "ms_max": 30.0, "ms_median": 20.0,
+                            "emulated_ms_max": 15.5, "i2c_median": 80}
+                        for k in ("hold", "roll", "score")},
+            "idle": {"play": {"sampled": 40, "alloc_per_pass": 0.0, "ms_max": 1.2}},
+            "i2c_median_all": 81, "anim_ms_max": 14.3, "save": {"ms_max": 37.6},
+            "sampling": "hard Timer"}
+    return {"version": "abc1234", "when": "2026-11-27 01:00 UTC", "fws": ["1.28.0"],
+            "command": ".venv/bin/python tools/bench_pico.py", "seconds": 3725,
+            "heap_fw": "1.28.0", "at": {"uf2 heap 4 4": "0ld0ld0"},
+            "uf2": {"reset": {"title_ms": 81.5}, "heap 0 4": yahtzee_kb, "heap 4 4": 72,
+                    "heap 5 4": {"error": "does not complete with 96 KB"}},
+            "1.28.0": {"reset": {"title_ms": title_ms}, "play": play, "repl free": 241536,
+                       "heap 0 1": 104, "heap 4 4": 212, "cpu 3 4": {"max_ms": 41.0}}}
+
+
+def table_rows(text):
+    return [r.split(" | ") for r in text.splitlines() if r.startswith("| ") and "---" not in r]
+
+
+def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
+    """Each row: budget, target, figure, verdict, layout, MicroPython, the command that
+    measures it. Negative control: over-budget figures (a 53 KB Yahtzee, 640 ms to the
+    title, 16 B per action) must read FAIL, and a writer that stops judging fails this."""
+    doc = tmp_path / "PERFORMANCE.md"
+    perf_report.write(bench_report(), doc)
+    text = doc.read_text()
+    assert text.count("| budget | target | measured | verdict | layout | MicroPython | command |") \
+        == 1
+    assert "PicoYacht abc1234" in text and "62 min 5 s" in text
+    rows = {r[0][2:] + " @" + r[4]: r for r in table_rows(text)[1:]}
+    assert all(len(r) == 7 and r[6].startswith("`make bench-pico PICOARGS=") for r in rows.values())
+    yahtzee = rows["smallest free heap: Yahtzee, 4 Expert seats, coach on @frozen .uf2"]
+    assert yahtzee[1:4] == ["at most 52 KB", "52 KB", "pass"]
+    maxi = rows["smallest free heap: Maxi, 4 Expert seats, coach on @frozen .uf2"]
+    assert maxi[1:4] == ["at most 72 KB", "72 KB (PicoYacht 0ld0ld0)", "pass"]
+    assert "--only heap --layout uf2 --rules 4 --seats 4" in maxi[6]
+    deluxe = rows["smallest free heap: Deluxe, 4 Expert seats, coach on @frozen .uf2"]
+    assert deluxe[1] == "at most 72 KB" and deluxe[3] == "**FAIL**" and "96 KB" in deluxe[2]
+    spare = rows["smallest free heap: Maxi, 4 Expert seats, coach on @.mpy"]
+    assert spare[1:4] == ["at least 24 KB spare", "23 KB spare (needs 212 of 235 KB)", "**FAIL**"]
+    assert rows["smallest free heap: Yahtzee, 1 Expert seat, coach on @.mpy"][3] == "pass"
+    assert rows["reset to the title frame @frozen .uf2"][1:4] == ["at most 150 ms", "81.5 ms",
+                                                                  "pass"]
+    assert rows["reset to the title frame @.mpy"][3] == "pass"
+    assert rows["garbage per user action (max) @.mpy"][3] == "pass"
+    assert rows["pass while a CPU plays (max): Expert, Maxi @.mpy"][3] == "pass"
+    assert any(k.startswith("power model, ") and "h, asleep" in r[2] for k, r in rows.items())
+
+    over = tmp_path / "over.md"
+    perf_report.write(bench_report(title_ms=640.0, yahtzee_kb=53, action_alloc=16), over)
+    rows = {r[0][2:] + " @" + r[4]: r for r in table_rows(over.read_text())[1:]}
+    assert rows["reset to the title frame @.mpy"][2:4] == ["640 ms", "**FAIL**"]
+    assert rows["smallest free heap: Yahtzee, 4 Expert seats, coach on @frozen .uf2"][3] \
+        == "**FAIL**"
+    assert rows["garbage per user action (max) @.mpy"][3] == "**FAIL**"
+
+
+def test_the_committed_report_is_the_generated_one():
+    """docs/PERFORMANCE.md is the writer's output, not a lab notebook: its header, one table
+    in the writer's columns, and a command on every row."""
+    text = (ROOT / "docs" / "PERFORMANCE.md").read_text()
+    assert "Generated by `make bench-pico`" in text
+    assert re.search(r"^- Firmware: PicoYacht \S+", text, re.M)
+    rows = table_rows(text)
+    assert rows[0] == ["| budget", "target", "measured", "verdict", "layout", "MicroPython",
+                       "command |"]
+    assert all(len(r) == 7 and "make bench-pico" in r[6] for r in rows[1:])
+
+
+@pytest.mark.parametrize("text,ids", [("all", [0, 1, 2, 3, 4, 5]), ("maxi", [4]),
+                                      ("0,casino 5", [0, 2])])
+def test_rule_sets_are_chosen_by_id_or_name(text, ids):
+    assert heap.rule_ids(text) == ids
