@@ -89,7 +89,7 @@ def test_power_off_saves_the_move_first_and_resumes_after_a_reboot():
     app.power_off()
     assert r.runner.power.step(app, False, r.board.ticks_ms())
     assert r.board.sleeps == 1 and not r.board.i2c.on and not app.off
-    assert app.turn.after_move() is False  # nothing left to save
+    assert not app.turn.save_due  # nothing left to save: the move was saved first
     r2 = Rig(store=Store(fs.reboot(), "/saves"))
     assert r2.app.turn.game is not None and r2.app.turn.game.is_filled(0, box)
 
