@@ -1,5 +1,5 @@
 """Heap budgets of the core on the real MicroPython unix port: complete games of every rule
-set in a 64 KB heap, line for line as on CPython, and CPU seats of every level.
+set in a 66 KB heap (CORE_HEAP), line for line as on CPython, and CPU seats of every level.
 
 The workloads are small scripts (mp/play_games.py, mp/strategy_games.py) because the heap
 they prove is the game's: a twin test module loaded beside them would spend it. The other
@@ -31,8 +31,15 @@ def lines_without_comments(text):
     return [ln for ln in text.splitlines() if not ln.startswith("#")]
 
 
-def test_complete_games_of_every_rule_set_under_64k_heap():
-    mp = run_micropython(SCRIPTS / "play_games.py", heap="64k", args=["4"])
+# The rules core's heap: 64k held with about 1 KB to spare until the merges of issues 24-28
+# (full box names, the joker rule shared with the engine); since then the smallest heap
+# that completes is 64k or 65k depending on the clone's folder (fragmentation: the import
+# paths' lengths move it). Checked at 66k, just clear of that band.
+CORE_HEAP = "66k"
+
+
+def test_complete_games_of_every_rule_set_under_66k_heap():
+    mp = run_micropython(SCRIPTS / "play_games.py", heap=CORE_HEAP, args=["4"])
     assert mp.returncode == 0, mp.stderr
     cp = run_cpython(SCRIPTS / "play_games.py", "4")
     mp_lines, cp_lines = lines_without_comments(mp.stdout), lines_without_comments(cp)
@@ -46,7 +53,7 @@ def test_micropython_plays_every_rule_set_with_cpu_seats(kinds, heap):
     9.8 KB of .mpy (this 64-bit port keeps loaded code in the heap): its smallest heap is
     75k, checked at 96k. The search engine needs about 15 KB (5 dice) or 27 KB (6 dice) of
     heap in a few blocks of up to 6.5 KB: Normal and Expert are checked at 128k (a Pico
-    has about 200 KB free). The rules core alone plays in 64k (the test above)."""
+    has about 200 KB free). The rules core alone plays in 66k (the test above)."""
     tables = FIRMWARE.parent / "tables"
     args = (kinds, str(tables)) if (tables / "yahtzee.bin").exists() else (kinds,)
     r = run_micropython(SCRIPTS / "strategy_games.py", heap=heap, args=args)

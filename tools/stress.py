@@ -62,8 +62,10 @@ COUNTS = {
 }
 # Heaps (-X heapsize) of the 64-bit unix port, found by scans and set well above where each
 # job failed at CI's clone path: fragmentation moves that edge with the path and the code.
-# display runs two whole apps (the twins) in one heap.
-HEAPS = {"cuts": "1M", "cuts_bytes": "1M", "errors": "1M", "corrupt": "512k", "display": "1M",
+# display runs two whole apps (the twins) in one heap. corrupt: at 512k some parallel runs
+# of the suite had every boot after the good sets fail for a 1 KB frame buffer, others
+# none; the cause is not yet found (see the closing note of the session that set 1M).
+HEAPS = {"cuts": "1M", "cuts_bytes": "1M", "errors": "1M", "corrupt": "1M", "display": "1M",
          "wdt": "288k", "mash": "320k", "heap": "320k", "soak": "288k"}
 MASH_MARGIN_KB = 16
 # Negative controls: a known-bad store or app under the same checks. Each must report
@@ -71,13 +73,13 @@ MASH_MARGIN_KB = 16
 NEGATIVE = {
     "neg_in_place": ("stress_cuts", ["stride=40", "mode=0", "lfs=0", "broken=1"], "1M"),
     "neg_no_sync": ("stress_cuts", ["stride=7", "mode=0", "broken=2"], "1M"),
-    "neg_rotate_bad": ("stress_corrupt", ["n=60", "broken=1"], "512k"),
-    "neg_no_game_check": ("stress_corrupt", ["n=100", "kind=2", "broken=2"], "512k"),
+    "neg_rotate_bad": ("stress_corrupt", ["n=60", "broken=1"], "1M"),
+    "neg_no_game_check": ("stress_corrupt", ["n=100", "kind=2", "broken=2"], "1M"),
     "neg_no_sync_reads_back": ("stress_cuts", ["stride=7", "mode=0", "broken=3"], "1M"),
     "neg_rename_fails": ("stress_cuts", ["mode=1", "broken=4"], "1M"),
     "neg_errors_in_place": ("stress_cuts", ["mode=1", "lfs=0", "broken=1"], "1M"),
-    "neg_ignore_backup": ("stress_corrupt", ["n=100", "kind=2", "broken=3"], "512k"),
-    "neg_impossible_cards": ("stress_corrupt", ["n=300", "kind=2", "broken=4"], "512k"),
+    "neg_ignore_backup": ("stress_corrupt", ["n=100", "kind=2", "broken=3"], "1M"),
+    "neg_impossible_cards": ("stress_corrupt", ["n=300", "kind=2", "broken=4"], "1M"),
 }
 # The emulated Pico's controls (tools/pico_stress.py arguments), likewise.
 PICO_NEGATIVE = {
