@@ -14,7 +14,6 @@ from micropython import const
 
 from picoyacht import gamelog
 from picoyacht.game import HUMAN, POINTS, ZERO, RuleError
-from picoyacht.labels import take_words
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, best_box, can_roll, fallback
 from picoyacht.rules import NAME
 from picoyacht.ticks import ticks_diff
@@ -46,6 +45,8 @@ def move_words(game, score, arg):
     """A move as a hint or a tip names it, in a row: "Take Full house 25" (labels.take_words
     shortens a name that does not fit), "Hold 4 4 4, roll" or "Roll all"."""
     if score:
+        from picoyacht.labels import take_words  # (here: labels stays out of the boot)
+
         return take_words(game.rs.boxes[arg][NAME], str(game.preview(arg)))
     if not arg:
         return "Roll all"
