@@ -97,33 +97,23 @@ class Turn:
     def start(self):
         """A new game from the settings; its first screen."""
         self.start_due = False
-        app = self.app
-        s = app.settings
-        app.save("settings", s.pack())
-        seed = self._new_seed()
+        s = self.app.settings
+        self.app.save("settings", s.pack())
         n = s.nplayers
-        g = Game(s.rid, s.names[:n], s.kinds[:n], s.options_copy(), Roller(seed), seed)
-        self.demo = False
-        return self._begin(g, s.coach)
+        return self._begin(s.rid, s.names[:n], s.kinds[:n], s.options_copy(), s.coach, False)
 
     def play_again(self):
         """A new game with the finished one's rule set, options and seats; its first screen."""
         old = self.game
-        seed = self._new_seed()
-        g = Game(old.rs, old.names, old.kinds, Options.unpack(*old.options.pack()),
-                 Roller(seed), seed)
-        self.demo = False
-        return self._begin(g, self.app.settings.coach)
+        return self._begin(old.rs, old.names, old.kinds, Options.unpack(*old.options.pack()),
+                           self.app.settings.coach, False)
 
     def start_demo(self):
         """The all-CPU demo, which never replaces a game to resume: it waits aside."""
         if self.resumable():
             self.parked = self.game
-        seed = self._new_seed()
-        g = Game(YAHTZEE, ["Easy", "Normal", "Expert"], bytearray((1, 2, 3)), Options(),
-                 Roller(seed), seed)
-        self.demo = True
-        return self._begin(g, 0)
+        return self._begin(YAHTZEE, ["Easy", "Normal", "Expert"], bytearray((1, 2, 3)),
+                           Options(), 0, True)
 
     def quit(self):
         """Quit to the title: a demo ends there; a real game stays, to resume, and is saved
@@ -142,7 +132,11 @@ class Turn:
         r = self.roller
         return (r.rand15() << 15) | r.rand15()
 
-    def _begin(self, g, level):
+    def _begin(self, rules, names, kinds, options, level, demo):
+        """A new game on a new seed, taken over with the coach at level; its first screen."""
+        seed = self._new_seed()
+        g = Game(rules, names, kinds, options, Roller(seed), seed)
+        self.demo = demo
         self.adopt(g, level)
         self.last_box = -1
         self.coach_line = ""
