@@ -7,8 +7,9 @@ Every sweep is also a generator of steps (see picoyacht.engine) with the same an
 Glossary: n dice; a keep is a multiset of 0..n of them, packed in `codes` as 3 bits of
 count per face (face 1 lowest); keeps are ordered by size, then by code, so `start[k]` is
 the index of the first keep of k dice; the rolls are the keeps of exactly n dice, from
-`first_roll` to `nkeeps` - 1 (`nrolls` of them); `child[6 * i + f - 1]` is the index of
-keep i plus one die showing f.
+`first_roll` to `nkeeps` - 1 (`nrolls` of them); `children[f - 1][i]` is the index of
+keep i plus one die showing f (six arrays, not one six times as long: on a fragmented heap
+a run that long may not be free).
 """
 
 from array import array
@@ -68,7 +69,7 @@ class Dice:
         self.nkeeps = self.start[n + 1]
         self.first_roll = self.start[n]
         self.nrolls = self.nkeeps - self.first_roll
-        self.codes = self.child = None
+        self.codes = self.children = None
         self.steps = self._build()  # None once run: a finished generator keeps its frame
         if not later:
             self.allocate()
@@ -76,10 +77,12 @@ class Dice:
             self.steps = None
 
     def allocate(self):
-        """The two work arrays, largest first (the owner allocates before it computes
+        """The work arrays, largest first (the owner allocates before it computes
         anything, while the heap has its largest free runs)."""
-        self.child = work_array("H", 6 * self.first_roll)
         self.codes = work_array("i", self.nkeeps)
+        n = self.first_roll
+        self.children = (work_array("H", n), work_array("H", n), work_array("H", n),
+                         work_array("H", n), work_array("H", n), work_array("H", n))
 
     def _build(self):
         n = self.n
@@ -94,7 +97,7 @@ class Dice:
             yield 6 * (hi - lo) * _C_INDEX
 
     def _children(self, lo, hi):
-        """child[] of keeps lo .. hi-1."""
+        """children[][] of keeps lo .. hi-1."""
         start = self.start
         size = 0
         for i in range(lo, hi):
@@ -102,7 +105,7 @@ class Dice:
                 size += 1
             c = self.codes[i]
             for f in range(6):
-                self.child[6 * i + f] = self.index(c + (1 << (3 * f)), size + 1)
+                self.children[f][i] = self.index(c + (1 << (3 * f)), size + 1)
 
     def _walk(self, n, fill):
         for c6 in range(n + 1):
@@ -136,11 +139,9 @@ class Dice:
         """In place: a[i] for every keep of fewer than n dice becomes the mean (rounded) of
         its six one-more-die children; a[first_roll:] (the rolls) must hold the leaf values.
         lo, hi: only keeps lo .. hi-1 (all of them in descending chunks is the same)."""
-        ch = self.child
+        c1, c2, c3, c4, c5, c6 = self.children
         for i in range((self.first_roll if hi < 0 else hi) - 1, lo - 1, -1):
-            j = 6 * i
-            a[i] = (a[ch[j]] + a[ch[j + 1]] + a[ch[j + 2]] + a[ch[j + 3]] + a[ch[j + 4]]
-                    + a[ch[j + 5]] + 3) // 6
+            a[i] = (a[c1[i]] + a[c2[i]] + a[c3[i]] + a[c4[i]] + a[c5[i]] + a[c6[i]] + 3) // 6
 
     def expect_steps(self, a):
         hi = self.first_roll
@@ -162,11 +163,10 @@ class Dice:
         """In place: a[i] becomes the max of a over all sub-multisets of keep i. Pushes
         each keep's final value to its children, in index (= size) order (ascending
         chunks of lo .. hi-1 do the same)."""
-        ch = self.child
+        children = self.children
         for i in range(lo, self.first_roll if hi < 0 else hi):
             v = a[i]
-            j = 6 * i
-            for f in range(6):
-                c = ch[j + f]
+            for ch in children:
+                c = ch[i]
                 if v > a[c]:
                     a[c] = v

@@ -155,7 +155,7 @@ class Engine(EngineTables):
 
     def _fill_s(self, mask, y):
         roll_values, roll_scores = self.roll_values, self.roll_scores
-        nb, nrolls, nlower = self.nb, self.nrolls, self.nlower
+        nb, nrolls = self.nb, self.nrolls
         lower_future, upper_future = self.lower_future, self.upper_future
         codes, first_roll = self.dice.codes, self.dice.first_roll
         n1 = self.rs.ndice + 1
@@ -174,16 +174,17 @@ class Engine(EngineTables):
                         roll_values[r] = v
             elif b == self.joker_box:
                 w0, w50 = lower_future[b], lower_future[nb]
+                scores = roll_scores[b - 6]
                 for r in range(nrolls):
-                    s = roll_scores[r * nlower + b - 6]
+                    s = scores[r]
                     v = s * ONE + (w50 if s else w0)
                     if v > roll_values[r]:
                         roll_values[r] = v
             else:
                 w = lower_future[b]
-                j = b - 6
+                scores = roll_scores[b - 6]
                 for r in range(nrolls):
-                    v = roll_scores[r * nlower + j] * ONE + w
+                    v = scores[r] * ONE + w
                     if v > roll_values[r]:
                         roll_values[r] = v
             yield nrolls * _C_FILL

@@ -1,7 +1,7 @@
 """What one rule set's CPU search reads and writes: its score tables and work arrays, built
 once per engine, in steps. picoyacht.engine's Engine extends EngineTables with the search.
 
-    roll_scores[r * nlower + b - 6]   points of roll r in lower box b (upper ones: counts)
+    roll_scores[b - 6][r]             points of roll r in lower box b (upper ones: counts)
     joker_scores[(f - 1) * nb + b]    points of n dice showing f in box b, as a joker
     yahtzee_rolls[f - 1]              the index of the roll of n dice showing f
     hold_values[keep], roll_values[r] the search's work arrays (see picoyacht.engine)
@@ -66,12 +66,14 @@ class EngineTables:
         n, nb, nlower = rs.ndice, self.nb, self.nlower
         d = self.dice
         # Every work array first, largest first, on a freshly collected heap: allocated
-        # between the steps' garbage, the later ones found no free run long enough.
+        # between the steps' garbage, the later ones found no free run long enough. For
+        # the same reason none is longer than a few rolls' worth: the roll scores are an
+        # array per box (and the keeps' children an array per face, see Dice).
         yield from collect_steps()
-        roll_scores = bytearray(d.nrolls * nlower)
-        d.allocate()
         self.hold_values = work_array("i", d.nkeeps)
+        d.allocate()
         self.roll_values = work_array("i", d.nrolls)
+        roll_scores = [bytearray(d.nrolls) for _ in range(nlower)]
         yield d.nkeeps * _C_ALLOC
         yield from d.steps
         d.steps = None  # a finished generator keeps its frame on the heap
@@ -98,23 +100,22 @@ class EngineTables:
         yield from collect_steps()
 
     def _score_roll(self, roll_scores, r):
-        """roll_scores' row for roll r: its points in each lower box."""
+        """Roll r's points in each lower box, into roll_scores."""
         d = self.dice
         counts = self.counts
         code = d.codes[d.first_roll + r]
         for f in range(6):
             counts[f + 1] = (code >> (3 * f)) & 7
         boxes = self.rs.boxes
-        row = r * self.nlower - 6
         for b in range(6, self.nb):
             s = rules.evaluate(boxes[b], counts)
-            roll_scores[row + b] = s if s > 0 else 0
+            roll_scores[b - 6][r] = s if s > 0 else 0
 
     def score(self, r, b):
         """Points of roll r (0 .. nrolls-1) in box b, no joker."""
         if b < 6:
             return ((self.dice.codes[self.dice.first_roll + r] >> (3 * b)) & 7) * (b + 1)
-        return self.roll_scores[r * self.nlower + b - 6]
+        return self.roll_scores[b - 6][r]
 
     def keep_mask(self, dice, keep):
         """A held mask over the dice positions that keeps multiset `keep` (lowest positions

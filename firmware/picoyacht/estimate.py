@@ -55,16 +55,18 @@ class NormalEstimate:
         e = self.engine
         e.key = False  # roll_values changes: the engine's position is gone
         par = zeros("i", e.nb)
-        roll_values, roll_scores = e.roll_values, e.roll_scores
-        nb, nrolls, nlower = e.nb, e.nrolls, e.nlower
+        roll_values = e.roll_values
+        nb, nrolls = e.nb, e.nrolls
         codes, first_roll = e.dice.codes, e.dice.first_roll
         for b in range(nb):
             e.hold_stage = -1  # roll_values changes
-            for r in range(nrolls):  # e.score(r, b), inline
-                if b < 6:
+            if b < 6:  # e.score(r, b), inline
+                for r in range(nrolls):
                     roll_values[r] = ((codes[first_roll + r] >> (3 * b)) & 7) * (b + 1) * _ONE
-                else:
-                    roll_values[r] = roll_scores[r * nlower + b - 6] * _ONE
+            else:
+                scores = e.roll_scores[b - 6]
+                for r in range(nrolls):
+                    roll_values[r] = scores[r] * _ONE
             yield nrolls * _C_FILL
             par[b] = yield from e.start_steps()
         e.hold_stage = -1
