@@ -18,7 +18,7 @@ except ImportError:  # CPython, or a build without them
     heap_lock = None
 
 
-_held = bytearray(1)  # 1 while locked() holds the heap: i2c_write() lets go for a write
+_held = 0  # 1 while locked() holds the heap: i2c_write() lets go of it for a write
 
 
 def locked(fn, a, b, c):
@@ -30,15 +30,16 @@ def locked(fn, a, b, c):
     while locked), it runs again unlocked, so it must be safe to repeat, and a real error
     then shows as itself. The one place the frames, the display driver and the CPU's
     search lock the heap. Calls do not nest."""
+    global _held
     if heap_lock is not None:
         heap_lock()
-        _held[0] = 1
+        _held = 1
         try:
             return fn(a, b, c)
         except MemoryError:
             pass
         finally:
-            _held[0] = 0
+            _held = 0
             heap_unlock()
     return fn(a, b, c)
 
@@ -48,7 +49,7 @@ def i2c_write(i2c, addr, buf, vec):
     with the heap unlocked for the write alone. The display driver sends its frame locked,
     so that its call frames stay off the heap, but the rp2 port's writevto copies its
     buffers into a heap block, and a bus error's exception is made there too."""
-    held = _held[0]
+    held = _held
     if held:
         heap_unlock()
     try:
