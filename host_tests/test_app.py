@@ -68,6 +68,39 @@ def test_ui_game_fits_in_64k_beyond_its_code(buttons):
     assert "\nOK " in r.stdout, r.stdout
 
 
+# The modules only a game needs, imported by its first adopt() and not by the boot.
+GAME_ONLY = ("picoyacht.coach", "picoyacht.gamelog", "picoyacht.labels")
+
+
+def test_title_comes_up_without_the_game_modules():
+    """On the .mpy layout every module the boot imports is a file lookup and its bytecode
+    in the heap before the title's frame (DESIGN.md's reset budget), so the modules only a
+    game uses load with the first game. Breaks if turn.py or app.py import the coach or
+    the log at their top again, or the title's screens pull in labels."""
+    code = (
+        "import sys\n"
+        "from board_sim import FULL, Driver, HeadlessBoard\n"
+        "from picoyacht import app as A\n"
+        "def loaded():\n"
+        "    return ' '.join(k for k in sys.modules if k.startswith('picoyacht.'))\n"
+        "b = HeadlessBoard(FULL)\n"
+        "r = A.Runner(b)\n"
+        "d = Driver(b, r)\n"
+        "d.run_ms(30)\n"
+        "print('TITLE', r.app.screen.NAME, r.app.frames, loaded())\n"
+        "import ui_checks\n"
+        "ui_checks.new_game(d, r.app, 1)\n"
+        "print('GAME', r.app.screen.NAME, loaded())\n")
+    out = mpy_run.run(code, [_compiled()], "256k", timeout=300)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    lines = {ln.split()[0]: ln.split()[1:] for ln in out.stdout.splitlines()}
+    name, frames, *boot = lines["TITLE"]
+    assert name == "title" and int(frames) >= 1, lines
+    assert [m for m in GAME_ONLY if m in boot] == [], boot
+    assert lines["GAME"][0] == "play", lines
+    assert "picoyacht.coach" in lines["GAME"] and "picoyacht.gamelog" in lines["GAME"]
+
+
 @pytest.mark.parametrize("check", ["alloc", "resume", "corrupt", "full_flash", "idle",
                                    "anim", "display_dead", "diag", "demo", "coach",
                                    "frame_first", "loading", "preload"])

@@ -884,3 +884,33 @@ def test_a_flushs_planning_needs_no_heap():
             if lock is not None:
                 fast.heap_unlock()
         assert n and flush_counting(d, panel)[0] > 0
+
+
+@pytest.mark.micropython
+def test_a_flushs_sending_needs_no_heap_but_its_writes():
+    """flush() sends its runs with the heap locked too, letting go of it for each write
+    alone (the rp2 port's writevto copies into a heap block; this fake bus's log
+    allocates): the runs' call frames then take no heap, which on a fragmented heap made
+    a page of the scores miss its 20 ms. If the sending allocated, the locked heap would
+    refuse and it would run twice. Breaks if a write keeps the lock (fast.i2c_write) or
+    _send allocates. CPython: plain."""
+    from picoyacht import ssd1306
+
+    d, panel = make()
+    calls = [0]
+    send = ssd1306._send
+
+    def counted(disp, b, c):
+        calls[0] += 1
+        send(disp, b, c)
+
+    ssd1306._send = counted
+    try:
+        r = Roller(11)
+        for k in range(20):
+            for _ in range(1 + r.d6() * 5):
+                d.pixel(r.rand15() & 127, r.rand15() & 63, 1)
+            assert flush_counting(d, panel)[1] > 0
+            assert calls[0] == k + 1
+    finally:
+        ssd1306._send = send

@@ -148,3 +148,22 @@ def test_standings_page_ranks_all_six_seats_first():
     ranks = [n for n, xr, y in nums if xr == 12 and y >= 16]
     assert totals == [30, 30, 20, 10, 5, 0]
     assert ranks == [1, 1, 3, 4, 5, 6]
+
+
+def test_standings_sum_each_card_once():
+    """Opening the scores sums each seat's card once, and the standings page draws from
+    those totals: ranking by summing every card for every rank took 6 players' standings
+    far over a pass's 20 ms on the emulated Pico. Breaks if the ranking goes back to
+    Game.total per comparison. The totals stay right while it shows (no move is made)."""
+    r = Rig()
+    g = r.new_game((HUMAN,) * 6)
+    for s, pts in enumerate((10, 30, 20, 30, 0, 5)):
+        g.scores[s * g.rs.nboxes + 12] = pts  # Chance
+        g.filled[s] |= 1 << 12
+    total = g.total
+    calls = []
+    g.total = lambda seat: calls.append(seat) or total(seat)
+    r.app.go("scores")
+    nums = numbers(r.app, "rnum")  # (draws the page)
+    assert sorted(calls) == list(range(6))
+    assert [n for n, xr, y in nums if xr == 128 and y >= 16] == [30, 30, 20, 10, 5, 0]

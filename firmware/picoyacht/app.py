@@ -20,7 +20,7 @@ import gc
 
 from micropython import const
 
-from picoyacht import gamelog, power
+from picoyacht import power
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
 from picoyacht.debounce import PRESS, RELEASE
 from picoyacht.fast import locked
@@ -156,6 +156,21 @@ class App:
         self.last_input = now
         self.dirty = True
 
+    def _report(self, head, msg, e=None):
+        """An error's line on the console, msg quoted, and a fault's traceback. gamelog,
+        which quotes them, loads with the first report, not with the boot; a report that
+        fails (out of heap) is dropped, for the game goes on without it."""
+        if self.console is None:
+            return
+        try:
+            from picoyacht import gamelog
+
+            self.log(head + gamelog.q(msg) + "}")
+            if e is not None:
+                gamelog.trace(e)
+        except Exception:
+            pass
+
     def log(self, line):
         if self.console is not None:
             try:
@@ -261,8 +276,7 @@ class App:
             ok, err = False, "not saved: " + str(e)
         self.save_msg = self.save_state.saved(kind, ok, err)
         if not ok:
-            self.log('{"ev":"save_error","kind":"' + kind + '","msg":' + gamelog.q(self.save_msg)
-                     + "}")
+            self._report('{"ev":"save_error","kind":"' + kind + '","msg":', self.save_msg)
         if self.save_msg != shown:  # "not saved", or its end, shows on the next frame
             self.dirty = True
         return ok
@@ -346,9 +360,7 @@ class App:
     # ---------------------------------------------------------------- drawing
     def fault(self, e):
         """Last line of defence: log, show a note, go back to a safe screen, keep the game."""
-        self.log('{"ev":"fault","msg":' + gamelog.q(repr(e)[:60]) + "}")
-        if self.console is not None:
-            gamelog.trace(e)
+        self._report('{"ev":"fault","msg":', repr(e)[:60], e)
         self.message("Oops", [repr(e)[:21], "the game is kept"], self.keys("OK: title"))
 
     def render(self):

@@ -1,11 +1,13 @@
 """Scores of every seat (from the menu), game over, and each box's rating at the end."""
 
+from array import array
+
 from micropython import const
 
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.labels import fit, row_label
-from picoyacht.rules import NAME, YAHTZEE_BONUS
+from picoyacht.rules import MAX_SEATS, NAME, YAHTZEE_BONUS
 from picoyacht.screens import (
     CELL,
     ROW_CREDITS,
@@ -37,10 +39,23 @@ class Scores(Pages):
         Pages.__init__(self, app)
         g = app.turn.game  # (as page: made with the screen, which loads ahead of its press)
         self.rows = card_rows(g.rs) if g is not None else b""
+        # Every seat's total and the seats best first, made by enter(): the standings then
+        # draw without summing each card for every rank (no move is made while they show).
+        self.totals = array("i", bytes(4 * MAX_SEATS))
+        self.order = bytearray(MAX_SEATS)
 
     def enter(self):
-        self.rows = card_rows(self.turn.game.rs)
+        g = self.turn.game
+        self.rows = card_rows(g.rs)
         self.page = 0
+        n = g.nseats
+        totals = self.totals
+        for s in range(n):
+            totals[s] = g.total(s)
+        s = -1
+        for r in range(n):
+            s = next_ranked(totals, n, s)
+            self.order[r] = s
 
     def _row_pages(self):
         return (len(self.rows) + _ROWS - 1) // _ROWS
@@ -63,21 +78,22 @@ class Scores(Pages):
         """Rank, name and total of every seat, best first (a tie shares its rank); in
         Casino also what each has won."""
         g = self.turn.game
+        n = g.nseats
+        totals = self.totals
         cv.text("rank", 0, 8)
         cv.rtext("total", W, 8)
         if g.rs.casino:
             cv.rtext("won", 84, 8)
-        s = -1
-        for r in range(g.nseats):
-            s = next_ranked(g, s)
+        for r in range(n):
+            s = self.order[r]
             y = (r + 2) * 8
-            cv.rnum(1 + _above(g, s), 12, y)
+            cv.rnum(1 + _above(totals, n, s), 12, y)
             x = cv.text(g.names[s], 24, y)
             if s == g.current and not g.over:
                 cv.glyph(font.LEFT, x + 2, y)
             if g.rs.casino:
                 cv.rnum(row_sum(g, s, ROW_CREDITS), 84, y)
-            cv.rnum(g.total(s), W, y)
+            cv.rnum(totals[s], W, y)
 
     def _grid(self, cv, page):
         g = self.turn.game
@@ -138,28 +154,29 @@ def label_room(shown):
     return room if room < _LABEL_MAX else _LABEL_MAX
 
 
-def next_ranked(g, after):
-    """The seat ranked next after seat `after` (-1: the first), by total and then by
-    seat: a scan, not a sorted list, so that turning to the page allocates nothing."""
-    t0 = g.total(after) if after >= 0 else 1 << 30
+def next_ranked(totals, n, after):
+    """Of n seats with these totals, the one ranked next after seat `after` (-1: the
+    first), by total and then by seat: a scan, not a sorted list, so that opening the page
+    allocates nothing."""
+    t0 = totals[after] if after >= 0 else 1 << 30
     pick = -1
     pick_t = -1
-    for s in range(g.nseats):
-        t = g.total(s)
+    for s in range(n):
+        t = totals[s]
         if (t < t0 or t == t0 and s > after) and t > pick_t:
             pick = s
             pick_t = t
     return pick
 
 
-def _above(g, seat):
-    """How many seats total more than seat: its rank less one, shared on a tie."""
-    t = g.total(seat)
-    n = 0
-    for s in range(g.nseats):
-        if g.total(s) > t:
-            n += 1
-    return n
+def _above(totals, n, seat):
+    """How many of n seats total more than seat: its rank less one, shared on a tie."""
+    t = totals[seat]
+    k = 0
+    for s in range(n):
+        if totals[s] > t:
+            k += 1
+    return k
 
 
 class Over(Screen):

@@ -127,13 +127,19 @@ class Canvas:
         return self.rnum(n, x + ndigits(n) * CELL - 1, y, c) + ndigits(n) * CELL - 1
 
     def rnum(self, n, xr, y, c=1):
-        """Integer whose last digit ends just before xr; returns its left x."""
+        """Integer whose last digit ends just before xr; returns its left x. A number on a
+        page boundary and on screen (nearly every one) goes digit by digit to
+        fast.put_glyph itself: a table's page is mostly numbers."""
         neg = n < 0
         if neg:
             n = -n
         x = xr - CELL + 1
+        row = (y >> 3) * W if not y & 7 and 0 <= y < 64 and xr <= W else -1
         while True:
-            self.glyph(48 + n % 10, x, y, c)
+            if row >= 0 and x >= 0:
+                put_glyph(self.buf, self.g, 48 + n % 10, row + x, 0, 0, c)
+            else:
+                self.glyph(48 + n % 10, x, y, c)
             n //= 10
             if not n:
                 break

@@ -28,7 +28,9 @@ window goes page by page through two small scratch buffers: w = 8q + r bytes are
 into scratch A (r < 8 bytes) and scratch B (8q bytes), and sent as the preallocated views
 A[:r] and B[:8q] (7 + 17 views instead of one per length) with writevto, whose copy is
 then at most 129 bytes and freed at once. The compare, the gap search and the copies are
-fast.span, fast.gap and fast.copy: native code on the Pico.
+fast.span, fast.gap and fast.copy: native code on the Pico. The planning and the sending
+run with the heap locked (fast.locked), so that their call frames take none of it on a
+fragmented heap; each write alone lets go of the lock (fast.i2c_write).
 
 A display that stops answering (loose wire, brown-out) must not stop the game: every bus
 error is caught, counted in `errors`, and leaves `ok` False with everything to resend.
@@ -44,7 +46,7 @@ tests use the pure-Python stand-in in tools/hostlib.
 import framebuf
 from micropython import const
 
-from picoyacht.fast import copy, gap, locked, span
+from picoyacht.fast import copy, gap, i2c_write, locked, span
 
 WIDTH = const(128)
 _HEIGHT = const(64)
@@ -130,6 +132,21 @@ def plan(lo, hi, cost, frm):
         cost[i] = best
 
 
+def _send(d, _b, _c):
+    """Display d's planned runs (d._from), the last pages first. Its flush() runs this with
+    the heap locked, so that the runs' call frames take no heap; the writes themselves let
+    go of the lock (fast.i2c_write). Safe to repeat: a run sent again sends the same bytes."""
+    frm = d._from
+    i = _PAGES
+    while i > 0:
+        j = frm[i]
+        if j == _UNKNOWN:
+            i -= 1
+            continue
+        d._run(j, i - 1)
+        i = j
+
+
 class SSD1306_I2C(framebuf.FrameBuffer):
     """The 128x64 panel at `addr` (0x3C, or 0x3D with SA0 high) on `i2c`."""
 
@@ -196,7 +213,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
 
     # ------------------------------------------------------------------ bus
     def _write(self, buf):
-        self.i2c.writeto(self.addr, buf)
+        i2c_write(self.i2c, self.addr, buf, False)
         self.bytes_sent += len(buf)
         self.writes += 1
 
@@ -271,7 +288,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
 
     def _find_changes(self, _b, _c):
         """_spans, then plan() if a page changed: their number. flush() runs it with the heap
-        locked (it allocates nothing); not the writes: rp2 copies a multi-buffer write."""
+        locked (it allocates nothing), and then _send()."""
         n = self._spans()
         if n:
             plan(self._lo, self._hi, self._cost, self._from)
@@ -353,7 +370,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
                 copy(self._sb_buf, 0, buf, at + r, w - r)
                 vec[1] = self._sa[r]
                 vec[2] = self._sb[q]
-                self.i2c.writevto(self.addr, vec)
+                i2c_write(self.i2c, self.addr, vec, True)
                 self.bytes_sent += 1 + w
                 self.writes += 1
             if g < 0:
@@ -366,16 +383,8 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             return self.init_display()
         if not locked(SSD1306_I2C._find_changes, self, None, None):
             return True
-        frm = self._from
         try:
-            i = _PAGES
-            while i > 0:
-                j = frm[i]
-                if j == _UNKNOWN:
-                    i -= 1
-                    continue
-                self._run(j, i - 1)
-                i = j
+            locked(_send, self, None, None)
         except OSError:
             self._lost()
             return False

@@ -11,8 +11,6 @@ next screen comes back (hand-over, play or game over) for App.show.
 
 import gc
 
-from picoyacht import gamelog
-from picoyacht.coach import Coach, centi, move_words
 from picoyacht.cues import GAME_OVER, HOLD, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
 from picoyacht.game import HUMAN, Game, RuleError, copy_into
@@ -32,7 +30,7 @@ class Turn:
         self.game = None
         self.demo = False
         self.parked = None  # the game to resume, aside while a demo plays
-        self.coach = Coach(app.log)
+        self.coach = None  # made with the first game (adopt): the title comes up without it
         self.roller = Roller(seed_from_entropy(urandom or _no_entropy, now_ms))  # new seeds
         self.start_due = False  # setup asked for a new game: App starts it once its key returns
         # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none) and for
@@ -57,6 +55,9 @@ class Turn:
     def adopt(self, game, level):
         """Take over a game, new or resumed at boot, with the coach at level."""
         self.game = game
+        if self.coach is None:
+            from picoyacht.coach import Coach
+            self.coach = Coach(self.app.log)
         self.coach.start(game, level)
         self.app.note("")
         self.last_scorer = -1
@@ -138,8 +139,8 @@ class Turn:
         g = Game(rules, names, kinds, options, Roller(seed), seed)
         self.demo = demo
         self.adopt(g, level)
-        self.last_box = -1
-        self.coach_line = ""
+        self.last_box, self.coach_line = -1, ""
+        from picoyacht import gamelog  # (loaded with the first game, not at boot)
         self.app.log(gamelog.start_line(g))
         self.save_due = True
         if g.rolloff:  # Deluxe: who threw what, when a human is there to read it
@@ -191,6 +192,7 @@ class Turn:
         if not g.rolls_used:
             self.app.note("Hint: roll first")
             return -1
+        from picoyacht.coach import centi, move_words
         kind, arg, value = self.coach.advise(g)
         mask = 0
         if kind != A_SCORE:
@@ -269,6 +271,7 @@ class Turn:
             if saved:
                 app.delete("game")
         self._log_score()
+        from picoyacht import gamelog
         app.log(gamelog.end_line(g))
         app.sound(GAME_OVER)
         return "over"
@@ -316,6 +319,7 @@ class Turn:
     def _log_score(self):
         if self._log_due:
             self._log_due = False
+            from picoyacht import gamelog
             self.app.log(gamelog.score_line(self.game, self.last_seat, self.last_box,
                                             self.last_pts, self._log_dice, self._log_bonus))
 
