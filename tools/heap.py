@@ -223,6 +223,8 @@ def main(argv=None):
         if failure:
             print("first failure below the answer:\n" + failure)
         budget, figure, ok = verdict(a.layout, rid, a.seats, kb, free)
+        if a.check and kb is not None:
+            figure = "completes at %d KB (not bisected)" % kb
         rows.append((RULE_NAMES[rid], kb))
         print("%s %s, %d seats: %s (budget %s): %s" % (
             a.layout, RULE_NAMES[rid], a.seats, figure, budget,

@@ -65,10 +65,15 @@ def heap_rows(rep):
             _, rid, seats = key.split()
             rid, seats = int(rid), int(seats)
             out = got[key]
-            kb = out if isinstance(out, int) else None
+            # {"completes": KB}: a game run at that one heap (a probe of the budget, no
+            # bisection), so the figure is an upper bound
+            checked = out.get("completes") if isinstance(out, dict) else None
+            kb = out if isinstance(out, int) else checked
             target, figure, ok = heap.verdict(layout, rid, seats, kb,
                                               free if isinstance(free, int) else None)
-            if isinstance(out, dict):
+            if checked is not None:
+                figure = "completes at %d KB (not bisected)" % checked
+            elif isinstance(out, dict):
                 figure, ok = err(out), False
             figure = mark(rep, where, key, figure)
             what = "1 Expert seat" if seats == 1 else "%d Expert seats" % seats
