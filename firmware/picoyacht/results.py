@@ -315,7 +315,7 @@ class Ratings(Pages):
             if b < nb:
                 cv.text(rs.boxes[b][NAME], 1, y)
                 cv.rnum(g.box_score(seat, b), W - 9, y)
-                cv.glyph(RATE_MARK[g.rating(seat, b)], W - 5, y)
+                cv.glyph(RATE_MARK[rs.rating(b, g.box_score(seat, b))], W - 5, y)
             elif b == nb:
                 cv.text("Upper bonus", 1, y)
                 cv.rnum(g.upper_bonus(seat), W - 9, y)
