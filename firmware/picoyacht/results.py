@@ -169,16 +169,12 @@ class Over(Screen):
 
     NAME = "over"
     winners = ()
-    ranking = ()
     judged = False
     prompt = ""
 
     def enter(self):
         g = self.turn.game
         self.winners = g.winners()
-        rank = list(range(g.nseats))
-        rank.sort(key=lambda s: -g.total(s))
-        self.ranking = rank
         self.judged = self.turn.coach.level >= 2
         self.prompt = "" if self.turn.demo else self.app.keys("Menu: play again")
 
@@ -218,9 +214,9 @@ class Over(Screen):
         coach = self.turn.coach
         worst = coach.worst() if self.judged else None
         last_row = 40 if worst is not None else 56  # the coach's lines take the bottom two
-        rank = self.ranking
-        for r in range(len(rank)):
-            s = rank[r]
+        s = -1
+        for r in range(g.nseats):
+            s = next_ranked(g, s)
             y = (r + 2) * 8
             if y > last_row:
                 break
@@ -239,7 +235,7 @@ class Over(Screen):
             cv.rnum(g.total(s), W, y)
         if worst is not None:
             _draw_worst(cv, g, worst, 48)
-        elif len(rank) < 6:  # the bottom row is free
+        elif g.nseats < 6:  # the bottom row is free
             cv.text(self.prompt, 1, 56)
 
 
