@@ -5,11 +5,13 @@ from micropython import const
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.labels import fit, row_label
-from picoyacht.rules import NAME, YAHTZEE_BONUS
+from picoyacht.rules import NAME
 from picoyacht.screens import (
     CELL,
+    ROW_BONUS,
     ROW_CREDITS,
     ROW_UPPER,
+    ROW_YB,
     Pages,
     Screen,
     W,
@@ -312,12 +314,10 @@ class Ratings(Pages):
                 cv.text(rs.boxes[b][NAME], 1, y)
                 cv.rnum(g.box_score(seat, b), W - 9, y)
                 cv.glyph(RATE_MARK[rs.rating(b, g.box_score(seat, b))], W - 5, y)
-            elif b == nb:
-                cv.text("Upper bonus", 1, y)
-                cv.rnum(g.upper_bonus(seat), W - 9, y)
-            else:
-                cv.text("Yahtzee bonus", 1, y)
-                cv.rnum(YAHTZEE_BONUS * g.ybonus[seat], W - 9, y)
+            else:  # the bonus rows, named and summed as on the card
+                code = ROW_BONUS if b == nb else ROW_YB
+                cv.text(row_label(code - ROW_UPPER, _LABEL_MAX), 1, y)
+                cv.rnum(row_sum(g, seat, code), W - 9, y)
 
 
 SCREENS = (Scores, Over, Ratings)  # what App.find opens by NAME
