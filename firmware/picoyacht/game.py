@@ -39,10 +39,7 @@ _U_LEFT = const(3)
 _U_SINGLE = const(4)
 _U_SLOTS = const(5)
 
-# Seat kinds: 0 is a human, 1..3 a CPU of that level.
-HUMAN = const(0)
-_CPU_EASY = const(1)
-_CPU_NORMAL = const(2)
+HUMAN = const(0)  # a seat's kind: 0 is a human, 1..3 a CPU of that level
 
 
 def copy_into(dst, src):
