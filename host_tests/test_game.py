@@ -10,16 +10,22 @@ from picoyacht.game import (
     FILLED,
     LOCKED,
     POINTS,
+    ZERO,
+    Game,
+    RuleError,
+)
+from picoyacht.rules import (
+    JOKER_FORCED,
+    JOKER_FREE,
+    JOKER_ORIGINAL,
     RATE_ABOVE,
     RATE_HIGH,
     RATE_LOW,
     RATE_MAX,
     RATE_ZERO,
-    ZERO,
-    Game,
-    RuleError,
+    RULESETS,
+    Options,
 )
-from picoyacht.rules import JOKER_FORCED, JOKER_FREE, JOKER_ORIGINAL, RULESETS, Options
 
 from scripted import LcgRoller, ScriptedRoller
 
@@ -214,7 +220,8 @@ def test_sharp_yahtzee_box_and_bonus_not_doubled():
     assert turn(g, r, five(6), "YZ") == 100
     assert turn(g, r, five(6), "6s") == 30
     assert g.total(0) == 100 + 30 + 100
-    assert g.rating(0, box(g, "YZ")) == RATE_ABOVE
+    yz = box(g, "YZ")
+    assert g.rs.rating(yz, g.box_score(0, yz)) == RATE_ABOVE
 
 
 # ---- turns and illegal actions ---------------------------------------------------------
@@ -357,7 +364,8 @@ def test_ratings_against_box_maximum():
     turn(g, r, [2, 2, 2, 1, 1], "2s")  # 6 of 10: above half
     turn(g, r, five(3), "YZ")  # 50 of 50
     turn(g, r, [1, 2, 4, 4, 5], "3s")  # 0
-    assert [g.rating(0, box(g, a)) for a in ("1s", "2s", "YZ", "3s")] == [
+    boxes = [box(g, a) for a in ("1s", "2s", "YZ", "3s")]
+    assert [g.rs.rating(b, g.box_score(0, b)) for b in boxes] == [
         RATE_LOW, RATE_HIGH, RATE_MAX, RATE_ZERO]
 
 

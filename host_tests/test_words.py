@@ -127,20 +127,28 @@ def test_a_roll_off_with_a_tie_says_they_throw_again():
     assert [n for n, xr, y in numbers(r.app, "rnum") if y >= 16] == [20, 20, 25, 19]
 
 
-def test_standings_page_ranks_all_six_seats_first():
-    """With 6 players, the scores' first page has every seat's rank, name and total, best
-    first (a tie shares its rank); before, totals were on pages 4 and 8 only."""
+SIX = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
+
+
+def six_seats_with_a_tie():
+    """A 6-player game whose Chance boxes tie Bob and Dan at the top."""
     r = Rig()
-    names = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
-    r.app.settings.names[:6] = names
+    r.app.settings.names[:6] = SIX
     g = r.new_game((HUMAN,) * 6)
     for s, pts in enumerate((10, 30, 20, 30, 0, 5)):
         g.scores[s * g.rs.nboxes + 12] = pts  # Chance
         g.filled[s] |= 1 << 12
+    return r, g
+
+
+def test_standings_page_ranks_all_six_seats_first():
+    """With 6 players, the scores' first page has every seat's rank, name and total, best
+    first (a tie shares its rank); before, totals were on pages 4 and 8 only."""
+    r, g = six_seats_with_a_tie()
     r.app.go("scores")
     assert r.app.screen.page == 0
     w = words(r.app)
-    order = [w.index(n) for n in names]
+    order = [w.index(n) for n in SIX]
     ranked = sorted(range(6), key=lambda s: (-g.total(s), s))
     assert sorted(range(6), key=lambda s: order[s]) == ranked
     nums = numbers(r.app, "rnum")
@@ -167,3 +175,15 @@ def test_standings_sum_each_card_once():
     nums = numbers(r.app, "rnum")  # (draws the page)
     assert sorted(calls) == list(range(6))
     assert [n for n, xr, y in nums if xr == 128 and y >= 16] == [30, 30, 20, 10, 5, 0]
+
+
+def test_game_over_ranks_as_the_standings_do():
+    """Game over lists the seats best first, a tie in seat order, as the standings page
+    does (both scan with results.next_ranked). Breaks if Over ranks its own way, e.g. a
+    tie taken last seat first."""
+    r, g = six_seats_with_a_tie()
+    r.app.go("over")
+    w = words(r.app)
+    assert sorted(SIX, key=w.index) == ["Bob", "Dan", "Cleo", "Ann", "Finn", "Eve"]
+    totals = [n for n, xr, y in numbers(r.app, "rnum") if xr == 128 and y >= 16]
+    assert totals == [30, 30, 20, 10, 5, 0]

@@ -11,16 +11,17 @@ from micropython import const
 
 from picoyacht import rules
 from picoyacht.rules import (
-    CHANCE,
     CPU_EXPERT,
     JOKER_FORCED,
     JOKER_FREE,
+    JOKER_ORIGINAL,
     KIND,
     MAX_NAME,
     MAX_SEATS,
     ROLLS_PER_TURN,
     UPPER,
     YAHTZEE_BONUS,
+    doubles_with_sharp,
     evaluate,
 )
 
@@ -30,26 +31,15 @@ FILLED = const(1)
 POINTS = const(2)  # selectable, scores points
 ZERO = const(3)  # selectable, scores 0
 
-# End-of-game ratings of a box against its maximum.
-RATE_ZERO = const(0)
-RATE_LOW = const(1)  # at most half the maximum
-RATE_HIGH = const(2)  # more than half, below the maximum
-RATE_MAX = const(3)
-RATE_ABOVE = const(4)  # only with Sharp Dice
+# The undo record's slots (Game._undo_at).
+_U_BONUS = const(0)
+_U_HELD = const(1)
+_U_USED = const(2)
+_U_LEFT = const(3)
+_U_SINGLE = const(4)
+_U_SLOTS = const(5)
 
-# The undo record's slots (Game._undo_at), before one per seat of credits.
-_U_BOX = const(0)
-_U_BONUS = const(1)
-_U_HELD = const(2)
-_U_USED = const(3)
-_U_LEFT = const(4)
-_U_SINGLE = const(5)
-_U_CREDITS = const(6)
-
-# Seat kinds: 0 is a human, 1..3 a CPU of that level.
-HUMAN = const(0)
-_CPU_EASY = const(1)
-_CPU_NORMAL = const(2)
+HUMAN = const(0)  # a seat's kind: 0 is a human, 1..3 a CPU of that level
 
 
 def copy_into(dst, src):
@@ -69,6 +59,38 @@ def _clean_name(name):
     for ch in str(name)[:MAX_NAME]:
         out += ch if " " <= ch <= "~" else "?"
     return out or "?"
+
+
+def _below(roller, n):
+    """Uniform int in [0, n) for n <= 6, by rejection on the d6."""
+    while True:
+        r = roller.d6()
+        if r <= n:
+            return r - 1
+
+
+def _seat_players(rs, roller, order, rolloff):
+    """Set the order of play in place: shuffled (Casino), or turning from whoever throws
+    highest in Deluxe's roll-off, each round of throws appended to rolloff for its screen."""
+    n = len(order)
+    if rs.random_seating:
+        for i in range(n - 1, 0, -1):
+            j = _below(roller, i + 1)
+            order[i], order[j] = order[j], order[i]
+    elif rs.rolloff and n > 1:
+        contenders = list(range(n))
+        while len(contenders) > 1:
+            throws = []
+            for seat in contenders:
+                total = 0
+                for _ in range(rs.ndice):
+                    total += roller.d6()
+                throws.append((seat, total))
+            rolloff.append(throws)
+            best = max(t for _, t in throws)
+            contenders = [s for s, t in throws if t == best]
+        for i in range(n):
+            order[i] = (contenders[0] + i) % n
 
 
 def joker_boxes(open_mask, face, variant):
@@ -106,63 +128,27 @@ class Game:
         if len(self.kinds) != n or max(self.kinds) > CPU_EXPERT:
             raise RuleError("one kind per seat, 0-3")
         self.nseats = n
-        nb = ruleset.nboxes
         self.filled = [0] * n
-        self.scores = bytearray(n * nb)
+        self.scores = bytearray(n * ruleset.nboxes)
         self.ybonus = bytearray(n)  # Yahtzee bonuses earned
         self.saved = bytearray(n)  # Maxi: rolls carried into the next turn
-        self.credits = [0] * n  # Casino: this game's net credits per seat
+        # Casino: this game's net credits per seat, each bet staked from the start
+        self.credits = [-self.options.bet if ruleset.casino else 0] * n
         self.order = bytearray(range(n))
         self.rolloff = []  # Deluxe: the roll-off throws, for the screen
         self.turn = 0
         self.dice = bytearray(ruleset.ndice)
-        self.held = 0
-        self.rolls_used = 0
-        self.rolls_left = 0
-        self.single_roll = False  # the dice came from one roll of all of them
         self._counts = bytearray(7)
         # What the last box changed, to take it back: buffers made once, so that scoring
         # allocates nothing (a snapshot is slow on the Pico, and a fresh record allocates)
         self._undo_box = -1  # the box undo() takes back, or -1
-        self._undo_at = array("i", [0] * (_U_CREDITS + n))
+        self._undo_at = array("i", [0] * _U_SLOTS)
+        self._undo_credits = array("i", [0] * n)
         self._undo_saved = bytearray(n)
         self._undo_dice = bytearray(ruleset.ndice)
-        if ruleset.casino:
-            for s in range(n):
-                self.credits[s] = -self.options.bet
         if roller is not None:
-            self._seat_players()
-        self._start_turn()
-
-    # ---- seating -------------------------------------------------------------------
-    def _below(self, n):
-        """Uniform int in [0, n) for n <= 6, by rejection on the d6."""
-        while True:
-            r = self.roller.d6()
-            if r <= n:
-                return r - 1
-
-    def _seat_players(self):
-        n = self.nseats
-        if self.rs.random_seating:
-            order = self.order
-            for i in range(n - 1, 0, -1):
-                j = self._below(i + 1)
-                order[i], order[j] = order[j], order[i]
-        elif self.rs.rolloff and n > 1:
-            contenders = list(range(n))
-            while len(contenders) > 1:
-                throws = []
-                for seat in contenders:
-                    total = 0
-                    for _ in range(self.rs.ndice):
-                        total += self.roller.d6()
-                    throws.append((seat, total))
-                self.rolloff.append(throws)
-                best = max(t for _, t in throws)
-                contenders = [s for s, t in throws if t == best]
-            first = contenders[0]
-            self.order = bytearray((first + i) % n for i in range(n))
+            _seat_players(ruleset, roller, self.order, self.rolloff)
+        self._start_turn()  # and the turn's fields: held, rolls used and left
 
     # ---- turn state ----------------------------------------------------------------
     @property
@@ -177,18 +163,13 @@ class Game:
     def _start_turn(self):
         self.held = 0
         self.rolls_used = 0
-        self.single_roll = False
+        self.single_roll = False  # the dice came from one roll of all of them
         for i in range(len(self.dice)):
             self.dice[i] = 0
-        if self.over:
-            self.rolls_left = 0
-            return
-        seat = self.current
-        extra = 0
-        if self.rs.saved_rolls and self.options.saved_rolls:
-            extra = self.saved[seat]
-            self.saved[seat] = 0
-        self.rolls_left = ROLLS_PER_TURN + extra
+        self.rolls_left = 0 if self.over else ROLLS_PER_TURN
+        if self.rolls_left and self.rs.saved_rolls and self.options.saved_rolls:
+            self.rolls_left += self.saved[self.current]  # Maxi: the rolls saved last turn
+            self.saved[self.current] = 0
 
     def roll(self):
         """Roll every die that is not held."""
@@ -224,9 +205,12 @@ class Game:
     def is_filled(self, seat, box):
         return bool(self.filled[seat] >> box & 1)
 
-    def _five_alike_face(self):
-        """The face of a Yahtzee (all dice alike) in the Yahtzee rule set, else 0."""
+    def _joker_face(self):
+        """The face of a joker, else 0: a Yahtzee (all dice alike) rolled once the Yahtzee
+        box is filled, in the Yahtzee rule set."""
         if not self.rs.joker or not self.rolls_used:
+            return 0
+        if not self.is_filled(self.current, self.rs.yahtzee_box):
             return 0
         d = self.dice[0]
         for x in self.dice:
@@ -234,38 +218,29 @@ class Game:
                 return 0
         return d
 
-    def joker_active(self):
-        """A Yahtzee rolled after the Yahtzee box is filled acts as a joker."""
-        face = self._five_alike_face()
-        return bool(face) and self.is_filled(self.current, self.rs.yahtzee_box)
-
     def allowed(self):
         """Bitmask of the boxes the current seat may fill now."""
         if not self.rolls_used or self.over:
             return 0
-        nb = self.rs.nboxes
-        open_mask = ((1 << nb) - 1) & ~self.filled[self.current]
-        if not self.joker_active():
-            return open_mask
-        return joker_boxes(open_mask, self._five_alike_face(), self.options.joker)
+        open_mask = ((1 << self.rs.nboxes) - 1) & ~self.filled[self.current]
+        face = self._joker_face()
+        return joker_boxes(open_mask, face, self.options.joker) if face else open_mask
 
     def _box_value(self, box, counts, joker_face):
-        """Score the current dice would put in `box` (no bonuses), and whether satisfied."""
+        """Points the current dice (as counts) would put in `box`, before any bonus."""
         spec = self.rs.boxes[box]
-        kind = spec[KIND]
-        joker = False
-        if joker_face and kind != UPPER:
-            variant = self.options.joker
-            upper_filled = self.is_filled(self.current, joker_face - 1)
-            joker = variant != JOKER_FREE or upper_filled
-        elif joker_face and kind == UPPER and self.options.joker == rules.JOKER_ORIGINAL:
+        variant = self.options.joker
+        if joker_face and spec[KIND] == UPPER and variant == JOKER_ORIGINAL:
             return 0  # the 1956 rule: a joker may not score in the upper section
+        # a joker satisfies any lower box; under the free rule only once the upper box of
+        # its face is filled
+        joker = joker_face and spec[KIND] != UPPER and (
+            variant != JOKER_FREE or self.is_filled(self.current, joker_face - 1))
         s = evaluate(spec, counts, joker)
         if s <= 0:
             return 0
-        if (kind != UPPER and kind != CHANCE and self.rs.sharp and self.options.sharp
-                and self.single_roll):  # sharp: a first-roll box scores double
-            s *= 2
+        if self.single_roll and self.rs.sharp and self.options.sharp and doubles_with_sharp(spec):
+            return 2 * s  # Sharp Dice: a first-roll box scores double
         return s
 
     def preview(self, box):
@@ -276,8 +251,7 @@ class Game:
         if not self.rolls_used:
             return 0
         rules.counts_of(self.dice, self._counts)
-        face = self._five_alike_face() if self.joker_active() else 0
-        return self._box_value(box, self._counts, face)
+        return self._box_value(box, self._counts, self._joker_face())
 
     def box_state(self, box):
         seat = self.current
@@ -288,17 +262,15 @@ class Game:
         return POINTS if self.preview(box) > 0 else ZERO
 
     def card(self, states, values):
-        """box_state() and preview() of every box into states and values, in one pass:
-        the card reads all of them at once, and box by box repeats the joker and dice
-        checks for every box, at every opening of the card."""
+        """box_state() and preview() of every box into states and values in one pass: box
+        by box would redo the dice's counts and the joker checks for each box."""
         seat = self.current
         allowed = self.allowed()
         counts = self._counts
         face = 0
         if allowed:
             rules.counts_of(self.dice, counts)
-            if self.joker_active():
-                face = self._five_alike_face()
+            face = self._joker_face()
         done = self.filled[seat]
         over = self.over
         for b in range(self.rs.nboxes):
@@ -314,25 +286,10 @@ class Game:
                 values[b] = 0
 
     def pending_yahtzee_bonus(self):
-        """The Yahtzee bonus that scoring now would earn (0 or 100)."""
-        if not self._five_alike_face():
-            return 0
-        seat, ybox = self.current, self.rs.yahtzee_box
-        if self.is_filled(seat, ybox) and self.box_score(seat, ybox) > 0:
+        """The Yahtzee bonus that scoring now would earn (0 or 100): a joker while the
+        Yahtzee box holds points."""
+        if self._joker_face() and self.box_score(self.current, self.rs.yahtzee_box) > 0:
             return YAHTZEE_BONUS
-        return 0
-
-    def casino_reward(self, box, points):
-        """Credits the bank pays for a first-roll Large Straight, Full House or Yatzy."""
-        if not self.rs.casino or self.rolls_used != 1 or points <= 0:
-            return 0
-        bet = self.options.bet
-        if box == self.rs.large_straight_box:
-            return bet // 2
-        if box == self.rs.full_house_box:
-            return bet
-        if box == self.rs.yahtzee_box:
-            return bet * 2
         return 0
 
     def score(self, box):
@@ -350,16 +307,15 @@ class Game:
             raise RuleError("the joker rule forbids that box")
         points = self.preview(box)
         bonus = self.pending_yahtzee_bonus()
-        reward = self.casino_reward(box, points)
+        first_roll = self.rolls_used == 1 and points > 0
+        reward = self.rs.first_roll_reward(box, self.options.bet) if first_roll else 0
         u = self._undo_at
-        u[_U_BOX] = box
         u[_U_BONUS] = bonus
         u[_U_HELD] = self.held
         u[_U_USED] = self.rolls_used
         u[_U_LEFT] = self.rolls_left
         u[_U_SINGLE] = self.single_roll
-        for s in range(self.nseats):
-            u[_U_CREDITS + s] = self.credits[s]
+        copy_into(self._undo_credits, self.credits)
         copy_into(self._undo_saved, self.saved)
         copy_into(self._undo_dice, self.dice)
         self.scores[seat * self.rs.nboxes + box] = points
@@ -377,11 +333,9 @@ class Game:
         return points
 
     def _pay_pot(self):
-        win = self.winners()
-        pot = self.options.bet * self.nseats
-        share = pot // len(win)
+        win = self.winners()  # they split the pot: every seat's bet
         for s in win:
-            self.credits[s] += share
+            self.credits[s] += self.options.bet * self.nseats // len(win)
 
     @property
     def can_undo(self):
@@ -398,8 +352,7 @@ class Game:
         self.rolls_used = u[_U_USED]
         self.rolls_left = u[_U_LEFT]
         self.single_roll = bool(u[_U_SINGLE])
-        for s in range(self.nseats):
-            self.credits[s] = u[_U_CREDITS + s]
+        copy_into(self.credits, self._undo_credits)
         self.turn -= 1
         seat = self.current
         self.scores[seat * self.rs.nboxes + box] = 0
@@ -436,17 +389,6 @@ class Game:
         """Seats with the highest total (several on a tie)."""
         best = max(self.total(s) for s in range(self.nseats))
         return [s for s in range(self.nseats) if self.total(s) == best]
-
-    def rating(self, seat, box):
-        s = self.box_score(seat, box)
-        m = self.rs.box_max(box)
-        if s == 0:
-            return RATE_ZERO
-        if s > m:
-            return RATE_ABOVE
-        if s == m:
-            return RATE_MAX
-        return RATE_LOW if 2 * s <= m else RATE_HIGH
 
     # ---- snapshot ------------------------------------------------------------------
     def snapshot(self):

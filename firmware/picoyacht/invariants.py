@@ -51,9 +51,9 @@ def _credits_possible(game, seat, over, winners):
     if over and seat in winners:
         want -= bet * game.nseats // len(winners)
     pays = []
-    for box, pay in ((rs.large_straight_box, bet // 2), (rs.full_house_box, bet),
-                     (rs.yahtzee_box, 2 * bet)):
-        if game.filled[seat] >> box & 1 and game.scores[base + box]:
+    for box in range(rs.nboxes):
+        pay = rs.first_roll_reward(box, bet)
+        if pay and game.filled[seat] >> box & 1 and game.scores[base + box]:
             pays.append(pay)
     for pick in range(1 << len(pays)):  # each box pays once: any subset of them
         t = 0

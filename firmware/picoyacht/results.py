@@ -7,11 +7,13 @@ from micropython import const
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.labels import fit, row_label
-from picoyacht.rules import MAX_SEATS, NAME, YAHTZEE_BONUS
+from picoyacht.rules import MAX_SEATS, NAME
 from picoyacht.screens import (
     CELL,
+    ROW_BONUS,
     ROW_CREDITS,
     ROW_UPPER,
+    ROW_YB,
     Pages,
     Screen,
     W,
@@ -41,21 +43,13 @@ class Scores(Pages):
         self.rows = card_rows(g.rs) if g is not None else b""
         # Every seat's total and the seats best first, made by enter(): the standings then
         # draw without summing each card for every rank (no move is made while they show).
-        self.totals = array("i", bytes(4 * MAX_SEATS))
-        self.order = bytearray(MAX_SEATS)
+        self.totals, self.order = ranking()
 
     def enter(self):
         g = self.turn.game
         self.rows = card_rows(g.rs)
         self.page = 0
-        n = g.nseats
-        totals = self.totals
-        for s in range(n):
-            totals[s] = g.total(s)
-        s = -1
-        for r in range(n):
-            s = next_ranked(totals, n, s)
-            self.order[r] = s
+        rank(g, self.totals, self.order)
 
     def _row_pages(self):
         return (len(self.rows) + _ROWS - 1) // _ROWS
@@ -154,6 +148,24 @@ def label_room(shown):
     return room if room < _LABEL_MAX else _LABEL_MAX
 
 
+def ranking():
+    """Room for every seat's total and the seats best first (see rank())."""
+    return array("i", bytes(4 * MAX_SEATS)), bytearray(MAX_SEATS)
+
+
+def rank(g, totals, order):
+    """Each seat's total into totals, once, and the seats best first into order (a tie
+    in seat order): the standings and game over then draw without summing a card per
+    rank, which took six seats' standings far over a pass's budget."""
+    n = g.nseats
+    for s in range(n):
+        totals[s] = g.total(s)
+    s = -1
+    for r in range(n):
+        s = next_ranked(totals, n, s)
+        order[r] = s
+
+
 def next_ranked(totals, n, after):
     """Of n seats with these totals, the one ranked next after seat `after` (-1: the
     first), by total and then by seat: a scan, not a sorted list, so that opening the page
@@ -186,16 +198,17 @@ class Over(Screen):
 
     NAME = "over"
     winners = ()
-    ranking = ()
     judged = False
     prompt = ""
 
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.totals, self.order = ranking()
+
     def enter(self):
         g = self.turn.game
+        rank(g, self.totals, self.order)
         self.winners = g.winners()
-        rank = list(range(g.nseats))
-        rank.sort(key=lambda s: -g.total(s))
-        self.ranking = rank
         self.judged = self.turn.coach.level >= 2
         self.prompt = "" if self.turn.demo else self.app.keys("Menu: play again")
 
@@ -235,9 +248,8 @@ class Over(Screen):
         coach = self.turn.coach
         worst = coach.worst() if self.judged else None
         last_row = 40 if worst is not None else 56  # the coach's lines take the bottom two
-        rank = self.ranking
-        for r in range(len(rank)):
-            s = rank[r]
+        for r in range(g.nseats):
+            s = self.order[r]
             y = (r + 2) * 8
             if y > last_row:
                 break
@@ -253,10 +265,10 @@ class Over(Screen):
                     _centi_left(cv, coach.given(s), 92, y)
                 else:
                     cv.rtext("-", 92, y)
-            cv.rnum(g.total(s), W, y)
+            cv.rnum(self.totals[s], W, y)
         if worst is not None:
             _draw_worst(cv, g, worst, 48)
-        elif len(rank) < 6:  # the bottom row is free
+        elif g.nseats < 6:  # the bottom row is free
             cv.text(self.prompt, 1, 56)
 
 
@@ -332,13 +344,11 @@ class Ratings(Pages):
             if b < nb:
                 cv.text(rs.boxes[b][NAME], 1, y)
                 cv.rnum(g.box_score(seat, b), W - 9, y)
-                cv.glyph(RATE_MARK[g.rating(seat, b)], W - 5, y)
-            elif b == nb:
-                cv.text("Upper bonus", 1, y)
-                cv.rnum(g.upper_bonus(seat), W - 9, y)
-            else:
-                cv.text("Yahtzee bonus", 1, y)
-                cv.rnum(YAHTZEE_BONUS * g.ybonus[seat], W - 9, y)
+                cv.glyph(RATE_MARK[rs.rating(b, g.box_score(seat, b))], W - 5, y)
+            else:  # the bonus rows, named and summed as on the card
+                code = ROW_BONUS if b == nb else ROW_YB
+                cv.text(row_label(code - ROW_UPPER, _LABEL_MAX), 1, y)
+                cv.rnum(row_sum(g, seat, code), W - 9, y)
 
 
 SCREENS = (Scores, Over, Ratings)  # what App.find opens by NAME

@@ -14,6 +14,13 @@ ROLLS_PER_TURN = const(3)
 CPU_EXPERT = const(3)  # the highest seat kind: 0 is a human, 1..3 a CPU of that level
 YAHTZEE_BONUS = const(100)
 
+# End-of-game ratings of a box's score against its maximum (RuleSet.rating).
+RATE_ZERO = const(0)
+RATE_LOW = const(1)  # at most half the maximum
+RATE_HIGH = const(2)  # more than half, below the maximum
+RATE_MAX = const(3)
+RATE_ABOVE = const(4)  # only with Sharp Dice
+
 # Box tuple fields.
 NAME = const(0)
 ABBR = const(1)
@@ -166,6 +173,30 @@ class RuleSet:
                         maxima[i] = s
             self._maxima = maxima
         return self._maxima[box]
+
+    def rating(self, box, points):
+        """How `points` in `box` compare with the most it can take: one of RATE_*."""
+        most = self.box_max(box)
+        if points == 0:
+            return RATE_ZERO
+        if points > most:
+            return RATE_ABOVE
+        if points == most:
+            return RATE_MAX
+        return RATE_LOW if 2 * points <= most else RATE_HIGH
+
+    def first_roll_reward(self, box, bet):
+        """Credits the bank pays for scoring `box` from a turn's first roll: Casino's Large
+        Straight, Full House and Yatzy (RULES.md)."""
+        if not self.casino:
+            return 0
+        if box == self.large_straight_box:
+            return bet // 2
+        if box == self.full_house_box:
+            return bet
+        if box == self.yahtzee_box:
+            return 2 * bet
+        return 0
 
 
 NAMES = ("Yahtzee", "Yatzy", "Casino 5", "Casino 6", "Maxi Yatzy", "Deluxe")

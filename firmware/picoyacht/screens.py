@@ -25,7 +25,7 @@ _DIE = const(17)  # odd, so a pip sits in the exact middle
 # Card row codes beyond the box indexes (0..19).
 ROW_UPPER = const(32)
 ROW_BONUS = const(33)
-_ROW_YB = const(34)
+ROW_YB = const(34)
 ROW_CREDITS = const(35)
 _ROW_TOTAL = const(36)
 
@@ -215,7 +215,7 @@ def card_rows(rs):
                 rows.append(ROW_UPPER)
         rows.append(ROW_BONUS)
         if rs.joker:
-            rows.append(_ROW_YB)
+            rows.append(ROW_YB)
         if rs.casino:
             rows.append(ROW_CREDITS)
         rows.append(_ROW_TOTAL)
@@ -230,7 +230,7 @@ def row_sum(g, seat, code):
         return g.upper_total(seat)
     if code == ROW_BONUS:
         return g.upper_bonus(seat)
-    if code == _ROW_YB:
+    if code == ROW_YB:
         return 100 * g.ybonus[seat]
     if code == ROW_CREDITS:  # what the seat has won: bank payouts and, at the end, the pot
         return g.credits[seat] + g.options.bet
