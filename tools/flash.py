@@ -24,6 +24,8 @@ TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
 # The strategy tables the device opens (strategy_table.py); the per-joker and .npy files in
 # tables/ are host-side build products and would not fit the Pico's 1.4 MB filesystem.
 DEVICE_TABLES = ("yahtzee.bin", "yatzy.bin")
+BLOCK = 4096  # the rp2 port's littlefs block
+SAVES_ROOM = 8 * BLOCK  # left free for the game's saves, records and their backups
 from mpy_build import compile_package, mpy_cross  # noqa: E402
 
 MIN_VERSION = (1, 23)
@@ -149,6 +151,25 @@ def stage(src_only, out, arch=PICO_ARCH):
     return pairs
 
 
+def fit_tables(pairs, room):
+    """pairs less the strategy tables that would leave them over `room` bytes, the last of
+    DEVICE_TABLES left out first, and the names left out. Stock MicroPython's filesystem
+    holds the game and one table, not both: a Pico with Yahtzee's table (Expert there,
+    Normal's search elsewhere) beats an install that stops."""
+    def used(ps):  # littlefs gives a file whole blocks
+        return sum(-(-Path(a).stat().st_size // BLOCK) * BLOCK for a, _ in ps)
+
+    left = []
+    for name in reversed(DEVICE_TABLES):
+        if used(pairs) <= room:
+            break
+        kept = [p for p in pairs if p[1] != "tables/" + name]
+        if len(kept) < len(pairs):
+            pairs = kept
+            left.append(name)
+    return pairs, left
+
+
 def remove_other_flavour(src_only):
     stale = ".mpy" if src_only else ".py"
     return (
@@ -174,10 +195,13 @@ def flash(src_only=False, port=None, dry_run=False):
     if not src_only:
         check_compatible(board)
     with tempfile.TemporaryDirectory(prefix="picoyacht-flash-") as tmp:
-        pairs = stage(src_only, Path(tmp), board_arch(board))
+        room = board["free"] + board["ours"] - SAVES_ROOM  # our old files are replaced
+        pairs, left = fit_tables(stage(src_only, Path(tmp), board_arch(board)), room)
+        for name in left:
+            print("  %s left out: no room for it on this board's filesystem (Expert plays"
+                  " that rule set as Normal; the .uf2 has every table)" % name)
         sizes = [(remote, local.stat().st_size) for local, remote in pairs]
         total = sum(size for _, size in sizes)
-        room = board["free"] + board["ours"]  # our old files are replaced
         if total > room:
             raise FlashError("not enough flash: %d bytes to copy, %d free (delete other files"
                              " on the board, or leave out the strategy tables)" % (total, room))

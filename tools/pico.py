@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from flash import stage
+from flash import SAVES_ROOM, fit_tables, stage
 from mpy_build import mpy_cross
 from paths import BUILD, HOST_MP, ROOT
 
@@ -81,6 +81,7 @@ def layout(out, probe=False, tables=True, extra=()):
     pairs = stage(False, out)
     if not tables:
         pairs = [p for p in pairs if not p[1].startswith("tables/")]
+    pairs, _ = fit_tables(pairs, STOCK_FS_ROOM)  # as make flash does on a stock Pico
     if probe:
         pairs = [p for p in pairs if p[1] != "main.py"]
     for src in (PROBE_SRC if probe else ()) + tuple(extra):
@@ -168,6 +169,9 @@ def blocker(free):
             "_blocker = bytearray(_n) if _n > 0 else None\ngc.collect()" % free)
 
 
+# What make flash may fill on stock MicroPython's filesystem (352 blocks on a Pico): less
+# littlefs's own blocks (superblock, a pair per folder) and the game's saves.
+STOCK_FS_ROOM = (352 - 16) * 4096 - SAVES_ROOM
 NA = -0x7FFFFFF  # pico_probe: allocation not measured on that pass
 
 
