@@ -5,11 +5,13 @@ unpack() raises ValueError on anything inconsistent or impossible, so a corrupt 
 refused (the Store then falls back to its previous good copy, or the app starts fresh).
 """
 
+from array import array
+
 from micropython import const
 
 from picoyacht import rules
 from picoyacht.cues import VOLUME_DEFAULT, VOLUME_NAMES
-from picoyacht.game import MAX_NAME
+from picoyacht.game import MAX_NAME, MAX_SEATS
 
 BETS = (5, 10, 20, 50)
 DEFAULT_NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")
@@ -88,23 +90,35 @@ _SUM_MAX = const(0x3FFF)  # the sum's high half stops here: the sum stays a smal
 _BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP entries
 BLOCK = _BLOCK
 ENTRY = _ENTRY
+# Casino's wallets: after the blocks, an entry each (credits, name length, name), the
+# latest players first. A new player's wallet opens with WALLET_START credits, and the
+# bank fills a wallet short of the bet back to it; four digits on every screen at most.
+WALLETS = const(6)
+WALLET_START = const(100)
+WALLET_MAX = const(9999)
+WALLET_AT = rules.COUNT * _BLOCK
+SIZE = WALLET_AT + WALLETS * _ENTRY  # the records' bytes, blocks and wallets
 
 
 class Records:
     """Per rule set: games played, the totals counted and their sum (for the average), and
     the top five scores with their players; and which game was counted last. Casino counts
-    what each player won (credits), every other rule set the card's total.
+    what each player won (credits), every other rule set the card's total. And the wallets:
+    each Casino player's credits, carried from game to game.
 
     All of it lives in one bytearray of fixed-size blocks, made with the first count or
     load (no records, no buffer), so the records cost one object of heap, and reading them
-    allocates nothing. Format 3 (pack) writes those blocks without their empty room; format 2
-    (games, one best and its name, and the last game) and format 1 (without the last game)
-    still load, as the top score, with no average yet; a Casino best from them counted
-    points, not credits, so it is dropped (its games stay)."""
+    allocates nothing. Format 4 (pack) writes those blocks without their empty room, then
+    the wallets; format 3 (no wallets) loads as it is; format 2 (games, one best and its
+    name, and the last game) and format 1 (without the last game) load as the top score,
+    with no average yet; a Casino best from them counted points, not credits, so it is
+    dropped (its games stay)."""
 
     def __init__(self):
-        self.data = b""  # until the first count or load: then rules.COUNT * BLOCK bytes
+        self.data = b""  # until the first count or load: then SIZE bytes
         self.last = b""  # the last game counted: rule set, then its seed's 4 bytes
+        # each seat's wallet as the game in play opened it (open()), for the screens
+        self.opening = array("H", bytes(2 * MAX_SEATS))
 
     # ---- reading ------------------------------------------------------------------
     def u16(self, pos):
@@ -127,9 +141,17 @@ class Records:
     # ---- counting -----------------------------------------------------------------
     def put16(self, pos, v):
         if not self.data:
-            self.data = bytearray(rules.COUNT * _BLOCK)
+            self.data = bytearray(SIZE)
         self.data[pos] = v & 255
         self.data[pos + 1] = v >> 8 & 255
+
+    def put_entry(self, pos, v, b):
+        """A top score or a wallet at pos: v, then the name's bytes b and zeros after."""
+        self.put16(pos, v)
+        d = self.data
+        d[pos + 2] = len(b)
+        for i in range(MAX_NAME):
+            d[pos + 3 + i] = b[i] if i < len(b) else 0
 
     def enter(self, r, score, name):
         """Put score into r's top five (after equal scores: the first to make it stays
@@ -147,16 +169,15 @@ class Records:
         pos = base + at * _ENTRY
         for i in range(base + TOP * _ENTRY - 1, pos + _ENTRY - 1, -1):  # the ones below
             d[i] = d[i - _ENTRY]  # move down, and the fifth drops off
-        b = cut_name(name)
-        self.put16(pos, score)
-        d[pos + 2] = len(b)
-        for i in range(MAX_NAME):
-            d[pos + 3 + i] = b[i] if i < len(b) else 0
+        self.put_entry(pos, score, cut_name(name))
         return at == 0
 
     def add(self, game):
         """Count a finished game: every seat's total (Casino: credits won) into the
-        average and the top five. True if it set a new best."""
+        average and the top five, and Casino's credits into the wallets. A game counted
+        already is not counted again. True if it set a new best."""
+        if self.counted(game):
+            return False
         r = game.rs.id
         self.last = _game_id(game)
         base = r * _BLOCK
@@ -173,7 +194,71 @@ class Records:
                 self.put16(base + 6, hi)
             if self.enter(r, t, game.names[s]):
                 beaten = True
+        if game.rs.casino:
+            self._settle(game)
         return beaten
+
+    # ---- wallets ------------------------------------------------------------------
+    def wallet(self, i):
+        """(credits, position of the name in data, its length) of the i-th wallet, the
+        latest players first; length 0: no wallet there."""
+        pos = WALLET_AT + i * _ENTRY
+        if not self.data:
+            return 0, pos + 3, 0
+        return self.u16(pos), pos + 3, self.data[pos + 2]
+
+    def _find(self, b):
+        """The index of the wallet named b (bytes), -1 if there is none."""
+        d = self.data
+        for i in range(WALLETS):
+            v, pos, n = self.wallet(i)
+            if n and n == len(b) and d[pos:pos + n] == b:
+                return i
+        return -1
+
+    def open(self, game):
+        """Each seat's wallet as a Casino game opens it, into self.opening: its credits,
+        or WALLET_START for a new player and for one short of the bet (the bank fills it).
+        Returns the seats the bank filled, a bit each. It only reads: the stakes move when
+        the game is counted (add), so a game left unfinished costs nothing."""
+        if not game.rs.casino:
+            return 0
+        bet = game.options.bet
+        filled = 0
+        for s in range(game.nseats):
+            i = self._find(cut_name(game.names[s]))
+            have = self.wallet(i)[0] if i >= 0 else WALLET_START
+            if have < bet:
+                have = WALLET_START
+                if i >= 0:
+                    filled |= 1 << s
+            self.opening[s] = have
+        return filled
+
+    def _settle(self, game):
+        """Every seat's net credits (game.credits: minus the stake, plus the bank's
+        rewards and its share of the pot) onto its wallet as the game opened it. Seats of
+        one name share a wallet. The game's players go first; the oldest of the others
+        drop off past WALLETS."""
+        self.open(game)
+        names = [cut_name(n) for n in game.names]
+        after = []  # (credits, name) in their new order
+        for s in range(game.nseats):
+            if names[s] in names[:s]:
+                continue
+            v = self.opening[s]
+            for t in range(s, game.nseats):
+                if names[t] == names[s]:
+                    v += game.credits[t]
+            after.append((min(max(v, 0), WALLET_MAX), names[s]))
+        for i in range(WALLETS):
+            v, pos, n = self.wallet(i)
+            b = bytes(self.data[pos:pos + n])
+            if n and b not in names:
+                after.append((v, b))
+        for i in range(WALLETS):
+            v, b = after[i] if i < len(after) else (0, b"")
+            self.put_entry(WALLET_AT + i * _ENTRY, v, b)
 
     def clear(self):
         """Forget every play, score and counted game (a long OK on the records screen)."""
@@ -185,9 +270,10 @@ class Records:
 
     # ---- the file -----------------------------------------------------------------
     def pack(self):
-        """Format 3: per rule set games, totals counted and their sum (8 bytes), then how
-        many top scores and each one's score, name length and name; then the last game."""
-        out = bytearray(b"R\x03")
+        """Format 4: per rule set games, totals counted and their sum (8 bytes), then how
+        many top scores and each one's score, name length and name; then the last game;
+        then how many wallets and each one's credits, name length and name."""
+        out = bytearray(b"R\x04")
         out.append(rules.COUNT)
         data = self.data or bytes(rules.COUNT * _BLOCK)
         for r in range(rules.COUNT):
@@ -202,6 +288,13 @@ class Records:
                 out.extend(data[pos:pos + 3 + data[pos + 2]])
         out.append(len(self.last))
         out.extend(self.last)
+        k = 0
+        while k < WALLETS and self.wallet(k)[2]:
+            k += 1
+        out.append(k)
+        for i in range(k):
+            v, pos, n = self.wallet(i)
+            out.extend(data[pos - 3:pos + n])
         return bytes(out)
 
     @classmethod
