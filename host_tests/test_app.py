@@ -68,8 +68,8 @@ def test_ui_game_fits_in_64k_beyond_its_code(buttons):
     assert "\nOK " in r.stdout, r.stdout
 
 
-@pytest.mark.parametrize("check", ["alloc", "resume", "corrupt", "full_flash", "idle",
-                                   "anim", "display_dead", "diag", "demo", "coach",
+@pytest.mark.parametrize("check", ["alloc", "alloc_casino", "resume", "corrupt", "full_flash",
+                                   "idle", "anim", "display_dead", "diag", "demo", "coach",
                                    "frame_first", "loading", "preload"])
 def test_behaviour(check):
     r = run("ui_checks", [check], "256k")

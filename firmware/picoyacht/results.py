@@ -8,8 +8,8 @@ from picoyacht.labels import fit, row_label
 from picoyacht.rules import NAME, YAHTZEE_BONUS
 from picoyacht.screens import (
     CELL,
-    ROW_CREDITS,
     ROW_UPPER,
+    ROW_WALLET,
     Pages,
     Screen,
     W,
@@ -22,6 +22,7 @@ _ROWS = const(6)  # card rows per page of the scores grid
 _SEATS = const(3)  # seats per page of the scores grid, at most
 _SEAT_W = const(26)  # a seat's column in the grid: a 4-digit total and a gap
 _LABEL_MAX = const(15)  # the longest full box name
+_WALLET_X = const(94)  # where Casino's wallet column ends: room for a name before it
 _RATED = const(7)  # rows per ratings page: one column, the boxes' names in full
 RATE_MARK = (font.RATE0, font.RATELOW, font.RATEHIGH, font.RATEMAX, font.RATEABOVE)
 
@@ -61,12 +62,13 @@ class Scores(Pages):
 
     def _standings(self, cv):
         """Rank, name and total of every seat, best first (a tie shares its rank); in
-        Casino also what each has won."""
+        Casino also each one's wallet."""
         g = self.turn.game
+        opening = self.app.records.opening
         cv.text("rank", 0, 8)
         cv.rtext("total", W, 8)
         if g.rs.casino:
-            cv.rtext("won", 84, 8)
+            cv.rtext("wallet", _WALLET_X, 8)
         s = -1
         for r in range(g.nseats):
             s = next_ranked(g, s)
@@ -76,7 +78,7 @@ class Scores(Pages):
             if s == g.current and not g.over:
                 cv.glyph(font.LEFT, x + 2, y)
             if g.rs.casino:
-                cv.rnum(row_sum(g, s, ROW_CREDITS), 84, y)
+                cv.rnum(row_sum(g, s, ROW_WALLET, opening[s]), _WALLET_X, y)
             cv.rnum(g.total(s), W, y)
 
     def _grid(self, cv, page):
@@ -116,7 +118,7 @@ class Scores(Pages):
                     else:
                         cv.glyph(font.DOT, xr - 6, y)
                 else:
-                    cv.rnum(row_sum(g, s, code), xr, y)
+                    cv.rnum(row_sum(g, s, code, self.app.records.opening[s]), xr, y)
 
 
 def seat_pages(nseats):
@@ -196,7 +198,7 @@ class Over(Screen):
         header(cv, "Game over")
         cv.rtext("total", W, 0, 0)
         if g.rs.casino:
-            cv.rtext("won", 84, 0, 0)
+            cv.rtext("wallet", _WALLET_X, 0, 0)
         elif self.judged:
             cv.rtext("gave", 92, 0, 0)
         win = self.winners
@@ -228,7 +230,7 @@ class Over(Screen):
                 cv.glyph(font.RIGHT, 0, y)
             cv.text(g.names[s], 8, y)
             if g.rs.casino:
-                cv.rnum(row_sum(g, s, ROW_CREDITS), 84, y)
+                cv.rnum(row_sum(g, s, ROW_WALLET, app.records.opening[s]), _WALLET_X, y)
             elif self.judged:
                 # what the coach says the seat gave away, as its tips say it; "-" for a
                 # seat it cannot judge (a CPU playing by the coach's own estimate)

@@ -57,6 +57,7 @@ class Turn:
     def adopt(self, game, level):
         """Take over a game, new or resumed at boot, with the coach at level."""
         self.game = game
+        self.app.records.open(game)  # Casino's wallets, as the game opens them
         self.coach.start(game, level)
         self.app.note("")
         self.last_scorer = -1
@@ -77,6 +78,7 @@ class Turn:
         """Back to the game left for the title: its screen."""
         g = self.game
         self.demo = False
+        self.app.records.open(g)  # the records may have been cleared at the title
         self.coach.level = self.app.settings.coach
         if g.rolls_used == 0 and g.nseats > 1:
             self.last_box = -1
@@ -146,6 +148,8 @@ class Turn:
             for kind in g.kinds:
                 if kind == HUMAN:
                     return "rolloff"
+        if self.app.records.open(g):  # a wallet short of the bet: the bank fills it
+            return "bank"
         return "handover" if g.nseats > 1 else "play"
 
     # ---------------------------------------------------------------- a human's moves
