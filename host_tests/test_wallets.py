@@ -47,6 +47,11 @@ def wallets(rec):
     return out
 
 
+def opened(rec):
+    """The first two seats' wallets as the game in play opened them."""
+    return [rec.opening(s) for s in range(2)]
+
+
 def counted(rid, names, credits, bet, seed=1):
     """A Casino game as the records count it: its seats' net credits (minus the stake,
     plus rewards and the pot's share) set by hand."""
@@ -70,7 +75,7 @@ def test_a_wallet_opens_at_its_credits_or_the_bank_fills_it():
             filled = rec.open(g)
             short = have is not None and have < bet
             want = WALLET_START if have is None or short else have
-            assert list(rec.opening[:2]) == [WALLET_START, want], (bet, have)
+            assert opened(rec) == [WALLET_START, want], (bet, have)
             assert filled == (2 if short else 0), (bet, have)
 
 
@@ -258,7 +263,7 @@ def test_each_finished_game_is_settled_once_through_resume_and_play_again():
     assert r.screen == "message"
     r.d.press(K.B_OK)  # resume
     g = r.app.turn.game
-    assert list(r.app.records.opening[:2]) == [WALLET_START] * 2
+    assert opened(r.app.records) == [WALLET_START] * 2
     finish(r.app)
     first = _settled(g, [WALLET_START] * 2)
     assert sorted(wallets(r.app.records)) == sorted(first)
@@ -271,7 +276,7 @@ def test_each_finished_game_is_settled_once_through_resume_and_play_again():
     again = _settled(g, opening)
     r.app.show(r.app.turn.play_again())
     assert sorted(wallets(r.app.records)) == sorted(again)
-    assert list(r.app.records.opening[:2]) == [dict(again)[n] for n in r.app.turn.game.names]
+    assert opened(r.app.records) == [dict(again)[n] for n in r.app.turn.game.names]
 
 
 def test_a_game_left_unfinished_costs_nothing():
@@ -294,13 +299,13 @@ def test_the_demo_never_touches_a_wallet():
     r.app.records = with_wallets([(60, "Ann"), (20, "Bob")])
     _casino(r)
     before = r.app.records.pack()
-    opening = list(r.app.records.opening[:2])
+    opening = opened(r.app.records)
     r.app.show(r.app.turn.start_demo())
     finish(r.app)
     assert r.app.screen.NAME == "over" and r.app.records.pack() == before
     r.app.turn.quit()
     r.app.home()
-    assert r.app.turn.game.rs.id == CASINO5 and list(r.app.records.opening[:2]) == opening
+    assert r.app.turn.game.rs.id == CASINO5 and opened(r.app.records) == opening
 
 
 def test_the_bank_says_when_it_fills_a_short_wallet():
@@ -315,7 +320,7 @@ def test_the_bank_says_when_it_fills_a_short_wallet():
     assert "Bank" in w and "Ann" in w and "Bob" not in w
     r.d.press(K.B_OK)
     assert r.screen == "handover"
-    assert list(r.app.records.opening[:2]) == [WALLET_START, 40]
+    assert opened(r.app.records) == [WALLET_START, 40]
 
 
 def test_impossible_wallets_on_flash_lose_neither_the_game_nor_the_boot():

@@ -57,8 +57,8 @@ def test_casino_credits_read_as_a_wallet_not_debts():
     shown = {n for n, xr, y in numbers(r.app, "rnum") if xr == 94 and y >= 16}
     assert all(n >= 0 for n in shown)
     assert max(shown) >= WALLET_START + bet  # the pot went to the winner's wallet
-    opening = r.app.records.opening
-    assert [row_sum(g, s, ROW_WALLET, opening[s]) for s in range(2)] == [
+    rec = r.app.records
+    assert [row_sum(g, s, ROW_WALLET, rec.opening(s)) for s in range(2)] == [
         WALLET_START + c for c in g.credits]
     kept = {r.app.records.wallet(i)[0] for i in range(2)}
     assert kept == shown

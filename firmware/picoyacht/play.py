@@ -389,7 +389,7 @@ class Card(Screen):
                 card_value(cv, g, seat, code, y, st, self.values[code])
             else:
                 cv.text(label, 8, y, c)
-                card_value(cv, g, seat, code, y, POINTS, app.records.opening[seat])
+                card_value(cv, g, seat, code, y, POINTS, app.records.opening(seat))
 
 
 def card_value(cv, g, seat, code, y, state, value):

@@ -20,6 +20,7 @@ BLOCK = const(63)
 WALLETS = const(6)
 WALLET_MAX = const(9999)
 WALLET_AT = rules.COUNT * BLOCK
+SIZE = WALLET_AT + WALLETS * ENTRY + 2 * rules.MAX_SEATS  # and the opening wallets' room
 _BET_MAX = const(50)
 _GAME_ID = const(5)  # bytes of a game's identity (saves._game_id)
 
@@ -50,7 +51,7 @@ def unpack(rec, data):
 
 def _unpack_blocks(rec, data):
     """Format 3's blocks into rec's fixed layout; returns the position after them."""
-    d = rec.data = bytearray(WALLET_AT + WALLETS * ENTRY)
+    d = rec.data = bytearray(SIZE)
     pos = 3
     for r in range(rules.COUNT):
         base = r * BLOCK

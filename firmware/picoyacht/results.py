@@ -64,7 +64,7 @@ class Scores(Pages):
         """Rank, name and total of every seat, best first (a tie shares its rank); in
         Casino also each one's wallet."""
         g = self.turn.game
-        opening = self.app.records.opening
+        rec = self.app.records
         cv.text("rank", 0, 8)
         cv.rtext("total", W, 8)
         if g.rs.casino:
@@ -78,7 +78,7 @@ class Scores(Pages):
             if s == g.current and not g.over:
                 cv.glyph(font.LEFT, x + 2, y)
             if g.rs.casino:
-                cv.rnum(row_sum(g, s, ROW_WALLET, opening[s]), _WALLET_X, y)
+                cv.rnum(row_sum(g, s, ROW_WALLET, rec.opening(s)), _WALLET_X, y)
             cv.rnum(g.total(s), W, y)
 
     def _grid(self, cv, page):
@@ -118,7 +118,7 @@ class Scores(Pages):
                     else:
                         cv.glyph(font.DOT, xr - 6, y)
                 else:
-                    cv.rnum(row_sum(g, s, code, self.app.records.opening[s]), xr, y)
+                    cv.rnum(row_sum(g, s, code, self.app.records.opening(s)), xr, y)
 
 
 def seat_pages(nseats):
@@ -230,7 +230,7 @@ class Over(Screen):
                 cv.glyph(font.RIGHT, 0, y)
             cv.text(g.names[s], 8, y)
             if g.rs.casino:
-                cv.rnum(row_sum(g, s, ROW_WALLET, app.records.opening[s]), _WALLET_X, y)
+                cv.rnum(row_sum(g, s, ROW_WALLET, app.records.opening(s)), _WALLET_X, y)
             elif self.judged:
                 # what the coach says the seat gave away, as its tips say it; "-" for a
                 # seat it cannot judge (a CPU playing by the coach's own estimate)

@@ -5,8 +5,6 @@ unpack() raises ValueError on anything inconsistent or impossible, so a corrupt 
 refused (the Store then falls back to its previous good copy, or the app starts fresh).
 """
 
-from array import array
-
 from micropython import const
 
 from picoyacht import rules
@@ -97,7 +95,9 @@ WALLETS = const(6)
 WALLET_START = const(100)
 WALLET_MAX = const(9999)
 WALLET_AT = rules.COUNT * _BLOCK
-SIZE = WALLET_AT + WALLETS * _ENTRY  # the records' bytes, blocks and wallets
+# then, never written to the file, the game in play's wallets as it opened them (open())
+OPENING_AT = WALLET_AT + WALLETS * _ENTRY
+SIZE = OPENING_AT + 2 * MAX_SEATS  # the records' bytes
 
 
 class Records:
@@ -117,8 +117,6 @@ class Records:
     def __init__(self):
         self.data = b""  # until the first count or load: then SIZE bytes
         self.last = b""  # the last game counted: rule set, then its seed's 4 bytes
-        # each seat's wallet as the game in play opened it (open()), for the screens
-        self.opening = array("H", bytes(2 * MAX_SEATS))
 
     # ---- reading ------------------------------------------------------------------
     def u16(self, pos):
@@ -216,8 +214,13 @@ class Records:
                 return i
         return -1
 
+    def opening(self, seat):
+        """The seat's wallet as the Casino game in play opened it (open()), for the
+        screens: read from the records' bytes, so drawing it allocates nothing."""
+        return self.u16(OPENING_AT + 2 * seat)
+
     def open(self, game):
-        """Each seat's wallet as a Casino game opens it, into self.opening: its credits,
+        """Each seat's wallet as a Casino game opens it, for opening(): its credits,
         or WALLET_START for a new player and for one short of the bet (the bank fills it).
         Returns the seats the bank filled, a bit each. It only reads: the stakes move when
         the game is counted (add), so a game left unfinished costs nothing."""
@@ -232,7 +235,7 @@ class Records:
                 have = WALLET_START
                 if i >= 0:
                     filled |= 1 << s
-            self.opening[s] = have
+            self.put16(OPENING_AT + 2 * s, have)
         return filled
 
     def _settle(self, game):
@@ -246,7 +249,7 @@ class Records:
         for s in range(game.nseats):
             if names[s] in names[:s]:
                 continue
-            v = self.opening[s]
+            v = self.opening(s)
             for t in range(s, game.nseats):
                 if names[t] == names[s]:
                     v += game.credits[t]

@@ -220,7 +220,7 @@ def card_rows(rs):
 
 def row_sum(g, seat, code, opening=0):
     """The number on a card row below the boxes: subtotal, bonuses, wallet or total.
-    opening: the seat's wallet as the game opened it (saves.Records.opening)."""
+    opening: the seat's wallet as the game opened it (saves.Records.opening())."""
     if code == ROW_UPPER:
         return g.upper_total(seat)
     if code == ROW_BONUS:
