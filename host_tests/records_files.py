@@ -1,5 +1,5 @@
 """Records files made byte by byte, as old firmware wrote them (format 2) or as a crafted
-or damaged file may hold them (format 3), for the tests of saves.Records."""
+or damaged file may hold them (formats 3 and 4), for the tests of saves.Records."""
 
 import struct
 
