@@ -202,8 +202,11 @@ def test_the_check_reads_the_layout_saves_writes():
 
     assert (record_check.TOP, record_check.BLOCK) == (saves.TOP, saves.BLOCK)
     assert record_check.ENTRY == 3 + MAX_NAME and saves.BLOCK == 8 + saves.TOP * record_check.ENTRY
+    from picoyacht import wallets
+
     assert (record_check.WALLETS, record_check.WALLET_MAX, record_check.WALLET_AT,
-            record_check.SIZE) == (saves.WALLETS, saves.WALLET_MAX, saves.WALLET_AT, saves.SIZE)
+            record_check.SIZE) == (saves.WALLETS, wallets.WALLET_MAX, saves.WALLET_AT, saves.SIZE)
+    assert wallets.WALLETS == saves.WALLETS
     # empty blocks, no last game, no wallets
     assert len(saves.Records().pack()) == 3 + rules.COUNT * 9 + 1 + 1
     assert record_check.score_cap(rules.RULESETS[CASINO5]) == saves.BETS[-1] * (

@@ -17,7 +17,8 @@ from records_files import records_v4
 from picoyacht import rules
 from picoyacht.game import HUMAN, Game
 from picoyacht.rules import CASINO5, CASINO6, YAHTZEE, Options
-from picoyacht.saves import BETS, WALLET_MAX, WALLET_START, WALLETS, Records
+from picoyacht.saves import BETS, WALLETS, Records
+from picoyacht.wallets import WALLET_MAX, WALLET_START
 
 from scripted import LcgRoller
 
@@ -122,6 +123,18 @@ def test_a_game_counted_once_is_not_settled_again():
     once = rec.pack()
     assert not rec.add(g)
     assert rec.pack() == once and rec.games(CASINO5) == 2
+
+
+@pytest.mark.micropython
+def test_the_wallets_code_leaves_the_heap_after_its_work():
+    """Only a Casino game's start and end need picoyacht.wallets: as .mpy its code is heap,
+    so it is dropped after each. Breaks without saves' _forget after open and settle."""
+    rec = with_wallets([(40, "Ann")])
+    g = counted(CASINO5, ["Ann", "Bob"], [30, -10], 10)
+    rec.open(g)
+    assert "picoyacht.wallets" not in sys.modules
+    rec.add(g)
+    assert "picoyacht.wallets" not in sys.modules and wallets(rec)[0] == ("Ann", 70)
 
 
 def rewarding(seed, rid, nseats, bet):

@@ -9,8 +9,9 @@ from picoyacht import buttons as K
 from picoyacht import menus, newgame
 from picoyacht.game import HUMAN
 from picoyacht.rules import CASINO5, DELUXE
-from picoyacht.saves import WALLET_START, Settings
+from picoyacht.saves import Settings
 from picoyacht.screens import KIND_NAMES, ROW_WALLET, row_sum
+from picoyacht.wallets import WALLET_START
 
 
 def test_setup_steps_player_types_in_order_from_human():

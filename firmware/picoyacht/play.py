@@ -17,6 +17,7 @@ from picoyacht.screens import (
     NOTE_KEY,
     ROW_BONUS,
     ROW_UPPER,
+    ROW_WALLET,
     Screen,
     W,
     card_rows,
@@ -389,7 +390,8 @@ class Card(Screen):
                 card_value(cv, g, seat, code, y, st, self.values[code])
             else:
                 cv.text(label, 8, y, c)
-                card_value(cv, g, seat, code, y, POINTS, app.records.opening(seat))
+                card_value(cv, g, seat, code, y, POINTS,
+                           app.records.opening(seat) if code == ROW_WALLET else 0)
 
 
 def card_value(cv, g, seat, code, y, state, value):

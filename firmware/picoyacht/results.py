@@ -117,8 +117,10 @@ class Scores(Pages):
                         cv.rnum(g.box_score(s, code), xr, y)
                     else:
                         cv.glyph(font.DOT, xr - 6, y)
-                else:
+                elif code == ROW_WALLET:
                     cv.rnum(row_sum(g, s, code, self.app.records.opening(s)), xr, y)
+                else:
+                    cv.rnum(row_sum(g, s, code), xr, y)
 
 
 def seat_pages(nseats):

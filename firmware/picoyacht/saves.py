@@ -88,12 +88,9 @@ _SUM_MAX = const(0x3FFF)  # the sum's high half stops here: the sum stays a smal
 _BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP entries
 BLOCK = _BLOCK
 ENTRY = _ENTRY
-# Casino's wallets: after the blocks, an entry each (credits, name length, name), the
-# latest players first. A new player's wallet opens with WALLET_START credits, and the
-# bank fills a wallet short of the bet back to it; four digits on every screen at most.
+# Casino's wallets (picoyacht.wallets): after the blocks, an entry each (credits, name
+# length, name), the latest players first.
 WALLETS = const(6)
-WALLET_START = const(100)
-WALLET_MAX = const(9999)
 WALLET_AT = rules.COUNT * _BLOCK
 # then, never written to the file, the game in play's wallets as it opened them (open())
 OPENING_AT = WALLET_AT + WALLETS * _ENTRY
@@ -192,8 +189,7 @@ class Records:
                 self.put16(base + 6, hi)
             if self.enter(r, t, game.names[s]):
                 beaten = True
-        if game.rs.casino:
-            self._settle(game)
+        self._wallets(game, True)
         return beaten
 
     # ---- wallets ------------------------------------------------------------------
@@ -205,63 +201,34 @@ class Records:
             return 0, pos + 3, 0
         return self.u16(pos), pos + 3, self.data[pos + 2]
 
-    def _find(self, b):
-        """The index of the wallet named b (bytes), -1 if there is none."""
-        d = self.data
-        for i in range(WALLETS):
-            v, pos, n = self.wallet(i)
-            if n and n == len(b) and d[pos:pos + n] == b:
-                return i
-        return -1
+    def put_wallet(self, i, credits, b):
+        self.put_entry(WALLET_AT + i * _ENTRY, credits, b)
 
     def opening(self, seat):
         """The seat's wallet as the Casino game in play opened it (open()), for the
         screens: read from the records' bytes, so drawing it allocates nothing."""
         return self.u16(OPENING_AT + 2 * seat)
 
+    def put_opening(self, seat, credits):
+        self.put16(OPENING_AT + 2 * seat, credits)
+
     def open(self, game):
-        """Each seat's wallet as a Casino game opens it, for opening(): its credits,
-        or WALLET_START for a new player and for one short of the bet (the bank fills it).
-        Returns the seats the bank filled, a bit each. It only reads: the stakes move when
-        the game is counted (add), so a game left unfinished costs nothing."""
+        """Each seat's wallet as a Casino game opens it, for opening(); the seats the bank
+        filled, a bit each. Nothing to do for any other rule set."""
+        return self._wallets(game, False)
+
+    def _wallets(self, game, settle):
+        """wallets.open, or wallets.settle, for a Casino game: that module is loaded for
+        this and then dropped (as .mpy its code is heap)."""
         if not game.rs.casino:
             return 0
-        bet = game.options.bet
-        filled = 0
-        for s in range(game.nseats):
-            i = self._find(cut_name(game.names[s]))
-            have = self.wallet(i)[0] if i >= 0 else WALLET_START
-            if have < bet:
-                have = WALLET_START
-                if i >= 0:
-                    filled |= 1 << s
-            self.put16(OPENING_AT + 2 * s, have)
-        return filled
+        from picoyacht import wallets
 
-    def _settle(self, game):
-        """Every seat's net credits (game.credits: minus the stake, plus the bank's
-        rewards and its share of the pot) onto its wallet as the game opened it. Seats of
-        one name share a wallet. The game's players go first; the oldest of the others
-        drop off past WALLETS."""
-        self.open(game)
         names = [cut_name(n) for n in game.names]
-        after = []  # (credits, name) in their new order
-        for s in range(game.nseats):
-            if names[s] in names[:s]:
-                continue
-            v = self.opening(s)
-            for t in range(s, game.nseats):
-                if names[t] == names[s]:
-                    v += game.credits[t]
-            after.append((min(max(v, 0), WALLET_MAX), names[s]))
-        for i in range(WALLETS):
-            v, pos, n = self.wallet(i)
-            b = bytes(self.data[pos:pos + n])
-            if n and b not in names:
-                after.append((v, b))
-        for i in range(WALLETS):
-            v, b = after[i] if i < len(after) else (0, b"")
-            self.put_entry(WALLET_AT + i * _ENTRY, v, b)
+        try:
+            return (wallets.settle if settle else wallets.open)(self, game, names)
+        finally:
+            _forget("wallets")
 
     def clear(self):
         """Forget every play, score and counted game (a long OK on the records screen)."""
