@@ -1,5 +1,5 @@
 """Records files made byte by byte, as old firmware wrote them (format 2) or as a crafted
-or damaged file may hold them (format 3), for the tests of saves.Records."""
+or damaged file may hold them (formats 3 and 4), for the tests of saves.Records."""
 
 import struct
 
@@ -34,3 +34,14 @@ def records_v3(blocks, last=b""):
             nb = name if isinstance(name, bytes) else name.encode()
             out += struct.pack("<HB", score, len(nb)) + nb
     return bytes(out + bytes([len(last)]) + last)
+
+
+def records_v4(blocks, last=b"", wallets=()):
+    """Format 4: format 3, then the wallets, each (credits, name); a name given as bytes is
+    written as it is."""
+    out = bytearray(b"R\x04" + records_v3(blocks, last)[2:])
+    out.append(len(wallets))
+    for credits, name in wallets:
+        nb = name if isinstance(name, bytes) else name.encode()
+        out += struct.pack("<HB", credits, len(nb)) + nb
+    return bytes(out)

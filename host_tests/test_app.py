@@ -101,8 +101,8 @@ def test_title_comes_up_without_the_game_modules():
     assert "picoyacht.coach" in lines["GAME"] and "picoyacht.gamelog" in lines["GAME"]
 
 
-@pytest.mark.parametrize("check", ["alloc", "resume", "corrupt", "full_flash", "idle",
-                                   "anim", "display_dead", "diag", "demo", "coach",
+@pytest.mark.parametrize("check", ["alloc", "alloc_casino", "resume", "corrupt", "full_flash",
+                                   "idle", "anim", "display_dead", "diag", "demo", "coach",
                                    "frame_first", "loading", "preload"])
 def test_behaviour(check):
     r = run("ui_checks", [check], "256k")

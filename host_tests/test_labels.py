@@ -49,7 +49,7 @@ def test_every_label_fits_every_row_that_shows_it(rid):
             else:
                 label = row_label(code - ROW_UPPER, room)
             assert 0 < len(label) <= room, (rs.name, code, room, label)
-    assert min(GRID_ROOMS) >= 8  # every short form, and "Y bonus"/"Credits won" short
+    assert min(GRID_ROOMS) >= 8  # every short form, "Y bonus" and "Wallet"
 
 
 def test_grid_columns_hold_a_four_digit_total():

@@ -1,10 +1,11 @@
-"""Records with the average and a top five per rule set (Casino: credits won), in format 3,
-with the old formats still loading and crafted or damaged files refused."""
+"""Records with the average and a top five per rule set (Casino: credits won), in format 4
+(with Casino's wallets: test_wallets), with the old formats still loading and crafted or
+damaged files refused."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from records_files import records_v2, records_v3
+from records_files import records_v2, records_v3, records_v4
 from test_ux import Rig, finish, numbers, words
 
 from picoyacht import buttons as K
@@ -87,6 +88,8 @@ def test_format_2_and_1_files_still_load():
 
 
 GOOD = {YAHTZEE: (3, 7, 1190, [(230, "Bob"), (200, "Ann"), (180, "Cy")])}
+WITH_WALLETS = {**GOOD, CASINO5: (2, 4, 60, [(40, "Ann"), (10, "Bob")])}
+WALLETS = [(130, "Ann"), (85, "Bob"), (100, "Ève")]
 
 
 @pytest.mark.parametrize("blocks", [
@@ -118,7 +121,7 @@ def test_damaged_records_are_refused():
     long_name = bytearray(good)
     long_name[3 + 9 + 2] = 9  # the first name's length: more than a name has
     assert long_name[3 + 9 + 3:3 + 9 + 6] == b"Bob"
-    for bad in (good[:-1], good[:50], good + b"\x00", b"R\x04" + good[2:], b"R", b"",
+    for bad in (good[:-1], good[:50], good + b"\x00", b"R\x05" + good[2:], b"R", b"",
                 good[:2] + b"\x05" + good[3:], bytes(long_name)):
         with pytest.raises(ValueError):
             saves.Records.unpack(bad)
@@ -127,9 +130,23 @@ def test_damaged_records_are_refused():
 @settings(max_examples=300, deadline=None)
 @given(st.binary(min_size=0, max_size=400), st.integers(0, 390))
 def test_any_bytes_either_load_consistently_or_are_refused(noise, at):
-    """Random damage to a good file: unpack refuses it with ValueError or gives records
-    that pack back to the same bytes. Breaks if a check raises anything else."""
-    good = bytearray(records_v3(GOOD))
+    """Random damage to a good file (format 3, or 4 with wallets): unpack refuses it with
+    ValueError or gives records that pack back to the same bytes. Breaks if a check raises
+    anything else."""
+    _any_bytes(records_v3(GOOD), noise, at)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(min_size=0, max_size=400), st.integers(0, 420))
+def test_any_damage_to_wallets_loads_consistently_or_is_refused(noise, at):
+    """As above, on a format 4 file whose wallets are the last 40-odd bytes: damage there
+    (a credit over the most, a name twice, a name's bytes) is refused or packs back the
+    same. Breaks if the wallets' check raises anything but ValueError."""
+    _any_bytes(records_v4(WITH_WALLETS, wallets=WALLETS), noise, at)
+
+
+def _any_bytes(file, noise, at):
+    good = bytearray(file)
     for i, b in enumerate(noise[:8]):
         if at + i < len(good):
             good[at + i] = b
@@ -185,7 +202,13 @@ def test_the_check_reads_the_layout_saves_writes():
 
     assert (record_check.TOP, record_check.BLOCK) == (saves.TOP, saves.BLOCK)
     assert record_check.ENTRY == 3 + MAX_NAME and saves.BLOCK == 8 + saves.TOP * record_check.ENTRY
-    assert len(saves.Records().pack()) == 3 + rules.COUNT * 9 + 1  # empty blocks, no last game
+    from picoyacht import wallets
+
+    assert (record_check.WALLETS, record_check.WALLET_MAX, record_check.WALLET_AT,
+            record_check.SIZE) == (saves.WALLETS, wallets.WALLET_MAX, saves.WALLET_AT, saves.SIZE)
+    assert wallets.WALLETS == saves.WALLETS
+    # empty blocks, no last game, no wallets
+    assert len(saves.Records().pack()) == 3 + rules.COUNT * 9 + 1 + 1
     assert record_check.score_cap(rules.RULESETS[CASINO5]) == saves.BETS[-1] * (
         rules.MAX_SEATS + 2 * rules.RULESETS[CASINO5].nboxes)
 

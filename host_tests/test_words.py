@@ -1,5 +1,5 @@
 """Words a player understands, through the real App on the headless board: setup's player
-types in their order, credits as winnings, the standings page, the roll-off shown."""
+types in their order, Casino credits as a wallet, the standings page, the roll-off shown."""
 
 import pytest
 from board_sim import FOUR, FULL
@@ -10,7 +10,8 @@ from picoyacht import menus, newgame
 from picoyacht.game import HUMAN
 from picoyacht.rules import CASINO5, DELUXE
 from picoyacht.saves import Settings
-from picoyacht.screens import KIND_NAMES, ROW_CREDITS, row_sum
+from picoyacht.screens import KIND_NAMES, ROW_WALLET, row_sum
+from picoyacht.wallets import WALLET_START
 
 
 def test_setup_steps_player_types_in_order_from_human():
@@ -31,32 +32,37 @@ def test_setup_steps_player_types_in_order_from_human():
     assert seen == ["Human", "CPU Easy", "CPU Normal", "CPU Expert", "Human"]
 
 
-def test_casino_credits_read_as_winnings_not_debts():
-    """Every seat's wallet starts at 0 with its bet in the pot, on the standings, the grid
-    and game over; the winner's ends with the pot. Breaks with the old net credits (-10
-    at the start, "Cr" on the grid, "cred" at game over)."""
+def test_casino_credits_read_as_a_wallet_not_debts():
+    """Every seat's wallet shows its credits, its stake already in the pot: on the
+    standings, the grid and game over; the winner's ends with the pot, and the records
+    keep what game over showed. Breaks with the old net credits (-10 at the start), with
+    this game's winnings alone (from 0), or if the wallet shown is not the one kept."""
     r = Rig()
     g = r.new_game((HUMAN, HUMAN), CASINO5, begin=False)
     bet = g.options.bet
     assert g.credits == [-bet, -bet]  # the game's own count is unchanged: net
     r.app.go("scores")
-    assert "won" in words(r.app)
-    on_won_column = [n for n, xr, y in numbers(r.app, "rnum") if xr == 84 and y >= 16]
-    assert on_won_column == [0, 0]
+    assert "wallet" in words(r.app)
+    on_wallet_column = [n for n, xr, y in numbers(r.app, "rnum") if xr == 94 and y >= 16]
+    assert on_wallet_column == [WALLET_START - bet] * 2
     seen = []
     for _ in range(r.app.screen.pages()):
         seen += words(r.app)
         r.d.press(K.B_DOWN)
-    assert "Credits won" in seen and "Cr" not in seen
+    assert "Wallet" in seen and "Cr" not in seen
     r.d.press(K.B_MENU)
     finish(r.app)
     assert r.app.screen.NAME == "over"
     w = words(r.app)
-    assert "won" in w and "cred" not in w
-    won = {n for n, xr, y in numbers(r.app, "rnum") if xr == 84 and y >= 16}
-    assert all(n >= 0 for n in won)
-    assert max(won) >= 2 * bet  # the pot went to the winner's wallet
-    assert [row_sum(g, s, ROW_CREDITS) for s in range(2)] == [c + bet for c in g.credits]
+    assert "wallet" in w and "cred" not in w
+    shown = {n for n, xr, y in numbers(r.app, "rnum") if xr == 94 and y >= 16}
+    assert all(n >= 0 for n in shown)
+    assert max(shown) >= WALLET_START + bet  # the pot went to the winner's wallet
+    rec = r.app.records
+    assert [row_sum(g, s, ROW_WALLET, rec.opening(s)) for s in range(2)] == [
+        WALLET_START + c for c in g.credits]
+    kept = {r.app.records.wallet(i)[0] for i in range(2)}
+    assert kept == shown
 
 
 def _key_letters(app):

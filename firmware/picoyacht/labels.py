@@ -55,15 +55,15 @@ def fit(name, room):
 
 def row_label(row, room):
     """A card row's label in room characters; row counts from screens.ROW_UPPER: the
-    upper total, the upper bonus, the Yahtzee bonus, the credits won, the total."""
+    upper total, the upper bonus, the Yahtzee bonus, the Casino wallet, the total."""
     if row == 0:
         return "Upper total" if room >= 11 else "Upper"
     if row == 1:
         return "Upper bonus" if room >= 11 else "Bonus"
     if row == 2:
         return "Yahtzee bonus" if room >= 13 else "Y bonus"
-    if row == 3:  # what the seat has won back of its stake: screens.row_sum
-        return "Credits won" if room >= 11 else "Won"
+    if row == 3:  # the seat's credits: screens.row_sum
+        return "Wallet"
     return "Total"
 
 

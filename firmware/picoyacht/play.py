@@ -17,6 +17,7 @@ from picoyacht.screens import (
     NOTE_KEY,
     ROW_BONUS,
     ROW_UPPER,
+    ROW_WALLET,
     Screen,
     W,
     card_rows,
@@ -389,11 +390,13 @@ class Card(Screen):
                 card_value(cv, g, seat, code, y, st, self.values[code])
             else:
                 cv.text(label, 8, y, c)
-                card_value(cv, g, seat, code, y, POINTS, 0)
+                card_value(cv, g, seat, code, y, POINTS,
+                           app.records.opening(seat) if code == ROW_WALLET else 0)
 
 
 def card_value(cv, g, seat, code, y, state, value):
-    """The right-hand value of one card row: a box's value (g.preview) is given."""
+    """The right-hand value of one card row: value is a box's (g.preview), or for the rows
+    below the boxes the seat's opening wallet (screens.row_sum)."""
     if code < ROW_UPPER:
         if state == LOCKED:
             cv.glyph(45, W - CELL, y)
@@ -414,7 +417,7 @@ def card_value(cv, g, seat, code, y, state, value):
         x = cv.rnum(g.rs.bonus_at - g.upper_total(seat), W, y)
         cv.text("need", x - 30, y)
     else:
-        cv.rnum(row_sum(g, seat, code), W, y)
+        cv.rnum(row_sum(g, seat, code, value), W, y)
 
 
 class Handover(Screen):

@@ -3,7 +3,8 @@ reads the records once, and this code (heap, as .mpy) is dropped after it.
 
 unpack() raises ValueError on anything real games cannot leave: a score above what the
 rule set makes, scores out of order, a score, a total or a sum with no game, a name that
-does not decode or is not printable, bytes where there should be none.
+does not decode or is not printable, bytes where there should be none; a wallet with no
+Casino game, over its most, or twice under one name.
 """
 
 from micropython import const
@@ -16,6 +17,10 @@ from picoyacht.rules import ALL_PLUS, ARG_A, FIXED, KIND, MODE, UPPER, VALUE, YA
 TOP = const(5)
 ENTRY = const(11)
 BLOCK = const(63)
+WALLETS = const(6)
+WALLET_MAX = const(9999)
+WALLET_AT = rules.COUNT * BLOCK
+SIZE = WALLET_AT + WALLETS * ENTRY + 2 * rules.MAX_SEATS  # and the opening wallets' room
 _BET_MAX = const(50)
 _GAME_ID = const(5)  # bytes of a game's identity (saves._game_id)
 
@@ -23,27 +28,30 @@ _GAME_ID = const(5)  # bytes of a game's identity (saves._game_id)
 def unpack(rec, data):
     """Fill the empty saves.Records rec from bytes of any format; returns it."""
     fmt = data[1] if len(data) > 2 and data[0:1] == b"R" else 0
-    if fmt not in (1, 2, 3) or data[2] != rules.COUNT:
+    if fmt not in (1, 2, 3, 4) or data[2] != rules.COUNT:
         raise ValueError("records format")
-    if fmt == 3:
+    if fmt >= 3:
         pos = _unpack_blocks(rec, data)
     else:
         pos = _unpack_old(rec, data)
     if fmt >= 2:
-        if pos >= len(data) or data[pos] not in (0, _GAME_ID) or (
-                pos + 1 + data[pos] != len(data)):
+        if pos >= len(data) or data[pos] not in (0, _GAME_ID):
             raise ValueError("records: last game")
-        rec.last = bytes(data[pos + 1:])
-    elif pos != len(data):
+        rec.last = bytes(data[pos + 1:pos + 1 + data[pos]])
+        pos += 1 + data[pos]
+    if fmt == 4:
+        pos = _unpack_wallets(rec, data, pos)
+    if pos != len(data):
         raise ValueError("records: trailing bytes")
     for r in range(rules.COUNT):
         _check(rec, r)
+    _check_wallets(rec)
     return rec
 
 
 def _unpack_blocks(rec, data):
     """Format 3's blocks into rec's fixed layout; returns the position after them."""
-    d = rec.data = bytearray(rules.COUNT * BLOCK)
+    d = rec.data = bytearray(SIZE)
     pos = 3
     for r in range(rules.COUNT):
         base = r * BLOCK
@@ -52,14 +60,56 @@ def _unpack_blocks(rec, data):
         d[base:base + 8] = data[pos:pos + 8]
         k = data[pos + 8]
         pos += 9
-        for i in range(k):
-            n = data[pos + 2] if pos + 3 <= len(data) else 0
-            if not n or n > MAX_NAME or pos + 3 + n > len(data):
-                raise ValueError("records names")
-            at = base + 8 + i * ENTRY
-            d[at:at + 3 + n] = data[pos:pos + 3 + n]
-            pos += 3 + n
+        pos = _unpack_entries(d, base + 8, data, pos, k)
     return pos
+
+
+def _unpack_entries(d, at, data, pos, k):
+    """k entries (u16, name length, name) from data at pos into d's fixed ones at at;
+    returns the position after them."""
+    for i in range(k):
+        n = data[pos + 2] if pos + 3 <= len(data) else 0
+        if not n or n > MAX_NAME or pos + 3 + n > len(data):
+            raise ValueError("records names")
+        d[at + i * ENTRY:at + i * ENTRY + 3 + n] = data[pos:pos + 3 + n]
+        pos += 3 + n
+    return pos
+
+
+def _unpack_wallets(rec, data, pos):
+    """Format 4's wallets into rec's; returns the position after them."""
+    if pos >= len(data) or data[pos] > WALLETS:
+        raise ValueError("records: wallets")
+    return _unpack_entries(rec.data, WALLET_AT, data, pos + 1, data[pos])
+
+
+def _check_wallets(rec):
+    """ValueError unless the wallets could have come from real Casino games."""
+    d = rec.data
+    casino = rec.games(rules.CASINO5) or rec.games(rules.CASINO6)
+    seen = []
+    for i in range(WALLETS):
+        pos = WALLET_AT + i * ENTRY
+        k = d[pos + 2]
+        if not k:
+            if any(d[pos:WALLET_AT + WALLETS * ENTRY]):  # and none after it
+                raise ValueError("records: a wallet with no name")
+            break
+        name = _check_name(d, pos, k)
+        if not casino or name in seen or rec.u16(pos) > WALLET_MAX:
+            raise ValueError("records: a wallet no game leaves")
+        seen.append(name)
+
+
+def _check_name(d, pos, k):
+    """The name of the entry at pos, k bytes long: printable, then zeros, and UTF-8 (a
+    UnicodeError is a ValueError)."""
+    if k > MAX_NAME:
+        raise ValueError("records: a name's length")
+    for j in range(pos + 3, pos + ENTRY):
+        if (d[j] < 32) if j < pos + 3 + k else d[j]:
+            raise ValueError("records: a name's bytes")
+    return str(bytes(d[pos + 3:pos + 3 + k]), "utf-8")
 
 
 def score_cap(rs):
@@ -120,12 +170,9 @@ def _check(rec, r):
                     raise ValueError("records: a score with no name")
             empty = True
             continue
-        if k > MAX_NAME or empty or not games:
+        if empty or not games:
             raise ValueError("records: a score with no game")
-        for j in range(pos + 3, pos + ENTRY):  # a name of printable bytes, then zeros
-            if (d[j] < 32) if j < pos + 3 + k else d[j]:
-                raise ValueError("records: a name's bytes")
-        str(bytes(d[pos + 3:pos + 3 + k]), "utf-8")  # UnicodeError (a ValueError) if not
+        _check_name(d, pos, k)
         if score > prev:
             raise ValueError("records: a score no card makes, or out of order")
         prev = score

@@ -1,27 +1,28 @@
 """The records screen: games played and the best per rule set, then a page per rule set
-with its plays, average and top five. Loaded when the title opens it. A long OK offers to
-clear them: the way to free flash when a save fails for a full flash."""
+with its plays, average and top five, then Casino's wallets. Loaded when the title opens
+it. A long OK offers to clear them: the way to free flash when a save fails for a full
+flash."""
 
 from picoyacht.buttons import B_OK
 from picoyacht.rules import RULESETS
-from picoyacht.saves import BLOCK, ENTRY, TOP
+from picoyacht.saves import BLOCK, ENTRY, TOP, WALLETS
 from picoyacht.screens import CELL, Pages, W, header
 
 
 class Records(Pages):
     """Plays and best of every rule set; then each rule set's page: plays, the average
-    total (Casino: credits won) and the top five."""
+    total (Casino: credits won) and the top five; then every wallet's credits."""
 
     NAME = "records"
 
     def pages(self):
-        return 1 + len(RULESETS)
+        return 2 + len(RULESETS)
 
     def long(self, btn):
         if btn == B_OK:
             app = self.app
-            app.message("Clear records?", ["Every play count and", "best score goes,",
-                                           "freeing flash."],
+            app.message("Clear records?", ["Every play count,", "best score and wallet",
+                                           "goes, freeing flash."],
                         app.keys("OK: clear  Menu: keep"), self.clear)
 
     def clear(self, btn):
@@ -45,6 +46,9 @@ class Records(Pages):
                 cv.text(RULESETS[r].name, 0, y, 1, 10)
                 cv.rnum(rec.games(r), 90, y)
                 cv.rnum(rec.best(r), W, y)
+            return
+        if self.page > len(RULESETS):
+            self._wallets(cv)
             return
         r = self.page - 1
         rs = RULESETS[r]
@@ -70,6 +74,24 @@ class Records(Pages):
             for k in range(n):  # the name's bytes: no string made
                 cv.glyph(data[pos + k], 12 + k * CELL, y)
             cv.rnum(score, W, y)
+
+    def _wallets(self, cv):
+        """Each player's Casino credits, the latest players first."""
+        rec = self.app.records
+        header(cv, "Wallets", -1, self.page, self.pages())
+        if not rec.wallet(0)[2]:
+            cv.text("Casino games open", 0, 16)
+            cv.text("one for each player.", 0, 24)
+            return
+        cv.rtext("credits", W, 8)
+        data = rec.data
+        for i in range(WALLETS):
+            credits, pos, n = rec.wallet(i)
+            y = 16 + i * 8
+            for k in range(n):  # the name's bytes: no string made
+                cv.glyph(data[pos + k], k * CELL, y)
+            if n:
+                cv.rnum(credits, W, y)
 
 
 def counted_totals(rec, r):

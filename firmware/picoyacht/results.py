@@ -11,8 +11,8 @@ from picoyacht.rules import MAX_SEATS, NAME
 from picoyacht.screens import (
     CELL,
     ROW_BONUS,
-    ROW_CREDITS,
     ROW_UPPER,
+    ROW_WALLET,
     ROW_YB,
     Pages,
     Screen,
@@ -26,6 +26,7 @@ _ROWS = const(6)  # card rows per page of the scores grid
 _SEATS = const(3)  # seats per page of the scores grid, at most
 _SEAT_W = const(26)  # a seat's column in the grid: a 4-digit total and a gap
 _LABEL_MAX = const(15)  # the longest full box name
+_WALLET_X = const(94)  # where Casino's wallet column ends: room for a name before it
 _RATED = const(7)  # rows per ratings page: one column, the boxes' names in full
 RATE_MARK = (font.RATE0, font.RATELOW, font.RATEHIGH, font.RATEMAX, font.RATEABOVE)
 
@@ -70,14 +71,15 @@ class Scores(Pages):
 
     def _standings(self, cv):
         """Rank, name and total of every seat, best first (a tie shares its rank); in
-        Casino also what each has won."""
+        Casino also each one's wallet."""
         g = self.turn.game
         n = g.nseats
         totals = self.totals
+        rec = self.app.records
         cv.text("rank", 0, 8)
         cv.rtext("total", W, 8)
         if g.rs.casino:
-            cv.rtext("won", 84, 8)
+            cv.rtext("wallet", _WALLET_X, 8)
         for r in range(n):
             s = self.order[r]
             y = (r + 2) * 8
@@ -86,7 +88,7 @@ class Scores(Pages):
             if s == g.current and not g.over:
                 cv.glyph(font.LEFT, x + 2, y)
             if g.rs.casino:
-                cv.rnum(row_sum(g, s, ROW_CREDITS), 84, y)
+                cv.rnum(row_sum(g, s, ROW_WALLET, rec.opening(s)), _WALLET_X, y)
             cv.rnum(totals[s], W, y)
 
     def _grid(self, cv, page):
@@ -125,6 +127,8 @@ class Scores(Pages):
                         cv.rnum(g.box_score(s, code), xr, y)
                     else:
                         cv.glyph(font.DOT, xr - 6, y)
+                elif code == ROW_WALLET:
+                    cv.rnum(row_sum(g, s, code, self.app.records.opening(s)), xr, y)
                 else:
                     cv.rnum(row_sum(g, s, code), xr, y)
 
@@ -226,7 +230,7 @@ class Over(Screen):
         header(cv, "Game over")
         cv.rtext("total", W, 0, 0)
         if g.rs.casino:
-            cv.rtext("won", 84, 0, 0)
+            cv.rtext("wallet", _WALLET_X, 0, 0)
         elif self.judged:
             cv.rtext("gave", 92, 0, 0)
         win = self.winners
@@ -257,7 +261,7 @@ class Over(Screen):
                 cv.glyph(font.RIGHT, 0, y)
             cv.text(g.names[s], 8, y)
             if g.rs.casino:
-                cv.rnum(row_sum(g, s, ROW_CREDITS), 84, y)
+                cv.rnum(row_sum(g, s, ROW_WALLET, app.records.opening(s)), _WALLET_X, y)
             elif self.judged:
                 # what the coach says the seat gave away, as its tips say it; "-" for a
                 # seat it cannot judge (a CPU playing by the coach's own estimate)

@@ -1,11 +1,13 @@
-"""Deluxe's roll-off before the first turn: what each player threw (the total of all six
-dice), a tie's throws again, and who starts. Shown once, when a game with a human starts;
-any key goes on to the first hand-over."""
+"""Before a game's first turn, shown once as it starts; any key goes on to the first turn.
+Deluxe's roll-off: what each player threw (the total of all six dice), a tie's throws
+again, and who starts. Casino's bank, when it filled a wallet short of the bet
+(saves.Records.open): whose, and to how much."""
 
 from micropython import const
 
 from picoyacht import font
 from picoyacht.buttons import B_MENU
+from picoyacht.menus import wrap
 from picoyacht.screens import Screen, W, header
 
 _COL_W = const(64)  # two throws a row: a mark, a name, the total
@@ -24,7 +26,7 @@ class RollOff(Screen):
         if btn == B_MENU:
             self.app.go("menu")
         else:
-            self.app.show("handover")
+            self.app.show("handover" if self.turn.game.nseats > 1 else "play")
 
     def draw(self, cv):
         g = self.turn.game
@@ -55,4 +57,25 @@ class RollOff(Screen):
         cv.text(self.prompt, 1, 56, 1, W // 6)
 
 
-SCREENS = (RollOff,)  # what App.find opens by NAME
+class Bank(RollOff):
+    NAME = "bank"
+    lines = ()
+
+    def enter(self):
+        g = self.turn.game
+        rec = self.app.records
+        filled = rec.open(g)  # (it only reads: the wallets move at the end)
+        seats = [s for s in range(g.nseats) if filled >> s & 1]
+        who = ", ".join([g.names[s] for s in seats])
+        self.lines = wrap([who + ": short of the bet, so the bank fills the wallet to "
+                           + str(rec.opening(seats[0])) + " credits."], W // 6) if seats else ()
+
+    def draw(self, cv):
+        cv.clear()
+        header(cv, "Bank")
+        for i in range(min(len(self.lines), 5)):
+            cv.text(self.lines[i], 1, 10 + i * 8)
+        cv.text(self.prompt, 1, 56, 1, W // 6)
+
+
+SCREENS = (RollOff, Bank)  # what App.find opens by NAME

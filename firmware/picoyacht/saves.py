@@ -9,7 +9,7 @@ from micropython import const
 
 from picoyacht import rules
 from picoyacht.cues import VOLUME_DEFAULT, VOLUME_NAMES
-from picoyacht.game import MAX_NAME
+from picoyacht.game import MAX_NAME, MAX_SEATS
 
 BETS = (5, 10, 20, 50)
 DEFAULT_NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")
@@ -88,22 +88,31 @@ _SUM_MAX = const(0x3FFF)  # the sum's high half stops here: the sum stays a smal
 _BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP entries
 BLOCK = _BLOCK
 ENTRY = _ENTRY
+# Casino's wallets (picoyacht.wallets): after the blocks, an entry each (credits, name
+# length, name), the latest players first.
+WALLETS = const(6)
+WALLET_AT = rules.COUNT * _BLOCK
+# then, never written to the file, the game in play's wallets as it opened them (open())
+OPENING_AT = WALLET_AT + WALLETS * _ENTRY
+SIZE = OPENING_AT + 2 * MAX_SEATS  # the records' bytes
 
 
 class Records:
     """Per rule set: games played, the totals counted and their sum (for the average), and
     the top five scores with their players; and which game was counted last. Casino counts
-    what each player won (credits), every other rule set the card's total.
+    what each player won (credits), every other rule set the card's total. And the wallets:
+    each Casino player's credits, carried from game to game.
 
     All of it lives in one bytearray of fixed-size blocks, made with the first count or
     load (no records, no buffer), so the records cost one object of heap, and reading them
-    allocates nothing. Format 3 (pack) writes those blocks without their empty room; format 2
-    (games, one best and its name, and the last game) and format 1 (without the last game)
-    still load, as the top score, with no average yet; a Casino best from them counted
-    points, not credits, so it is dropped (its games stay)."""
+    allocates nothing. Format 4 (pack) writes those blocks without their empty room, then
+    the wallets; format 3 (no wallets) loads as it is; format 2 (games, one best and its
+    name, and the last game) and format 1 (without the last game) load as the top score,
+    with no average yet; a Casino best from them counted points, not credits, so it is
+    dropped (its games stay)."""
 
     def __init__(self):
-        self.data = b""  # until the first count or load: then rules.COUNT * BLOCK bytes
+        self.data = b""  # until the first count or load: then SIZE bytes
         self.last = b""  # the last game counted: rule set, then its seed's 4 bytes
 
     # ---- reading ------------------------------------------------------------------
@@ -127,9 +136,17 @@ class Records:
     # ---- counting -----------------------------------------------------------------
     def put16(self, pos, v):
         if not self.data:
-            self.data = bytearray(rules.COUNT * _BLOCK)
+            self.data = bytearray(SIZE)
         self.data[pos] = v & 255
         self.data[pos + 1] = v >> 8 & 255
+
+    def put_entry(self, pos, v, b):
+        """A top score or a wallet at pos: v, then the name's bytes b and zeros after."""
+        self.put16(pos, v)
+        d = self.data
+        d[pos + 2] = len(b)
+        for i in range(MAX_NAME):
+            d[pos + 3 + i] = b[i] if i < len(b) else 0
 
     def enter(self, r, score, name):
         """Put score into r's top five (after equal scores: the first to make it stays
@@ -147,16 +164,15 @@ class Records:
         pos = base + at * _ENTRY
         for i in range(base + TOP * _ENTRY - 1, pos + _ENTRY - 1, -1):  # the ones below
             d[i] = d[i - _ENTRY]  # move down, and the fifth drops off
-        b = cut_name(name)
-        self.put16(pos, score)
-        d[pos + 2] = len(b)
-        for i in range(MAX_NAME):
-            d[pos + 3 + i] = b[i] if i < len(b) else 0
+        self.put_entry(pos, score, cut_name(name))
         return at == 0
 
     def add(self, game):
         """Count a finished game: every seat's total (Casino: credits won) into the
-        average and the top five. True if it set a new best."""
+        average and the top five, and Casino's credits into the wallets. A game counted
+        already is not counted again. True if it set a new best."""
+        if self.counted(game):
+            return False
         r = game.rs.id
         self.last = _game_id(game)
         base = r * _BLOCK
@@ -173,7 +189,46 @@ class Records:
                 self.put16(base + 6, hi)
             if self.enter(r, t, game.names[s]):
                 beaten = True
+        self._wallets(game, True)
         return beaten
+
+    # ---- wallets ------------------------------------------------------------------
+    def wallet(self, i):
+        """(credits, position of the name in data, its length) of the i-th wallet, the
+        latest players first; length 0: no wallet there."""
+        pos = WALLET_AT + i * _ENTRY
+        if not self.data:
+            return 0, pos + 3, 0
+        return self.u16(pos), pos + 3, self.data[pos + 2]
+
+    def put_wallet(self, i, credits, b):
+        self.put_entry(WALLET_AT + i * _ENTRY, credits, b)
+
+    def opening(self, seat):
+        """The seat's wallet as the Casino game in play opened it (open()), for the
+        screens: read from the records' bytes, so drawing it allocates nothing."""
+        return self.u16(OPENING_AT + 2 * seat)
+
+    def put_opening(self, seat, credits):
+        self.put16(OPENING_AT + 2 * seat, credits)
+
+    def open(self, game):
+        """Each seat's wallet as a Casino game opens it, for opening(); the seats the bank
+        filled, a bit each. Nothing to do for any other rule set."""
+        return self._wallets(game, False)
+
+    def _wallets(self, game, settle):
+        """wallets.open, or wallets.settle, for a Casino game: that module is loaded for
+        this and then dropped (as .mpy its code is heap)."""
+        if not game.rs.casino:
+            return 0
+        from picoyacht import wallets
+
+        names = [cut_name(n) for n in game.names]
+        try:
+            return (wallets.settle if settle else wallets.open)(self, game, names)
+        finally:
+            _forget("wallets")
 
     def clear(self):
         """Forget every play, score and counted game (a long OK on the records screen)."""
@@ -185,9 +240,10 @@ class Records:
 
     # ---- the file -----------------------------------------------------------------
     def pack(self):
-        """Format 3: per rule set games, totals counted and their sum (8 bytes), then how
-        many top scores and each one's score, name length and name; then the last game."""
-        out = bytearray(b"R\x03")
+        """Format 4: per rule set games, totals counted and their sum (8 bytes), then how
+        many top scores and each one's score, name length and name; then the last game;
+        then how many wallets and each one's credits, name length and name."""
+        out = bytearray(b"R\x04")
         out.append(rules.COUNT)
         data = self.data or bytes(rules.COUNT * _BLOCK)
         for r in range(rules.COUNT):
@@ -202,6 +258,13 @@ class Records:
                 out.extend(data[pos:pos + 3 + data[pos + 2]])
         out.append(len(self.last))
         out.extend(self.last)
+        k = 0
+        while k < WALLETS and self.wallet(k)[2]:
+            k += 1
+        out.append(k)
+        for i in range(k):
+            v, pos, n = self.wallet(i)
+            out.extend(data[pos - 3:pos + n])
         return bytes(out)
 
     @classmethod

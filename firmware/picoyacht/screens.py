@@ -26,7 +26,7 @@ _DIE = const(17)  # odd, so a pip sits in the exact middle
 ROW_UPPER = const(32)
 ROW_BONUS = const(33)
 ROW_YB = const(34)
-ROW_CREDITS = const(35)
+ROW_WALLET = const(35)
 _ROW_TOTAL = const(36)
 
 # Pip layout per face: bits TL, TR, ML, C, MR, BL, BR.
@@ -217,23 +217,24 @@ def card_rows(rs):
         if rs.joker:
             rows.append(ROW_YB)
         if rs.casino:
-            rows.append(ROW_CREDITS)
+            rows.append(ROW_WALLET)
         rows.append(_ROW_TOTAL)
         _rows_of[0] = rs
         _rows_of[1] = rows
     return _rows_of[1]
 
 
-def row_sum(g, seat, code):
-    """The number on a card row below the boxes: subtotal, bonuses, credits won or total."""
+def row_sum(g, seat, code, opening=0):
+    """The number on a card row below the boxes: subtotal, bonuses, wallet or total.
+    opening: the seat's wallet as the game opened it (saves.Records.opening())."""
     if code == ROW_UPPER:
         return g.upper_total(seat)
     if code == ROW_BONUS:
         return g.upper_bonus(seat)
     if code == ROW_YB:
         return 100 * g.ybonus[seat]
-    if code == ROW_CREDITS:  # what the seat has won: bank payouts and, at the end, the pot
-        return g.credits[seat] + g.options.bet
+    if code == ROW_WALLET:  # less the stake, plus the bank's rewards and, at the end, the pot
+        return opening + g.credits[seat]
     return g.total(seat)
 
 

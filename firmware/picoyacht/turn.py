@@ -33,9 +33,8 @@ class Turn:
         self.coach = None  # made with the first game (adopt): the title comes up without it
         self.roller = Roller(seed_from_entropy(urandom or _no_entropy, now_ms))  # new seeds
         self.start_due = False  # setup asked for a new game: App starts it once its key returns
-        # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none) and for
-        # its log line, written after its frame: kept without a tuple or a string, so that
-        # scoring allocates nothing
+        # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none) and its
+        # log line (written after its frame), kept without a tuple so scoring allocates nothing
         self.last_seat = self.last_box = self.last_pts = -1
         self.last_scorer = -1  # the seat whose box undo may take back, or -1
         self.coach_line = ""  # the coach's word on the last box, for the hand-over
@@ -68,9 +67,7 @@ class Turn:
         g = self.game
         lines = [g.rs.name + ", " + str(g.nseats) + " player" + ("s" if g.nseats > 1 else ""),
                  "turn " + str(g.turn // g.nseats + 1) + " of " + str(g.rs.nboxes)]
-        for s in range(g.nseats):
-            if len(lines) > 4:
-                break
+        for s in range(g.nseats if g.nseats < 3 else 3):  # five lines at most
             lines.append(g.names[s] + " " + str(g.total(s)))
         return lines
 
@@ -78,10 +75,10 @@ class Turn:
         """Back to the game left for the title: its screen."""
         g = self.game
         self.demo = False
+        self.app.records.open(g)  # the records may have been cleared at the title
         self.coach.level = self.app.settings.coach
         if g.rolls_used == 0 and g.nseats > 1:
-            self.last_box = -1
-            self.coach_line = ""
+            self.last_box, self.coach_line = -1, ""
             return "handover"
         return "play"
 
@@ -147,6 +144,8 @@ class Turn:
             for kind in g.kinds:
                 if kind == HUMAN:
                     return "rolloff"
+        if self.app.records.open(g):  # a wallet short of the bet: the bank fills it
+            return "bank"
         return "handover" if g.nseats > 1 else "play"
 
     # ---------------------------------------------------------------- a human's moves

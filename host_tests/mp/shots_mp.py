@@ -196,9 +196,26 @@ def main():
     sr = Shots(FULL)
     sr.start(3, rid=2, humans=2)  # Casino 5
     sr.shot("handover_drawn")
-    sr.app.go("scores")  # the standings: each wallet starts at 0, the bets in the pot
+    sr.app.go("scores")  # the standings: each wallet opens at 100, the bets in the pot
     sr.shot("scores_casino")
-    sr = None
+    sr.press(K.B_MENU)
+    card = sr.app.go("card")  # the card's last page: the wallet row
+    card.row = len(card.rows) - 2
+    sr.shot("card_casino")
+    finish(sr.app)
+    sr.shot("game_over_casino")
+    rec = sr.app.records
+    sr.app.show("records")
+    sr.press(K.B_UP)  # the last page: every wallet
+    sr.shot("records_wallets")
+    rec.put16(rec.wallet(0)[1] - 3, 3)  # a wallet short of the bet: the bank fills it
+    sr.app.home()
+    sr.item(menus.T_NEW)
+    sr.press(K.B_OK)
+    sr.item(newgame.R_START)
+    sr.press(K.B_OK)
+    sr.shot("bank")
+    sr = card = rec = None
     gc.collect()
     sx = Shots(FULL)  # Deluxe: the roll-off before the first turn
     sx.start(3, rid=5, humans=2)

@@ -141,6 +141,44 @@ def check_alloc():
     assert scoring == 0 and menus == 0
 
 
+def check_alloc_casino():
+    """Casino's wallets cost nothing to draw: the card's pages down to the Wallet row and
+    back, and the scores' pages (standings with the wallet column, then the grid).
+    Breaks if the wallet's number is made through a string or a lookup by name."""
+    b, r, d, app = rig()
+    app.settings.rid = 2  # Casino 5
+    new_game(d, app, 2)
+    d.press(K.B_ROLL)
+    d.run_ms(400)
+    d.press(K.B_OK)  # the card
+    assert app.screen.NAME == "card", app.screen.NAME
+    rows = len(app.screen.rows)
+
+    ev_down = (1 << 4) | K.B_DOWN
+    ev_up = (1 << 4) | K.B_UP
+
+    def flip(n=rows):  # every row or page down, then back up
+        for _ in range(n):
+            app.event(ev_down, b.t)
+            app.render()
+        for _ in range(n):
+            app.event(ev_up, b.t)
+            app.render()
+
+    flip()
+    card = allocated(flip, 3)
+    d.press(K.B_MENU)  # the play screen, then the menu's Scores
+    d.press(K.B_MENU)
+    d.press(K.B_DOWN)
+    d.press(K.B_OK)
+    assert app.screen.NAME == "scores", app.screen.NAME
+    n = app.screen.pages()
+    flip(n=n)
+    scores = allocated(lambda: flip(n=n), 3)
+    print("PASS alloc_casino card=%d scores=%d" % (card, scores))
+    assert card == 0 and scores == 0
+
+
 def score_one(d, app):
     """Roll and score the cursor's default (best) box."""
     d.press(K.B_ROLL)
