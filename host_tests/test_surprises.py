@@ -430,3 +430,32 @@ def test_a_saves_garbage_is_collected_in_a_pass_of_its_own(monkeypatch):
     r.board.raw = 0
     assert seen == ["pass", "collect", "pass", "save", "pass", "collect"]
     assert r.app.frames == frames
+
+
+def test_game_over_lets_go_of_the_engine_before_the_records_save(monkeypatch):
+    """The search's work arrays are most of a game's heap, and the records' save at game
+    over needs room: on the emulated Pico a 4-seat Maxi game's end failed that save for
+    want of it. So by the time the records are written the engine is garbage; Play again
+    builds a new one. Breaks without Turn's coach.release() at game over."""
+    import gc
+    import weakref
+
+    from picoyacht import strategy
+
+    r = Rig()
+    g = r.new_game((2, HUMAN))  # a Normal CPU seat: the engine is built as it plays
+    _run_until(r, lambda: g.current == 1)
+    engine = weakref.ref(strategy.run(strategy.engine_steps(g)))  # the one it played with
+    held = []
+    save = r.app.save
+
+    def watch(kind, payload):
+        if kind == "records":
+            gc.collect()
+            held.append(engine() is not None)
+        return save(kind, payload)
+
+    monkeypatch.setattr(r.app, "save", watch)
+    _to_game_over(r)
+    assert held == [False]
+    assert strategy.run(strategy.engine_steps(g)) is not None  # built anew when asked

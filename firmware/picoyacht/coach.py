@@ -106,8 +106,7 @@ class Coach:
         self._plan_roll = False
         self._rng = None
         # The heap is collected once the step is thought out, in a pass that does nothing
-        # else: left to the collector, a collection fell now and then in the pass of a
-        # CPU's box and its hand-over frame, and that pass went over its time.
+        # else: left to chance, it fell in the pass of a CPU's box and hand-over frame.
         self._swept = False
         self._think = None  # strategy.Thinking for the position below
         self._pos = -1
@@ -171,8 +170,7 @@ class Coach:
         return False
 
     def _current(self, game, human):
-        """The Thinking made for this moment (position, filled boxes, hint or CPU), or
-        None: a Thinking left from an earlier moment is stale."""
+        """The Thinking for this position, boxes and seat kind, or None (it is stale)."""
         t = self._think
         if (t is None or self._pos != position(game) or self._mask != game.filled[game.current]
                 or self._human != human):
@@ -217,16 +215,14 @@ class Coach:
         return t
 
     def _broken(self, e):
-        """MemoryError on a small heap, or a bug: the fallback plays on for a few steps,
-        then the engine is tried again (after a collection), not given up for the boot."""
+        """Out of heap, or a bug: the fallback plays a few steps, then the engine is tried again."""
         self.log('{"ev":"cpu_error","msg":' + gamelog.q(repr(e)[:40]) + "}")
         gamelog.trace(e)
         self._think = None
         self._off = _RETRY_STEPS
 
     def _fallback_step(self):
-        """Counts a step the fallback made after an engine error; the last one collects
-        the heap, so that the engine's next try finds the most room."""
+        """Counts a fallback's step after an engine error; the last collects the heap."""
         if self._off:
             self._off -= 1
             if not self._off:
@@ -245,9 +241,9 @@ class Coach:
 
     # ---------------------------------------------------------------- engine
     def _loading(self, game, busy, table):
-        """Load the engine's module, then strategy's, then (if `table`) Expert's table,
-        each in a loop pass of its own and not in one that draws: on the .mpy layout one
-        import of both is longer than a pass may take. True until they are in."""
+        """Load the engine's module, then strategy's, then (if `table`) Expert's table, each
+        in a pass of its own that draws nothing: on the .mpy layout one import of both is
+        longer than a pass may take. True until they are in."""
         if self._off:
             return False
         if self._st is None:
@@ -279,11 +275,15 @@ class Coach:
                 self._st = False
 
     def _strat(self):
-        if self._off:
-            return None
-        if self._st is None:
+        if self._st is None and not self._off:
             self._load(True)
-        return self._st or None
+        return None if self._off else self._st or None
+
+    def release(self):
+        """The game is over: the search's work arrays go, so the records' save finds room."""
+        self._think = None  # (a search under way holds the engine too)
+        if self._st:
+            self._st.release()
 
     def _table(self, game):
         if self._tbl is None:

@@ -128,6 +128,13 @@ def engine_steps(game):
     return e
 
 
+def release():
+    """Drops the engine: its work arrays are most of a game's heap, wanted back when the
+    game is over (the next game's first decision builds them again)."""
+    global _engine
+    _engine = None
+
+
 def _searching_level(game, level, table):
     if level == EASY:
         level = NORMAL

@@ -262,6 +262,7 @@ class Turn:
         g = self.game
         self.new_best = False
         self.save_due = False  # a finished game is not kept: its save is deleted below
+        self.coach.release()
         if not self.demo:
             best = app.records.add(g)
             # the game's save goes only once the records that count it are on flash
