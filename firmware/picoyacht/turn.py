@@ -67,7 +67,7 @@ class Turn:
         g = self.game
         lines = [g.rs.name + ", " + str(g.nseats) + " player" + ("s" if g.nseats > 1 else ""),
                  "turn " + str(g.turn // g.nseats + 1) + " of " + str(g.rs.nboxes)]
-        for s in range(g.nseats if g.nseats < 3 else 3):  # five lines at most
+        for s in range(min(g.nseats, 3)):  # five lines at most
             lines.append(g.names[s] + " " + str(g.total(s)))
         return lines
 
