@@ -180,7 +180,7 @@ def _cfg_with(tmp_path, text):
     ('BUTTONS = dict(BUTTONS, roll=29)', "radio"),
     ("SDA = 6", "I2C0 cannot use"),
     ("OLED_ADDR = 0x78", "OLED_ADDR"),
-    ('BUTTONS = dict(BUTTONS, menu=None)', "required"),
+    ('BUTTONS = dict(BUTTONS, menu=None)', "lacks menu"),
     ('BUTTONS = dict(BUTTONS, jump=3)', "unknown button"),
     ("POWER_HOLD = 13", "used twice"),
     ("POWER_HOLD = 24", "radio"),

@@ -102,7 +102,7 @@ def load_config(path=CONFIG):
     values["BUTTONS"] = dict(values["BUTTONS"])
     why = config_check.run_file(str(path), values)
     if why:
-        raise ConfigError("config.py " + why)
+        raise ConfigError(config_check.set_aside(why))
     cfg = types.SimpleNamespace(**config_check.names(values))
     cfg.__source__ = path.read_text(errors="replace")
     return cfg

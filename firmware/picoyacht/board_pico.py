@@ -399,7 +399,7 @@ def load_config(drive="/config.py"):
     values["BUTTONS"] = dict(base["BUTTONS"])  # the file may change it in place
     why = check.run_file(drive, values)
     if why:
-        notes.append("config.py " + why + ", using the built-in settings")
+        notes.append(check.set_aside(why))
         values = base
     cfg, bad = check.settle(check.names(values), base)
     notes += ["config.py: " + n for n in bad]

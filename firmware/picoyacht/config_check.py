@@ -124,13 +124,12 @@ def buttons_problem(m):
         if n not in BUTTON_NAMES:
             if type(n) is str and n.lower() in BUTTON_NAMES:
                 return 'has "%s": write "%s"' % (n, n.lower())
-            return "has an unknown button %r: names are hold1-6, roll, up, down, ok, menu" % (n,)
+            return "has an unknown button %r" % (n,)
         if m[n] is not None and pin_problem(m[n], "None"):
             return '"%s" %s' % (n, pin_problem(m[n], "None"))
     missing = [n for n in MINIMAL if m.get(n) is None]
     if missing:
-        return "%s (up, down, ok, menu are required)" % (
-            "is empty" if not m else "lacks " + ", ".join(missing))
+        return "is empty" if not m else "lacks " + ", ".join(missing)
     return ""
 
 
@@ -247,6 +246,11 @@ def _claim(v, base, values, notes):
                 return
         for use, g in uses:
             claimed[g] = use
+
+
+def set_aside(why):
+    """The line for a config file run_file() set aside whole."""
+    return "config.py %s, using the built-in settings" % why
 
 
 def run_file(path, values):
