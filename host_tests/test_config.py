@@ -28,9 +28,9 @@ BAD = [
      'config.py: BUTTONS must be a dict such as {"ok": 15}, using ' + FULL_MAP),
     ("sda_string", b"SDA = '4'\n", "config.py: SDA must be a pin number, using 4"),
     ("button_pin_40", b'BUTTONS = {"up": 13, "down": 14, "ok": 40, "menu": 16}\n',
-     'config.py: BUTTONS "ok" must be GP0-22 or 26-28 or None, not 40, using ' + FULL_MAP),
+     'config.py: BUTTONS ok must be GP0-22, 26-28, using ' + FULL_MAP),
     ("button_pin_minus_1", b'BUTTONS = {"up": 13, "down": 14, "ok": 15, "menu": -1}\n',
-     'config.py: BUTTONS "menu" must be GP0-22 or 26-28 or None, not -1, using ' + FULL_MAP),
+     'config.py: BUTTONS menu must be GP0-22, 26-28, using ' + FULL_MAP),
     ("i2c_id_2", b"I2C_ID = 2\n", "config.py: I2C_ID must be 0 or 1, using 0"),
     ("i2c1_pins_on_i2c0", b"SDA = 2; SCL = 3\n",
      "config.py: I2C0 cannot use SDA 2, SCL 3 (I2C1 can), using I2C0, SDA 4, SCL 5"),
@@ -113,7 +113,7 @@ def booted(tmp_path_factory):
 
 def on_panel(panel, line):
     """The panel's note lines as one text (the screen wraps at spaces)."""
-    return line in " ".join(s for s in panel[:6] if s)
+    return line in " ".join(s for s in panel[:5] if s)
 
 
 @pytest.mark.parametrize("name, src, line", BAD, ids=[c[0] for c in BAD])
@@ -124,7 +124,7 @@ def test_a_bad_config_boots_to_a_playable_title_saying_why(booted, name, src, li
     assert b["screen"] == "message"
     assert on_panel(b["panel"], line), b["panel"]
     # the minimal map names OK and Menu A and B, as a 4-button build does
-    assert b["panel"][6] == ("A" if line.endswith(FULL_MAP) else "OK") + ": continue"
+    assert b["panel"][5] == ("A" if line.endswith(FULL_MAP) else "OK") + ": continue"
     assert b["after"] == ["title", "setup"]
 
 
@@ -211,4 +211,25 @@ def panel_text(buf):
     """The message lines of a frame."""
     from panel_read import panel_lines
 
-    return [s for s in panel_lines(buf)[:6] if s]
+    return [s for s in panel_lines(buf)[:5] if s]
+
+
+def test_every_note_fits_the_five_lines_above_the_hint():
+    """A bad value of every setting, and of every button, and each pin clash: the board's
+    line wraps to at most five lines of the boot screen (menus.Message's room)."""
+    from picoyacht.buttons import BUTTON_NAMES
+    from picoyacht.menus import wrap
+
+    bad = ["x", 2.5, -1, 25, 10 ** 9, None, True]
+    changes = [{k: b} for k in config_check.DEFAULTS if k != "BUTTONS" for b in bad]
+    full = config_check.DEFAULTS["BUTTONS"]
+    changes += [{"BUTTONS": dict(full, **{n: b})} for n in BUTTON_NAMES for b in bad + [4, 13]]
+    changes += [{"BUTTONS": dict(full, hold6_x=3)}, {"I2C_ID": 1, "SDA": 14, "SCL": 15},
+                {"SDA": 26, "SCL": 27}, {"SAVE_DIR": "/" + "x" * 40}]
+    for change in changes:
+        values = dict(config_check.DEFAULTS, **change)
+        for note in config_check.settle(values, config_check.DEFAULTS)[1]:
+            assert len(wrap(["config.py: " + note], 21)) <= 5, note
+    for why in ("is not UTF-8 text", "stopped with KeyboardInterrupt",
+                "has a syntax error (invalid syntax)", "cannot be read (MemoryError)"):
+        assert len(wrap([config_check.set_aside(why)], 21)) <= 5, why

@@ -38,7 +38,7 @@ I2C_SDA = ((0, 4, 8, 12, 16, 20), (2, 6, 10, 14, 18, 26))  # by I2C block
 I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
 WDT_MAX_MS = 8388  # rp2's machine.WDT refuses a longer timeout on either chip
 MINIMAL = ("up", "down", "ok", "menu")  # the buttons every build needs
-_PINS = "GP0-22 or 26-28"
+_PINS = "GP0-22, 26-28"
 
 
 class Config:
@@ -60,10 +60,8 @@ def pin_problem(v, alone=""):
     alone = " or " + alone if alone else ""
     if type(v) is not int:
         return "must be a pin number" + alone
-    if v in BOARD_GPIOS:
-        return "must be %s%s, not %d (the board's: Pico W radio)" % (_PINS, alone, v)
-    if not 0 <= v <= 28:
-        return "must be %s%s, not %d" % (_PINS, alone, v)
+    if v in BOARD_GPIOS or not 0 <= v <= 28:
+        return "must be %s%s" % (_PINS, alone)
     return ""
 
 
@@ -125,8 +123,8 @@ def buttons_problem(m):
             if type(n) is str and n.lower() in BUTTON_NAMES:
                 return 'has "%s": write "%s"' % (n, n.lower())
             return "has an unknown button %r" % (n,)
-        if m[n] is not None and pin_problem(m[n], "None"):
-            return '"%s" %s' % (n, pin_problem(m[n], "None"))
+        if m[n] is not None and pin_problem(m[n]):
+            return "%s %s" % (n, pin_problem(m[n]))
     missing = [n for n in MINIMAL if m.get(n) is None]
     if missing:
         return "is empty" if not m else "lacks " + ", ".join(missing)

@@ -175,7 +175,7 @@ class Message(Screen):
         header(cv, self.title)
         lines = self.lines
         for i in range(len(lines)):
-            if i > 5:
+            if i > 4:  # a sixth line would run into the hint
                 break
             cv.text(lines[i], 1, 10 + i * 8, 1, _COLS)
         cv.text(self.hint, 1, 56, 1, _COLS)

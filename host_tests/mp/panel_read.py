@@ -22,8 +22,9 @@ def char_at(buf, x, y):
 
 
 def panel_lines(buf):
-    """The message screen's six lines and its hint, as text (menus.Message's places)."""
+    """The message screen's lines and its hint, as text (menus.Message's places): five
+    lines, for a sixth would run into the hint."""
     out = []
-    for y in (10, 18, 26, 34, 42, 50, 56):
+    for y in (10, 18, 26, 34, 42, 56):
         out.append("".join(char_at(buf, 1 + font.CELL * k, y) for k in range(21)).rstrip())
     return out
