@@ -102,6 +102,8 @@ def boots(paths):
             case["panel"].append(rest)
         elif key == "AFTER":
             case["after"] = rest.split()
+        elif key == "CRASH":
+            case["crash"] = rest
     return got
 
 
@@ -119,6 +121,7 @@ def on_panel(panel, line):
 @pytest.mark.parametrize("name, src, line", BAD, ids=[c[0] for c in BAD])
 def test_a_bad_config_boots_to_a_playable_title_saying_why(booted, name, src, line):
     b = booted[name]
+    assert "crash" not in b, b
     assert [c for c in b["console"] if c.startswith("config.py")] and \
         b["console"][0].startswith(line), b["console"]
     assert b["screen"] == "message"
@@ -131,6 +134,7 @@ def test_a_bad_config_boots_to_a_playable_title_saying_why(booted, name, src, li
 @pytest.mark.parametrize("name", [c[0] for c in GOOD])
 def test_a_good_config_boots_straight_to_the_title(booted, name):
     b = booted[name]
+    assert "crash" not in b, b
     assert not [c for c in b["console"] if "config" in c] and b["screen"] == "title"
     assert b["after"][0] == "setup"
 
