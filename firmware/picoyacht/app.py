@@ -429,10 +429,17 @@ def _load(store, kind, parse, notes):
         return None
 
     accepted = []  # (payload, parsed) of each copy the check took: parsed once only
+    why = [""]  # the check's words for the last copy it refused (one slot: no growth)
 
     def check(payload):  # the store skips copies this refuses, and never backs them up
-        obj = parse(payload)
-        if obj is not None:
+        try:
+            obj = parse(payload)
+        except Exception as e:
+            why[0] = _reason(kind, e)
+            raise
+        if obj is None:
+            why[0] = "a finished game"
+        else:
             accepted.append((bytes(payload), obj))
         return obj is not None
 
@@ -441,7 +448,9 @@ def _load(store, kind, parse, notes):
         err = store.last_error
     except Exception as e:  # a Store must not raise, but a flaky flash might
         data, err = None, "read error " + str(e)
-    if err:
+    if err and why[0]:  # "records refused (a wallet no game leaves): using backup"
+        notes.append(kind + " refused (" + why[0] + "):" + err[err.find(":") + 1:])
+    elif err:
         notes.append(kind + ": " + err)
     if data is None:
         return None
@@ -453,6 +462,16 @@ def _load(store, kind, parse, notes):
     except Exception:
         notes.append(kind + ": unreadable, reset")
         return None
+
+
+def _reason(kind, e):
+    """A refused copy's reason in a few words: the check's message less the kind's name
+    ("records: a wallet no game leaves" -> "a wallet no game leaves")."""
+    text = str(e) or type(e).__name__
+    for head in ("snapshot invalid: ", "snapshot ", kind + ": ", kind + " "):
+        if text.startswith(head):
+            text = text[len(head):]
+    return text[:40]
 
 
 def _draw(screen, cv, _):
