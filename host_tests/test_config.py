@@ -237,3 +237,45 @@ def test_every_note_fits_the_five_lines_above_the_hint():
     for why in ("is not UTF-8 text", "stopped with KeyboardInterrupt",
                 "has a syntax error (invalid syntax)", "cannot be read (MemoryError)"):
         assert len(wrap([config_check.set_aside(why)], 21)) <= 5, why
+
+
+@pytest.fixture()
+def board_pico():
+    """picoyacht.board_pico on CPython, over a stand-in machine (only load_config runs)."""
+    import importlib
+    import sys
+    import types
+
+    stub = types.ModuleType("machine")
+    stub.Pin = object
+    had = sys.modules.get("machine")
+    sys.modules["machine"] = stub
+    try:
+        sys.modules.pop("picoyacht.board_pico", None)
+        sys.modules.pop("picoyacht.board_power", None)
+        yield importlib.import_module("picoyacht.board_pico")
+    finally:
+        sys.modules.pop("picoyacht.board_pico", None)
+        sys.modules.pop("picoyacht.board_power", None)
+        if had is None:
+            del sys.modules["machine"]
+        else:
+            sys.modules["machine"] = had
+
+
+def test_a_bad_value_falls_back_to_the_frozen_config(board_pico, tmp_path, monkeypatch):
+    """A `make uf2` firmware built from a rewired firmware/config.py: the drive file's bad
+    value falls back to what was frozen in, not to the package's defaults; a bad frozen
+    value falls back to those, said as the built-in config's."""
+    import types
+
+    frozen = types.ModuleType("config")
+    frozen.__dict__.update(config_check.DEFAULTS, SDA=20, SCL=21, SAMPLE_MS=0)
+    monkeypatch.setattr(board_pico, "_frozen_config", lambda: frozen)
+    drive = tmp_path / "config.py"
+    drive.write_text("SDA = '4'\nOLED_FLIP = True\n")
+    cfg = board_pico.load_config(str(drive))
+    assert (cfg.SDA, cfg.SCL, cfg.OLED_FLIP, cfg.SAMPLE_MS) == (20, 21, True, 2)
+    assert cfg.notes == ["built-in config: SAMPLE_MS must be a whole number of ms, 1-20,"
+                         " using 2", "config.py: SDA must be a pin number, using 20"]
+    assert board_pico.load_config(str(tmp_path / "none.py")).notes == cfg.notes[:1]
