@@ -284,7 +284,7 @@ def check_corrupt():
     d3.press(K.B_OK)
     assert app3.screen.NAME == "title"
     # the records' newest copy refused, its backup good: the backup, and why
-    b = r = d = app = b2 = r2 = d2 = app2 = b3 = r3 = d3 = app3 = st = None
+    del b, r, d, app, b2, r2, d2, app2, b3, r3, d3, app3, st
     gc.collect()  # (out of heap, the good copy would be refused too)
     fs4 = FakeFs()
     st = Store(fs4, "/saves")
