@@ -448,8 +448,8 @@ def _load(store, kind, parse, notes):
         err = store.last_error
     except Exception as e:  # a Store must not raise, but a flaky flash might
         data, err = None, "read error " + str(e)
-    if err and why[0]:  # "records refused (a wallet no game leaves): using backup"
-        notes.append(kind + " refused (" + why[0] + "):" + err[err.find(":") + 1:])
+    if err and why[0]:  # "records: save refused (a wallet no game leaves): using backup"
+        notes.append(kind + ": save refused (" + why[0] + "):" + err[err.find(":") + 1:])
     elif err:
         notes.append(kind + ": " + err)
     if data is None:

@@ -270,8 +270,8 @@ def check_corrupt():
     assert app3.screen.NAME == "message", app3.screen.NAME
     msg = app3.find("message")
     said = " ".join(msg.lines)  # the note wraps at spaces
-    for why in ("settings refused (format): lost", "records refused (format): lost",
-                "game refused (checksum mismatch): lost"):
+    for why in ("settings: save refused (format): lost", "records: save refused (format): lost",
+                "game: save refused (checksum mismatch): lost"):
         assert why in said, said
     # more lines than the screen holds: Down scrolls to the last, and back
     first = d3.frame()
@@ -292,7 +292,7 @@ def check_corrupt():
     st.save("records", b"nonsense")
     b4, r4, d4, app4 = rig(FULL, Store(fs4.reboot(), "/saves"))
     said = " ".join(app4.find("message").lines)
-    assert said == "records refused (format): using backup", said
+    assert said == "records: save refused (format): using backup", said
     print("PASS corrupt notes=%d" % len(msg.lines))
 
 
