@@ -279,3 +279,15 @@ def test_a_bad_value_falls_back_to_the_frozen_config(board_pico, tmp_path, monke
     assert cfg.notes == ["built-in config: SAMPLE_MS must be a whole number of ms, 1-20,"
                          " using 2", "config.py: SDA must be a pin number, using 20"]
     assert board_pico.load_config(str(tmp_path / "none.py")).notes == cfg.notes[:1]
+
+
+def test_pins_that_clash_after_a_fall_back_take_every_built_in_pin():
+    """The display moved onto I2C1's GP14/15 and a button map using GP14: the map falls
+    back to the built-in up/down/ok/menu, which needs GP14 and GP15 too, so every pin
+    goes back to the built-in ones (which never clash)."""
+    values = dict(config_check.DEFAULTS, I2C_ID=1, SDA=14, SCL=15,
+                  BUTTONS={"up": 13, "down": 14, "ok": 12, "menu": 16})
+    got, notes = config_check.settle(values, config_check.DEFAULTS)
+    assert notes[-1] == "pins still clash: using every built-in pin", notes
+    for k in ("I2C_ID", "SDA", "SCL", "BUTTONS", "PIEZO", "POWER_HOLD"):
+        assert got[k] == config_check.DEFAULTS[k], k

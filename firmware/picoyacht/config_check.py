@@ -215,11 +215,11 @@ def settle(values, base):
         what = "I2C%d cannot use SDA %d, SCL %d%s" % (
             bus, v["SDA"], v["SCL"], " (I2C%d can)" % (1 - bus) if other else "")
         notes.append("%s, using %s" % (what, _fall_back("I2C_ID", v, base)))
-    _claim(v, base, values, notes)
+    _claim(v, base, notes)
     return v, notes
 
 
-def _claim(v, base, values, notes):
+def _claim(v, base, notes):
     """Each pin to one part: see the module docstring. Falls back group by group, and to
     every built-in pin if a group's own built-in pins clash too."""
     keys = ("I2C_ID", "SDA", "SCL")
@@ -236,9 +236,8 @@ def _claim(v, base, values, notes):
                 "I2C" if key == "I2C_ID" else key, c[0], c[1], c[2], using))
             uses = dict(_groups(v))[key]
             if _clash(uses, claimed) is not None:
-                for k in DEFAULTS:
-                    if k in keys or k in ("BUTTONS", "POWER_HOLD", "PIEZO"):
-                        v[k] = base[k]
+                for k in keys + ("POWER_HOLD", "PIEZO"):
+                    v[k] = base[k]
                 v["BUTTONS"] = dict(base["BUTTONS"])
                 notes.append("pins still clash: using every built-in pin")
                 return
