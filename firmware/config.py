@@ -4,6 +4,8 @@ Buttons are wired from the GPIO to GND (active low); the firmware turns on the i
 pull-ups, so no resistors are needed. A button set to None is not fitted: the game stays
 fully playable with just up, down, ok ("A") and menu ("B") through its cursor mode.
 Pins 23, 24, 25 and 29 are avoided: the Pico W uses them for its radio.
+A value the Pico cannot use is named on the boot screen and its built-in value is used
+instead; `make hardware` checks this file the same way before it is copied.
 """
 
 # SSD1306 128x64 OLED on I2C0: SDA = GP4 (pin 6), SCL = GP5 (pin 7).

@@ -176,14 +176,14 @@ def _cfg_with(tmp_path, text):
 
 @pytest.mark.parametrize("change, message", [
     ('BUTTONS = dict(BUTTONS, roll=13)', "used twice"),
-    ('BUTTONS = dict(BUTTONS, roll=25)', "radio"),
-    ('BUTTONS = dict(BUTTONS, roll=29)', "radio"),
+    ('BUTTONS = dict(BUTTONS, roll=25)', "roll must be GP0-22, 26-28"),
+    ('BUTTONS = dict(BUTTONS, roll=29)', "roll must be GP0-22, 26-28"),
     ("SDA = 6", "I2C0 cannot use"),
     ("OLED_ADDR = 0x78", "OLED_ADDR"),
-    ('BUTTONS = dict(BUTTONS, menu=None)', "required"),
+    ('BUTTONS = dict(BUTTONS, menu=None)', "lacks menu"),
     ('BUTTONS = dict(BUTTONS, jump=3)', "unknown button"),
     ("POWER_HOLD = 13", "used twice"),
-    ("POWER_HOLD = 24", "radio"),
+    ("POWER_HOLD = 24", "POWER_HOLD must be GP0-22, 26-28 or None"),
 ])
 def test_bad_pin_maps_are_refused(tmp_path, change, message):
     with pytest.raises(hardware.ConfigError, match=message):

@@ -5,9 +5,11 @@
     hardware/wokwi/diagram.json    the same circuit for the Wokwi simulator
     hardware/wokwi/wokwi.toml      Wokwi for VS Code: which MicroPython .uf2 to boot
 
-config.py is plain data: it is loaded from its path (never through the firmware package) and
-checked first (GPIOs that exist, none used twice, none of the Pico W's radio pins, SDA/SCL on
-pins the chosen I2C block can use), so `make hardware` is also the way to check an edited pin
+config.py is read as the Pico reads it (run over the built-in settings) and checked first
+by the Pico's own check, picoyacht.config_check (types, GPIOs that exist, none used twice,
+none of the Pico W's radio pins, SDA/SCL on pins the chosen I2C block can use, a button
+map with up, down, ok and menu): each refusal is printed as the Pico would print it at boot,
+and the exit status is 1. So `make hardware` is also the way to check an edited pin
 map. Output is deterministic (no dates, sorted choices) so a test can regenerate and compare.
 
     python tools/hardware.py [--config PATH] [--out DIR] [--check]
@@ -15,12 +17,16 @@ map. Output is deterministic (no dates, sorted choices) so a test can regenerate
 
 import argparse
 import ast
-import importlib.util
 import json
 import re
 import sys
+import types
 from itertools import permutations
 from pathlib import Path
+
+import paths  # noqa: F401  (the firmware package on sys.path)
+
+from picoyacht import config_check
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "firmware" / "config.py"
@@ -41,15 +47,10 @@ PIN_NAMES.update({30: "RUN", 31: "GP26", 32: "GP27", 33: "GND", 34: "GP28", 35: 
 GPIO_PIN = {int(n[2:]): p for p, n in PIN_NAMES.items() if n.startswith("GP")}
 GND_PINS = tuple(p for p in sorted(PIN_NAMES) if PIN_NAMES[p] == "GND")
 PIN_3V3 = 36
-RADIO_GPIOS = (23, 24, 25, 29)  # Pico W: wireless chip; GP29 also senses VSYS (ADC3)
 # Wokwi's wokwi-pi-pico names its grounds GND.1 .. GND.8 in header order.
 WOKWI_PIN = {p: ("GND.%d" % (GND_PINS.index(p) + 1) if n == "GND" else n) for p, n in
              PIN_NAMES.items()}
 WOKWI_PIN[36] = "3V3"
-
-# I2C blocks: which GPIOs can carry SDA / SCL (RP2040 and RP2350 datasheets, function F3).
-I2C_SDA = {0: (0, 4, 8, 12, 16, 20), 1: (2, 6, 10, 14, 18, 26)}
-I2C_SCL = {0: (1, 5, 9, 13, 17, 21), 1: (3, 7, 11, 15, 19, 27)}
 
 # ---------------------------------------------------------------- the buttons
 # Logical order of picoyacht.buttons.BUTTON_NAMES (a test keeps them equal).
@@ -65,7 +66,7 @@ ROLE = {"hold1": "hold die 1", "hold2": "hold die 2", "hold3": "hold die 3",
 # Keyboard keys in Wokwi (close to `make sim`: 1-6, R, W/S, A, B).
 KEY = {"hold1": "1", "hold2": "2", "hold3": "3", "hold4": "4", "hold5": "5", "hold6": "6",
        "roll": "r", "up": "w", "down": "s", "ok": "a", "menu": "b"}
-MINIMAL = ("up", "down", "ok", "menu")
+MINIMAL = config_check.MINIMAL
 
 # Wire colours by function: (SVG colour, Wokwi colour name).
 COLOUR = {"sda": ("#1f5fbf", "blue"), "scl": ("#c99700", "gold"), "vcc": ("#d62828", "red"),
@@ -93,13 +94,18 @@ class ConfigError(ValueError):
 
 # ---------------------------------------------------------------- reading config.py
 def load_config(path=CONFIG):
-    """config.py as a module object, loaded from its path (it is plain data)."""
+    """config.py as the Pico reads it: run over the built-in settings (so it may hold just
+    the lines a builder changed), with its text kept for the minimal build's line. A file
+    the Pico would set aside whole is a ConfigError here."""
     path = Path(path)
-    spec = importlib.util.spec_from_file_location("picoyacht_config", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    mod.__source__ = path.read_text()
-    return mod
+    values = dict(config_check.DEFAULTS)
+    values["BUTTONS"] = dict(values["BUTTONS"])
+    why = config_check.run_file(str(path), values)
+    if why:
+        raise ConfigError(config_check.set_aside(why))
+    cfg = types.SimpleNamespace(**config_check.names(values))
+    cfg.__source__ = path.read_text(errors="replace")
+    return cfg
 
 
 def fitted(buttons):
@@ -132,40 +138,15 @@ def soft_power(cfg):
 
 
 def check(cfg):
-    """Raise ConfigError unless the pin map can be wired; returns the list of (use, gpio)."""
-    i2c = cfg.I2C_ID
-    if i2c not in I2C_SDA:
-        raise ConfigError("I2C_ID must be 0 or 1, not %r" % (i2c,))
-    if cfg.SDA not in I2C_SDA[i2c] or cfg.SCL not in I2C_SCL[i2c]:
-        raise ConfigError("I2C%d cannot use SDA=GP%s, SCL=GP%s: SDA may be GP%s and SCL GP%s"
-                          % (i2c, cfg.SDA, cfg.SCL, "/".join(map(str, I2C_SDA[i2c])),
-                             "/".join(map(str, I2C_SCL[i2c]))))
-    if cfg.OLED_ADDR not in (0x3C, 0x3D):
-        raise ConfigError("OLED_ADDR must be 0x3C or 0x3D, not %r" % (cfg.OLED_ADDR,))
-    uses = [("display SDA", cfg.SDA), ("display SCL", cfg.SCL)]
-    buttons = getattr(cfg, "BUTTONS", {})
-    unknown = sorted(set(buttons) - set(BUTTON_ORDER))
-    if unknown:
-        raise ConfigError("unknown button name(s) %s: use %s" % (", ".join(unknown),
-                                                                  ", ".join(BUTTON_ORDER)))
-    for n in MINIMAL:
-        if buttons.get(n) is None:
-            raise ConfigError("the %r button is required (the game needs up, down, ok, menu)" % n)
-    uses += [(n, g) for n, g in fitted(buttons)]
-    piezo, _ = optional(cfg)
-    if piezo is not None:
-        uses.append(("piezo", piezo))
-    if soft_power(cfg) is not None:
-        uses.append(("power hold", soft_power(cfg)))
-    seen = {}
-    for use, g in uses:
-        if not isinstance(g, int) or g in RADIO_GPIOS or g not in GPIO_PIN:
-            raise ConfigError("%s: GP%s is not a free header GPIO (use GP0-GP22, GP26-GP28;"
-                              " GP23/24/25/29 belong to the Pico W radio)" % (use, g))
-        if g in seen:
-            raise ConfigError("GP%d is used twice: %s and %s" % (g, seen[g], use))
-        seen[g] = use
-    return uses
+    """Raise ConfigError unless the Pico would take every setting as written (the board's
+    own check, picoyacht.config_check: its first refusal, the others in `.notes`);
+    returns the list of (use, gpio)."""
+    values, notes = config_check.settle(config_check.names(vars(cfg)), config_check.DEFAULTS)
+    if notes:
+        e = ConfigError(notes[0])
+        e.notes = notes
+        raise e
+    return config_check.pins_in_use(values)
 
 
 # ---------------------------------------------------------------- layout (shared by all three)
@@ -745,7 +726,9 @@ def main(argv=None):
         cfg = load_config(args.config)
         uses = check(cfg)
     except ConfigError as e:
-        print("config.py: " + str(e), file=sys.stderr)
+        for note in getattr(e, "notes", [str(e)]):
+            print(("" if note.startswith("config.py ") else "config.py: ") + note,
+                  file=sys.stderr)
         return 1
     if args.check:
         print("pin map OK: %d GPIOs, no clashes" % len(uses))

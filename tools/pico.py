@@ -74,11 +74,16 @@ def uf2(fw=DEFAULT_FW):
     return str(install() / "firmware" / FIRMWARES[fw])
 
 
-def layout(out, probe=False, tables=True, extra=()):
+def layout(out, probe=False, tables=True, extra=(), config=None):
     """make flash's files under `out` (tools/flash.py stage), as (local, remote) pairs;
-    `extra` .py files (e.g. host_tests/mp scripts) go beside main.py as .mpy."""
+    `extra` .py files (e.g. host_tests/mp scripts) go beside main.py as .mpy; `config`
+    (bytes): a builder's /config.py in place of firmware/config.py."""
     out = Path(out)
     pairs = stage(False, out)
+    if config is not None:
+        mine = out / "config.py"
+        mine.write_bytes(config)
+        pairs = [(mine, b) if b == "config.py" else (a, b) for a, b in pairs]
     if not tables:
         pairs = [p for p in pairs if not p[1].startswith("tables/")]
     pairs, _ = fit_tables(pairs, STOCK_FS_ROOM)  # as make flash does on a stock Pico
@@ -94,12 +99,12 @@ def layout(out, probe=False, tables=True, extra=()):
 _IMAGES = {}
 
 
-def image(probe=False, tables=True, extra=()):
+def image(probe=False, tables=True, extra=(), config=None):
     """The littlefs image of a layout, cached by content: (path, files) for the driver."""
-    key = (probe, tables, tuple(extra))
+    key = (probe, tables, tuple(extra), config)
     if key not in _IMAGES:
         stage_dir = Path(tempfile.mkdtemp(prefix="pico-layout-", dir=_tmp()))
-        pairs = layout(stage_dir, probe, tables, extra)
+        pairs = layout(stage_dir, probe, tables, extra, config)
         h = hashlib.sha256()
         for local, remote in sorted(pairs, key=lambda p: p[1]):
             h.update(remote.encode() + b"\0" + Path(local).read_bytes())
@@ -137,12 +142,14 @@ def run(job, fw=DEFAULT_FW, timeout=900, firmware=None):
     return res
 
 
-def boot_main(ms, fw=DEFAULT_FW, ctrlc_at=None, tables=True, firmware=None, **extra):
-    """Power on for `ms` ms of emulated time: the make-flash layout (main.py runs), or the
-    .uf2 `firmware` on an empty filesystem. extra: presses, shotsAtMs (pico_driver.mjs)."""
+def boot_main(ms, fw=DEFAULT_FW, ctrlc_at=None, tables=True, firmware=None, config=None,
+              **extra):
+    """Power on for `ms` ms of emulated time: the make-flash layout (main.py runs; `config`:
+    its /config.py's bytes), or the .uf2 `firmware` on an empty filesystem. extra: presses,
+    shotsAtMs (pico_driver.mjs)."""
     job = dict(extra, boot="main", bootMs=ms)
     if firmware is None:
-        img, files = image(False, tables)
+        img, files = image(False, tables, config=config)
         job.update(image=str(img), files=files)
     if ctrlc_at is not None:
         job["ctrlc"] = {"atMs": ctrlc_at}

@@ -92,7 +92,7 @@ class App:
     """The session around one Turn, and navigation between screens."""
 
     def __init__(self, display, present=FULL_BUTTONS, store=None, urandom=None,
-                 console=None, now_ms=0, boot_buttons=0, tone=None):
+                 console=None, now_ms=0, boot_buttons=0, tone=None, notes=None):
         self.panel = Panel(display, now_ms)
         self.cv = Canvas(display, display.buffer)
         self.full = (present & 0x7F) == 0x7F  # six hold buttons and Roll
@@ -121,7 +121,7 @@ class App:
         for name in SCREENS:  # the screens always at hand, made now: opening one allocates
             if SCREENS[name] == _KEPT:  # nothing (their module is never dropped)
                 self.find(name)
-        _boot(self, boot_buttons, tone)
+        _boot(self, boot_buttons, tone, notes)
 
     # ---------------------------------------------------------------- session services
     def sound(self, snd):
@@ -380,8 +380,10 @@ class App:
         return True
 
 
-def _boot(app, boot_buttons, tone):
-    """The session as the flash left it: settings, records, and a game to offer again."""
+def _boot(app, boot_buttons, tone, board_notes):
+    """The session as the flash left it: settings, records, and a game to offer again.
+    board_notes: what the board refused at boot (config.py's settings), all of them on
+    the console already; the first is shown, and how many more there are."""
     notes = []
     s = _load(app.store, "settings", Settings.unpack, notes)
     if s is not None:
@@ -401,9 +403,12 @@ def _boot(app, boot_buttons, tone):
     if offer:
         app.turn.adopt(g, app.settings.coach)
     app.home()
+    title = "Fresh start" if notes and g is None else "Note"
+    if board_notes:
+        more = len(board_notes) - 1
+        notes = board_notes[:1] + (["+%d more on the console" % more] if more else []) + notes
     if notes:
-        app.message("Fresh start" if g is None else "Note", notes, app.keys("OK: continue"),
-                    app.offer_resume if offer else None)
+        app.message(title, notes, app.keys("OK: continue"), app.offer_resume if offer else None)
     elif offer:
         app.offer_resume()
     if boot_buttons & (1 << B_MENU):
@@ -424,10 +429,17 @@ def _load(store, kind, parse, notes):
         return None
 
     accepted = []  # (payload, parsed) of each copy the check took: parsed once only
+    why = [""]  # the check's words for the last copy it refused (one slot: no growth)
 
     def check(payload):  # the store skips copies this refuses, and never backs them up
-        obj = parse(payload)
-        if obj is not None:
+        try:
+            obj = parse(payload)
+        except Exception as e:
+            why[0] = _reason(kind, e)
+            raise
+        if obj is None:
+            why[0] = "a finished game"
+        else:
             accepted.append((bytes(payload), obj))
         return obj is not None
 
@@ -436,7 +448,9 @@ def _load(store, kind, parse, notes):
         err = store.last_error
     except Exception as e:  # a Store must not raise, but a flaky flash might
         data, err = None, "read error " + str(e)
-    if err:
+    if err and why[0]:  # "records: save refused (a wallet no game leaves): using backup"
+        notes.append(kind + ": save refused (" + why[0] + "):" + err[err.find(":") + 1:])
+    elif err:
         notes.append(kind + ": " + err)
     if data is None:
         return None
@@ -448,6 +462,16 @@ def _load(store, kind, parse, notes):
     except Exception:
         notes.append(kind + ": unreadable, reset")
         return None
+
+
+def _reason(kind, e):
+    """A refused copy's reason in a few words: the check's message less the kind's name
+    ("records: a wallet no game leaves" -> "a wallet no game leaves")."""
+    text = str(e) or type(e).__name__
+    for head in ("snapshot invalid: ", "snapshot ", kind + ": ", kind + " "):
+        if text.startswith(head):
+            text = text[len(head):]
+    return text[:40]
 
 
 def _draw(screen, cv, _):
@@ -471,7 +495,7 @@ class Runner:
         now = board.ticks_ms()
         self.app = app or App(board.display, board.present, board.store, board.urandom,
                               board.console, now, board.boot_buttons,
-                              getattr(board, "tone", None))
+                              getattr(board, "tone", None), getattr(board, "notes", None))
         self.power = power.Power(board)
 
     def step(self):

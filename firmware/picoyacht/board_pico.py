@@ -1,6 +1,7 @@
 """The Raspberry Pi Pico board: with board_power, the only modules that import machine.
 
-Pins come from config.py (load_config: frozen defaults under a /config.py). Buttons are
+Pins come from config.py (load_config: every setting checked, a bad one replaced by its
+built-in value and named on the boot screen through `notes`). Buttons are
 sampled every SAMPLE_MS either by a hard Timer IRQ into a preallocated ring (default:
 sampling goes on while a frame is being written to the display, so a 20 ms tap is never
 missed) or once per main-loop pass. Both paths
@@ -72,6 +73,7 @@ class PicoBoard:
         self.power = PicoPower(_chip(), getattr(cfg, "BATTERY_SENSE", False),
                                getattr(cfg, "POWER_HOLD", None))
         self.cfg = cfg
+        self.notes = getattr(cfg, "notes", ())  # load_config's refusals, for the boot screen
         self.pins = []
         self.bits = []
         self.gpios = []
@@ -376,11 +378,40 @@ def display_help(addr, cfg, found):
 
 
 def load_config(drive="/config.py"):
-    """The pin map. A `make uf2` firmware has config.py frozen in as the defaults; every
-    name a /config.py on the drive sets is laid over them, so that file may hold just
-    the lines a builder changed (or be a whole copy). A broken one is reported on the
-    console and the defaults play on. Without a frozen config (files copied by `make
-    flash`), /config.py is the whole pin map, imported as usual."""
+    """The settings, every one usable (picoyacht.config_check): built-in values, a frozen
+    config.py over them (a `make uf2` firmware), then the drive's /config.py over those,
+    which may hold just the lines a builder changed or be a whole copy (`make flash`'s
+    layout, where it is the only config). A bad value falls back to its built-in one; a
+    file that cannot be read or run is set aside whole. Nothing the file does can stop the
+    boot: sys.exit(), a bad byte, running out of heap, and Ctrl-C too (a developer's second
+    Ctrl-C breaks in once the game runs; a file that raises it must not brick the Pico).
+    Each refusal is printed and kept in cfg.notes, which the boot screen shows."""
+    import picoyacht
+    from picoyacht import config_check as check
+
+    base = check.DEFAULTS
+    notes = []
+    frozen = _frozen_config()
+    if frozen is not None:
+        base, bad = check.settle(check.names(frozen.__dict__), base)
+        notes += ["built-in config: " + n for n in bad]
+    values = dict(base)
+    values["BUTTONS"] = dict(base["BUTTONS"])  # the file may change it in place
+    why = check.run_file(drive, values)
+    if why:
+        notes.append(check.set_aside(why))
+        values = base
+    cfg, bad = check.settle(check.names(values), base)
+    notes += ["config.py: " + n for n in bad]
+    for n in notes:
+        print("PicoYacht: " + n)
+    cfg = check.Config(cfg, notes)
+    picoyacht.forget("config_check")  # its work is done: as .mpy its code is heap
+    return cfg
+
+
+def _frozen_config():
+    """The config.py frozen into the firmware, or None (`make flash`: none is)."""
     import sys
 
     path = sys.path
@@ -389,25 +420,13 @@ def load_config(drive="/config.py"):
     path.append(".frozen")
     try:
         import config
+
+        return config
     except ImportError:
-        config = None
+        return None
     finally:
         path.clear()
         path.extend(keep)
-    if config is None:
-        import config
-
-        return config
-    try:
-        with open(drive) as f:
-            src = f.read()
-    except OSError:
-        return config
-    try:
-        exec(src, config.__dict__)
-    except Exception as e:
-        print("PicoYacht: error in %s (%r): built-in pins for the rest" % (drive, e))
-    return config
 
 
 def make_board():

@@ -2,7 +2,8 @@
 
 from micropython import const
 
-from picoyacht.buttons import B_MENU, B_OK, B_ROLL
+from picoyacht import font
+from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.game import HUMAN
 from picoyacht.screens import Choice, Screen, header, menu_list
 
@@ -22,6 +23,7 @@ _M_OFF = const(6)
 _M_AGAIN = const(7)
 _M_RESULTS = const(8)
 _COLS = const(21)
+_ROWS = const(5)  # a message's lines above its hint
 
 
 # The menu's item codes when it offers undo (bit 0 of the index) and a hint (bit 1), in a
@@ -146,21 +148,31 @@ class Menu(Choice):
 
 
 class Message(Screen):
-    """A titled note; OK, Menu or Roll calls then(btn), or goes to the title."""
+    """A titled note; OK, Menu or Roll calls then(btn), or goes to the title. A note longer
+    than the screen scrolls with Up and Down, an arrow showing there is more."""
 
     NAME = "message"
     title = ""
     lines = ()
     hint = ""
     then = None
+    top = 0  # the first line shown
 
     def set(self, title, lines, hint, then):
         self.title = title
         self.lines = wrap(lines, _COLS)
+        if len(self.lines) > _ROWS:  # the last column is the scroll arrows'
+            self.lines = wrap(lines, _COLS - 1)
         self.hint = hint
         self.then = then
+        self.top = 0
 
     def key(self, btn):
+        if btn == B_UP or btn == B_DOWN:
+            top = self.top + (1 if btn == B_DOWN else -1)
+            if 0 <= top <= len(self.lines) - _ROWS:
+                self.top = top
+            return
         if btn != B_OK and btn != B_MENU and btn != B_ROLL:
             return
         then = self.then
@@ -174,10 +186,15 @@ class Message(Screen):
         cv.clear()
         header(cv, self.title)
         lines = self.lines
-        for i in range(len(lines)):
-            if i > 5:
+        top = self.top
+        for i in range(_ROWS):  # a sixth line would run into the hint
+            if top + i >= len(lines):
                 break
-            cv.text(lines[i], 1, 10 + i * 8, 1, _COLS)
+            cv.text(lines[top + i], 1, 10 + i * 8, 1, _COLS)
+        if top > 0:
+            cv.glyph(font.UP, 122, 10)
+        if top + _ROWS < len(lines):
+            cv.glyph(font.DOWN, 122, 42)
         cv.text(self.hint, 1, 56, 1, _COLS)
 
 

@@ -3,6 +3,7 @@
 Usage: micropython ui_checks.py <check>   -> prints "PASS <check> ..." or raises.
 """
 
+import gc
 import sys
 
 from board_sim import FOUR, FULL, Driver, HeadlessBoard
@@ -10,6 +11,7 @@ from board_sim import FOUR, FULL, Driver, HeadlessBoard
 from picoyacht import app as A
 from picoyacht import buttons as K
 from picoyacht import menus, policy
+from picoyacht.saves import Records
 from picoyacht.store import Store
 
 from allocs import allocated
@@ -266,9 +268,32 @@ def check_corrupt():
     st.save("records", b"nonsense")
     b3, r3, d3, app3 = rig(FULL, Store(fs3.reboot(), "/saves"))
     assert app3.screen.NAME == "message", app3.screen.NAME
+    msg = app3.find("message")
+    said = " ".join(msg.lines)  # the note wraps at spaces
+    for why in ("settings: save refused (format): lost", "records: save refused (format): lost",
+                "game: save refused (checksum mismatch): lost"):
+        assert why in said, said
+    # more lines than the screen holds: Down scrolls to the last, and back
+    first = d3.frame()
+    for _ in range(len(msg.lines)):
+        d3.press(K.B_DOWN)
+    assert msg.top == len(msg.lines) - 5 > 0 and d3.frame() != first
+    for _ in range(len(msg.lines)):
+        d3.press(K.B_UP)
+    assert msg.top == 0 and d3.frame() == first
     d3.press(K.B_OK)
     assert app3.screen.NAME == "title"
-    print("PASS corrupt notes=%d" % len(app3.find("message").lines))
+    # the records' newest copy refused, its backup good: the backup, and why
+    del b, r, d, app, b2, r2, d2, app2, b3, r3, d3, app3, st
+    gc.collect()  # (out of heap, the good copy would be refused too)
+    fs4 = FakeFs()
+    st = Store(fs4, "/saves")
+    st.save("records", Records().pack())
+    st.save("records", b"nonsense")
+    b4, r4, d4, app4 = rig(FULL, Store(fs4.reboot(), "/saves"))
+    said = " ".join(app4.find("message").lines)
+    assert said == "records: save refused (format): using backup", said
+    print("PASS corrupt notes=%d" % len(msg.lines))
 
 
 def check_full_flash():
