@@ -13,9 +13,19 @@ Glossary of the work arrays (one per engine, allocated once; the tables: engine_
     lower_future[b]                   the position left by filling lower box b (with the
                                       joker box's 50 points: lower_future[nb])
     roll_values[r]                    the turn ended with roll r: best open box for it
+    one_throw_values[r]               the same for roll r from one throw of all the dice
+                                      (Sharp Dice doubles its lower boxes; None without it)
+    one_throw_work[r]                 a stage's roll values kept while the one-throw mean
+                                      is taken (Sharp Dice only)
     hold_values[keep]                 the value of holding keep, hold_stage re-rolls to go
     box_values[b]                     filling box b with the roll in hand
     joker_box                         the Yahtzee box when the rule set has jokers, else -1
+
+Sharp Dice: a roll from one throw of all the dice (the first, or a re-roll holding nothing)
+scores its lower boxes but Chance double. So holding nothing differs from every other hold:
+hold_values[0] (the empty keep) is the mean over one-throw rolls, whose values are
+max(one_throw_values, the plain roll's value) at each stage (doubling only adds, so a
+one-throw roll can do whatever a plain one can, and score more now).
 
 Arithmetic is integer only. Values are fixed point with ONE = 1 << 16 per point and stay
 far inside 30-bit small ints (the largest sum formed is a few thousand points). A turn's
@@ -116,7 +126,9 @@ class Engine(EngineTables):
             cost = _C_HEUR6 if self.rs.ndice > 5 else _C_HEUR
             yield from normal.pars_steps()
         yield from self._weights(mask, up, y, fut, cost, normal)
-        yield from self._fill_s(mask, y)
+        yield from self._fill_s(mask, y, self.roll_values, 0)
+        if self.doubles:
+            yield from self._fill_s(mask, y, self.one_throw_values, self.doubles)
         self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
         self.key = True
 
@@ -153,8 +165,10 @@ class Engine(EngineTables):
             yield cost * (n + 1 if b < 6 else 2)
         self.ybonus = YAHTZEE_BONUS * ONE if y else 0
 
-    def _fill_s(self, mask, y):
-        roll_values, roll_scores = self.roll_values, self.roll_scores
+    def _fill_s(self, mask, y, roll_values, doubles):
+        """roll_values[r]: the turn ended with roll r, the lower boxes in `doubles` (a
+        one-throw roll under Sharp Dice) scoring double."""
+        roll_scores = self.roll_scores
         nb, nrolls = self.nb, self.nrolls
         lower_future, upper_future = self.lower_future, self.upper_future
         codes, first_roll = self.dice.codes, self.dice.first_roll
@@ -174,26 +188,30 @@ class Engine(EngineTables):
                         roll_values[r] = v
             elif b == self.joker_box:
                 w0, w50 = lower_future[b], lower_future[nb]
+                one = (2 * ONE) if doubles >> b & 1 else ONE
                 scores = roll_scores[b - 6]
                 for r in range(nrolls):
                     s = scores[r]
-                    v = s * ONE + (w50 if s else w0)
+                    v = s * one + (w50 if s else w0)
                     if v > roll_values[r]:
                         roll_values[r] = v
             else:
                 w = lower_future[b]
+                one = (2 * ONE) if doubles >> b & 1 else ONE
                 scores = roll_scores[b - 6]
                 for r in range(nrolls):
-                    v = scores[r] * ONE + w
+                    v = scores[r] * one + w
                     if v > roll_values[r]:
                         roll_values[r] = v
             yield nrolls * _C_FILL
         if self.joker_box >= 0 and mask >> self.joker_box & 1:
             for f in range(1, 7):
-                roll_values[self.yahtzee_rolls[f - 1]] = self._joker_best(mask, f) + self.ybonus
+                roll_values[self.yahtzee_rolls[f - 1]] = (self._joker_best(mask, f, doubles)
+                                                          + self.ybonus)
 
-    def _joker_best(self, mask, f):
-        """The best box for n f's once the Yahtzee box is filled (see game.joker_boxes)."""
+    def _joker_best(self, mask, f, doubles):
+        """The best box for n f's once the Yahtzee box is filled (see game.joker_boxes),
+        the lower boxes in `doubles` scoring double."""
         nb = self.nb
         variant = self.options.joker
         allowed = joker_boxes(((1 << nb) - 1) & ~mask, f, variant)
@@ -210,6 +228,8 @@ class Engine(EngineTables):
                 v = self.upper_future[b * n1 + k]
             else:
                 s = self.joker_scores[(f - 1) * nb + b] if use_joker else self.score(row, b)
+                if doubles >> b & 1:
+                    s *= 2
                 v = s * ONE + self.lower_future[b]
             if v > best:
                 best = v
@@ -229,28 +249,57 @@ class Engine(EngineTables):
         for r in range(self.nrolls):
             hold_values[first_roll + r] = roll_values[r]
         yield self.nrolls * _C_FILL
-        yield from d.expect_steps(hold_values)
-        for _ in range(rolls_left - 1):
-            yield from d.maxdown_steps(hold_values)
+        for stage in range(rolls_left):
+            if stage:
+                yield from d.maxdown_steps(hold_values)
+            empty = 0
+            if self.doubles:
+                empty = yield from self._one_throw_steps()
             yield from d.expect_steps(hold_values)
+            if self.doubles:
+                hold_values[0] = empty
         self.ops += self.nrolls + 6 * first_roll * (2 * rolls_left - 1)
         self.hold_stage = rolls_left
         return hold_values
 
+    def _one_throw_steps(self):
+        """Sharp Dice: the value of holding nothing (the mean over rolls from one throw of
+        all the dice), the rolls' values in hold_values being those of plain rolls; they
+        are left as they were."""
+        d, hold_values = self.dice, self.hold_values
+        one, work = self.one_throw_values, self.one_throw_work
+        first_roll = d.first_roll
+        for r in range(self.nrolls):
+            v = hold_values[first_roll + r]
+            work[r] = v
+            if one[r] > v:
+                hold_values[first_roll + r] = one[r]
+        yield self.nrolls * _C_FILL
+        yield from d.expect_steps(hold_values)
+        empty = hold_values[0]
+        for r in range(self.nrolls):
+            hold_values[first_roll + r] = work[r]
+        yield self.nrolls * _C_FILL
+        return empty
+
     def start_steps(self):
-        """The value before the turn's first roll (three rolls ahead), in hold_values[0]."""
+        """The value before the turn's first roll (three rolls ahead), in hold_values[0]. The
+        first roll is one throw of all the dice."""
         if self.hold_stage != STAGES + 1:
-            yield from self.stage_steps(STAGES)
+            hold_values = yield from self.stage_steps(STAGES)
             self.hold_stage = -1
-            yield from self.dice.maxdown_steps(self.hold_values)
-            yield from self.dice.expect_steps(self.hold_values)
+            yield from self.dice.maxdown_steps(hold_values)
+            if self.doubles:
+                yield from self._one_throw_steps()
+            else:
+                yield from self.dice.expect_steps(hold_values)
             self.hold_stage = STAGES + 1
         return self.hold_values[0]
 
-    def best_hold_steps(self, dice, rolls_left):
+    def best_hold_steps(self, dice, rolls_left, one_throw=False):
         """(keep index, value, the roll's index) over the sub-multisets of the dice; keeping
-        all means scoring now (valued by roll_values). Ties go to the larger keep index
-        (score first)."""
+        all means scoring now (valued by roll_values, or one_throw_values if the dice came
+        from one throw of all of them). Ties go to the larger keep index (score first)."""
         d = self.dice
         hold_values = yield from self.stage_steps(rolls_left)
         counts = self.counts
@@ -260,7 +309,8 @@ class Engine(EngineTables):
             code |= counts[f + 1] << (3 * f)
         ridx = d.index(code, d.n)
         best_i = ridx
-        best = self.roll_values[ridx - d.first_roll]
+        now = self.one_throw_values if one_throw and self.doubles else self.roll_values
+        best = now[ridx - d.first_roll]
         # Every sub-multiset (an odometer over the face counts), the empty one included;
         # keeping all is the roll itself, valued above.
         sub = self.sub

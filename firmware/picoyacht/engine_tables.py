@@ -4,7 +4,9 @@ once per engine, in steps. picoyacht.engine's Engine extends EngineTables with t
     roll_scores[b - 6][r]             points of roll r in lower box b (upper ones: counts)
     joker_scores[(f - 1) * nb + b]    points of n dice showing f in box b, as a joker
     yahtzee_rolls[f - 1]              the index of the roll of n dice showing f
-    hold_values[keep], roll_values[r] the search's work arrays (see picoyacht.engine)
+    doubles                           Sharp Dice on: bit b set for a box it doubles; else 0
+    hold_values[keep], roll_values[r] the search's work arrays (see picoyacht.engine), and
+    one_throw_values[r], one_throw_work[r]  Sharp Dice's (None without it)
 
 A module apart from the search because building is a job of its own, done once, while
 the search runs at every decision. Like the search, the build is a generator that yields
@@ -48,6 +50,13 @@ class EngineTables:
         self.dice = Dice(rs.ndice, True)
         self.joker_box = rs.yahtzee_box if rs.joker else -1
         self.counts = bytearray(7)
+        doubles = 0
+        if rs.sharp and self.options.sharp:
+            for b in range(6, rs.nboxes):
+                if rules.doubles_with_sharp(rs.boxes[b]):
+                    doubles |= 1 << b
+        self.doubles = doubles
+        self.one_throw_values = self.one_throw_work = None
         self.ready = False
         self._build = self._build_steps()
 
@@ -73,6 +82,9 @@ class EngineTables:
         self.hold_values = work_array("i", d.nkeeps)
         d.allocate()
         self.roll_values = work_array("i", d.nrolls)
+        if self.doubles:  # Sharp Dice: the rolls that came from one throw of all the dice
+            self.one_throw_values = work_array("i", d.nrolls)
+            self.one_throw_work = work_array("i", d.nrolls)
         roll_scores = [bytearray(d.nrolls) for _ in range(nlower)]
         yield d.nkeeps * _C_ALLOC
         yield from d.steps

@@ -161,7 +161,7 @@ def advise_steps(game, level=EXPERT, table=None):
     if left > STAGES:
         left = STAGES
     if left > 0:
-        keep, v, ridx = yield from e.best_hold_steps(game.dice, left)
+        keep, v, ridx = yield from e.best_hold_steps(game.dice, left, game.single_roll)
         if keep != ridx:
             return HOLD, e.keep_mask(game.dice, keep), banked + to_centi(v)
     b, v = yield from e.best_box_steps(game)
