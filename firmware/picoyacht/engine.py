@@ -206,34 +206,8 @@ class Engine(EngineTables):
             yield nrolls * _C_FILL
         if self.joker_box >= 0 and mask >> self.joker_box & 1:
             for f in range(1, 7):
-                roll_values[self.yahtzee_rolls[f - 1]] = (self._joker_best(mask, f, doubles)
-                                                          + self.ybonus)
-
-    def _joker_best(self, mask, f, doubles):
-        """The best box for n f's once the Yahtzee box is filled (see game.joker_boxes),
-        the lower boxes in `doubles` scoring double."""
-        nb = self.nb
-        variant = self.options.joker
-        allowed = joker_boxes(((1 << nb) - 1) & ~mask, f, variant)
-        upper_scores = variant != rules.JOKER_ORIGINAL  # (the 1956 rule: upper scores 0)
-        use_joker = variant != rules.JOKER_FREE or mask >> (f - 1) & 1
-        row = self.yahtzee_rolls[f - 1]
-        n1 = self.rs.ndice + 1
-        best = NEG
-        for b in range(nb):
-            if not allowed >> b & 1:
-                continue
-            if b < 6:
-                k = self.rs.ndice if (b == f - 1 and upper_scores) else 0
-                v = self.upper_future[b * n1 + k]
-            else:
-                s = self.joker_scores[(f - 1) * nb + b] if use_joker else self.score(row, b)
-                if doubles >> b & 1:
-                    s *= 2
-                v = s * ONE + self.lower_future[b]
-            if v > best:
-                best = v
-        return best
+                v = _joker_best(self, mask, f, doubles)
+                roll_values[self.yahtzee_rolls[f - 1]] = v + self.ybonus
 
     # ---- stages -------------------------------------------------------------------------
     def stage_steps(self, rolls_left):
@@ -254,33 +228,13 @@ class Engine(EngineTables):
                 yield from d.maxdown_steps(hold_values)
             empty = 0
             if self.doubles:
-                empty = yield from self._one_throw_steps()
+                empty = yield from _one_throw_steps(self)
             yield from d.expect_steps(hold_values)
             if self.doubles:
                 hold_values[0] = empty
         self.ops += self.nrolls + 6 * first_roll * (2 * rolls_left - 1)
         self.hold_stage = rolls_left
         return hold_values
-
-    def _one_throw_steps(self):
-        """Sharp Dice: the value of holding nothing (the mean over rolls from one throw of
-        all the dice), the rolls' values in hold_values being those of plain rolls; they
-        are left as they were."""
-        d, hold_values = self.dice, self.hold_values
-        one, work = self.one_throw_values, self.one_throw_work
-        first_roll = d.first_roll
-        for r in range(self.nrolls):
-            v = hold_values[first_roll + r]
-            work[r] = v
-            if one[r] > v:
-                hold_values[first_roll + r] = one[r]
-        yield self.nrolls * _C_FILL
-        yield from d.expect_steps(hold_values)
-        empty = hold_values[0]
-        for r in range(self.nrolls):
-            hold_values[first_roll + r] = work[r]
-        yield self.nrolls * _C_FILL
-        return empty
 
     def start_steps(self):
         """The value before the turn's first roll (three rolls ahead), in hold_values[0]. The
@@ -290,7 +244,7 @@ class Engine(EngineTables):
             self.hold_stage = -1
             yield from self.dice.maxdown_steps(hold_values)
             if self.doubles:
-                yield from self._one_throw_steps()
+                yield from _one_throw_steps(self)
             else:
                 yield from self.dice.expect_steps(hold_values)
             self.hold_stage = STAGES + 1
@@ -414,3 +368,51 @@ class Engine(EngineTables):
 
 def _zero(mask, up, y):
     return 0
+
+
+def _joker_best(e, mask, f, doubles):
+    """The best box for n f's once the Yahtzee box is filled (see game.joker_boxes),
+    the lower boxes in `doubles` scoring double."""
+    nb = e.nb
+    variant = e.options.joker
+    allowed = joker_boxes(((1 << nb) - 1) & ~mask, f, variant)
+    upper_scores = variant != rules.JOKER_ORIGINAL  # (the 1956 rule: upper scores 0)
+    use_joker = variant != rules.JOKER_FREE or mask >> (f - 1) & 1
+    row = e.yahtzee_rolls[f - 1]
+    n1 = e.rs.ndice + 1
+    best = NEG
+    for b in range(nb):
+        if not allowed >> b & 1:
+            continue
+        if b < 6:
+            k = e.rs.ndice if (b == f - 1 and upper_scores) else 0
+            v = e.upper_future[b * n1 + k]
+        else:
+            s = e.joker_scores[(f - 1) * nb + b] if use_joker else e.score(row, b)
+            if doubles >> b & 1:
+                s *= 2
+            v = s * ONE + e.lower_future[b]
+        if v > best:
+            best = v
+    return best
+
+
+def _one_throw_steps(e):
+    """Sharp Dice: the value of holding nothing (the mean over rolls from one throw of
+    all the dice), the rolls' values in hold_values being those of plain rolls; they
+    are left as they were."""
+    d, hold_values = e.dice, e.hold_values
+    one, work = e.one_throw_values, e.one_throw_work
+    first_roll = d.first_roll
+    for r in range(e.nrolls):
+        v = hold_values[first_roll + r]
+        work[r] = v
+        if one[r] > v:
+            hold_values[first_roll + r] = one[r]
+    yield e.nrolls * _C_FILL
+    yield from d.expect_steps(hold_values)
+    empty = hold_values[0]
+    for r in range(e.nrolls):
+        hold_values[first_roll + r] = work[r]
+    yield e.nrolls * _C_FILL
+    return empty
