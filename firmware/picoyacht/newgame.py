@@ -168,7 +168,7 @@ class Setup(Choice):
             x = cv.text("P", 1, y, c)
             x = cv.num(seat + 1, x, y, c)
             if self.untabled(code):  # the header says "No table" while this row is chosen
-                cv.rtext("Expert as Normal", W, y)
+                cv.rtext("Expert: estimate", W, y)
             elif code >= R_NAME:
                 cv.text(" name", x, y, c)
                 cv.rtext(s.names[seat], W, y)
@@ -202,16 +202,17 @@ class Setup(Choice):
 
 
     def untabled(self, code):
-        """True for the row of an Expert seat whose table is missing: it plays as Normal."""
+        """True for the row of an Expert seat with no table for these rules: it plays by
+        Normal's estimate."""
         s = self.app.settings
         return (R_KIND <= code < R_NAME and s.kinds[code - R_KIND] == _EXPERT
                 and not self.tabled)
 
 
 def table_available(s):
-    """strategy_table.available for the settings' rule set. Its module is forgotten again
-    unless a game holds it: setup must not keep it, and a game imports it in a loop pass
-    of its own."""
+    """strategy_table.available for the settings' rule set and options. Its module is
+    forgotten again unless a game holds it: setup must not keep it, and a game imports it
+    in a loop pass of its own."""
     import sys
 
     import picoyacht
@@ -219,7 +220,8 @@ def table_available(s):
     held = "picoyacht.strategy_table" in sys.modules
     from picoyacht import strategy_table
 
-    there = strategy_table.available(s.rid, s.options.joker)
+    o = s.options
+    there = strategy_table.available(s.rid, o.joker, RULESETS[s.rid].sharp and o.sharp)
     if not held:
         picoyacht.forget("strategy_table")
     return there
