@@ -8,12 +8,13 @@ sets the game's dice and its one-throw flag, and reads the points from Game.prev
 """
 
 import pytest
+from cpu_moves import apply
 
 from picoyacht import engine, rules, strategy
 from picoyacht.game import Game
 from picoyacht.rules import Options
 
-from scripted import ScriptedRoller
+from scripted import LcgRoller, ScriptedRoller
 
 YAHTZEE, YATZY = rules.YAHTZEE, rules.YATZY
 MICROPYTHON_HEAP = "8M"  # the expectimax keeps every keep and roll of a turn in dicts
@@ -238,3 +239,24 @@ def test_a_one_throw_roll_scores_double_in_the_search():
     g.single_roll = False
     kind, arg, value = strategy.run(strategy.advise_steps(g, engine.GREEDY))
     assert kind == strategy.SCORE and arg == 9 and value - banked == 3000
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("rid", [YAHTZEE, YATZY])
+def test_sharp_cpu_games_are_legal_and_rethrow_whole(rid):
+    """Whole seeded Sharp Dice games of the searching levels: every action legal, some
+    re-rolls hold nothing after the first roll, and the one-throw mean's sums stay small
+    ints on the Pico (31 bits) at the widest position, a game's start."""
+    g = Game(rid, ["n", "g"], kinds=[2, 2], options=Options(sharp=True), roller=LcgRoller(5),
+             seed=5)
+    rethrows = 0
+    while not g.over:
+        act = strategy.cpu_step(g, engine.NORMAL if g.current == 0 else engine.GREEDY)
+        if act[0] == strategy.HOLD and g.rolls_used and act[1] == 0:
+            rethrows += 1
+        apply(g, act)  # raises RuleError on anything illegal
+    assert rethrows > 0
+    g2 = position(rid, range(g.rs.nboxes), up=0)
+    e = engine_for(g2)
+    biggest = max(max(e.one_throw_values), max(e.roll_values))
+    assert 6 ** 5 * (biggest >> 13) < (1 << 30) and biggest < (1 << 29)

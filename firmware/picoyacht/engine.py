@@ -15,8 +15,8 @@ Glossary of the work arrays (one per engine, allocated once; the tables: engine_
     roll_values[r]                    the turn ended with roll r: best open box for it
     one_throw_values[r]               the same for roll r from one throw of all the dice
                                       (Sharp Dice doubles its lower boxes; None without it)
-    one_throw_work[r]                 a stage's roll values kept while the one-throw mean
-                                      is taken (Sharp Dice only)
+    one_throw_ways[r]                 how many of the 6^n throws of all the dice give roll r
+                                      (Sharp Dice only)
     hold_values[keep]                 the value of holding keep, hold_stage re-rolls to go
     box_values[b]                     filling box b with the roll in hand
     joker_box                         the Yahtzee box when the rule set has jokers, else -1
@@ -25,7 +25,8 @@ Sharp Dice: a roll from one throw of all the dice (the first, or a re-roll holdi
 scores its lower boxes but Chance double. So holding nothing differs from every other hold:
 hold_values[0] (the empty keep) is the mean over one-throw rolls, whose values are
 max(one_throw_values, the plain roll's value) at each stage (doubling only adds, so a
-one-throw roll can do whatever a plain one can, and score more now).
+one-throw roll can do whatever a plain one can, and score more now), weighted by
+one_throw_ways.
 
 Arithmetic is integer only. Values are fixed point with ONE = 1 << 16 per point and stay
 far inside 30-bit small ints (the largest sum formed is a few thousand points). A turn's
@@ -67,6 +68,8 @@ _C_HEUR6 = const(2600)
 _C_SUB = const(300)  # per sub-multiset of the dice tried as a hold
 _C_BOX = const(300)  # per box valued for the roll in hand
 _SUB_CHUNK = const(16)  # sub-multisets tried per step
+_C_MEAN = const(120)  # per roll of the one-throw mean (Sharp Dice)
+_MEAN_CHUNK = const(64)  # rolls per step of it
 
 
 def _unlocked(fn, a, b, c):
@@ -226,12 +229,9 @@ class Engine(EngineTables):
         for stage in range(rolls_left):
             if stage:
                 yield from d.maxdown_steps(hold_values)
-            empty = 0
-            if self.doubles:
-                empty = yield from _one_throw_steps(self)
             yield from d.expect_steps(hold_values)
             if self.doubles:
-                hold_values[0] = empty
+                hold_values[0] = yield from _one_throw_steps(self)
         self.ops += self.nrolls + 6 * first_roll * (2 * rolls_left - 1)
         self.hold_stage = rolls_left
         return hold_values
@@ -244,7 +244,7 @@ class Engine(EngineTables):
             self.hold_stage = -1
             yield from self.dice.maxdown_steps(hold_values)
             if self.doubles:
-                yield from _one_throw_steps(self)
+                hold_values[0] = yield from _one_throw_steps(self)
             else:
                 yield from self.dice.expect_steps(hold_values)
             self.hold_stage = STAGES + 1
@@ -398,21 +398,22 @@ def _joker_best(e, mask, f, doubles):
 
 
 def _one_throw_steps(e):
-    """Sharp Dice: the value of holding nothing (the mean over rolls from one throw of
-    all the dice), the rolls' values in hold_values being those of plain rolls; they
-    are left as they were."""
-    d, hold_values = e.dice, e.hold_values
-    one, work = e.one_throw_values, e.one_throw_work
-    first_roll = d.first_roll
-    for r in range(e.nrolls):
-        v = hold_values[first_roll + r]
-        work[r] = v
-        if one[r] > v:
-            hold_values[first_roll + r] = one[r]
-    yield e.nrolls * _C_FILL
-    yield from d.expect_steps(hold_values)
-    empty = hold_values[0]
-    for r in range(e.nrolls):
-        hold_values[first_roll + r] = work[r]
-    yield e.nrolls * _C_FILL
-    return empty
+    """Sharp Dice: the value of holding nothing, the rolls' values in hold_values being
+    those of plain rolls: the mean of max(one_throw_values, that) over the 6^n throws of
+    all the dice. Integers that stay small ints on the Pico: each value split in a high
+    and a low part, each summed over at most 6^5 throws."""
+    hold_values, one, ways = e.hold_values, e.one_throw_values, e.one_throw_ways
+    first_roll = e.dice.first_roll
+    throws = 6 ** e.rs.ndice
+    hi = lo = 0
+    for start in range(0, e.nrolls, _MEAN_CHUNK):
+        end = start + _MEAN_CHUNK if start + _MEAN_CHUNK < e.nrolls else e.nrolls
+        for r in range(start, end):
+            v = hold_values[first_roll + r]
+            if one[r] > v:
+                v = one[r]
+            hi += ways[r] * (v >> 13)
+            lo += ways[r] * (v & 8191)
+        yield (end - start) * _C_MEAN
+    q = hi // throws
+    return (q << 13) + (((hi - q * throws) << 13) + lo + (throws >> 1)) // throws
