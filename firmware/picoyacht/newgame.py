@@ -14,7 +14,7 @@ from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
 # Setup row codes.
 R_RULES = const(0)
 _R_JOKER = const(1)
-_R_SHARP = const(2)
+R_SHARP = const(2)
 _R_BET = const(3)
 _R_SAVED = const(4)
 _R_BONUS = const(5)
@@ -56,7 +56,7 @@ class Setup(Choice):
         if rs.joker:
             items.append(_R_JOKER)
         if rs.sharp:
-            items.append(_R_SHARP)
+            items.append(R_SHARP)
         if rs.casino:
             items.append(_R_BET)
         if rs.saved_rolls:
@@ -107,7 +107,7 @@ class Setup(Choice):
             s.rid = (s.rid + d) % rules.COUNT
         elif code == _R_JOKER:
             o.joker = (o.joker + d) % 3
-        elif code == _R_SHARP:
+        elif code == R_SHARP:
             o.sharp = (o.sharp + d) % 2 == 1
         elif code == _R_BET:
             i = BETS.index(o.bet) if o.bet in BETS else 1
@@ -185,7 +185,7 @@ class Setup(Choice):
             cv.rtext(RULESETS[s.rid].name, W, y)
         elif code == _R_JOKER:
             cv.rtext(JOKER_NAMES[o.joker], W, y)
-        elif code == _R_SHARP:
+        elif code == R_SHARP:
             cv.rtext(ON_OFF[o.sharp], W, y)
         elif code == _R_BET:
             cv.rnum(o.bet, W, y)
