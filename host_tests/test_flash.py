@@ -83,30 +83,36 @@ def test_flash_src_copies_py_and_removes_mpy(tmp_path):
 def test_flash_copies_only_the_device_tables(tmp_path):
     tables = tmp_path / "tables-src"
     tables.mkdir()
-    for name, size in (("yahtzee.bin", 1000), ("yatzy.bin", 2000), ("yahtzee_1.bin", 1000),
-                       ("yatzy.exact.npy", 5000)):
+    for name, size in (("yahtzee_0.bin", 1000), ("yatzy.bin", 2000), ("yahtzee_1.bin", 1000),
+                       ("yatzy.exact.npy", 5000), ("yahtzee_0.json", 100)):
         (tables / name).write_bytes(bytes(size))
     board = tmp_path / "board"
     board.mkdir()
     out = flash(board, tables=tables)
     assert out.returncode == 0, out.stderr
-    assert sorted(p.name for p in (board / "tables").iterdir()) == ["yahtzee.bin", "yatzy.bin"]
+    assert sorted(p.name for p in (board / "tables").iterdir()) == [
+        "yahtzee_0.bin", "yahtzee_1.bin", "yatzy.bin"]
 
 
 def test_a_table_with_no_room_is_left_out_and_said(tmp_path):
-    """Both tables are more than a stock Pico's filesystem holds beside the game: Yahtzee's
-    goes on, Yatzy's is left out with a line that says so, and the install completes.
-    Negative control: without flash.fit_tables this stops with "not enough flash"."""
+    """Every table is more than a stock Pico's filesystem holds beside the game: the
+    defaults go first (Yahtzee's), one that does not fit is left out with a line that says
+    so (Yatzy's), a smaller one after it still goes (Yahtzee with Sharp Dice), and the
+    install completes. Negative control: without flash.fit_tables this stops with "not
+    enough flash"."""
     tables = tmp_path / "tables-src"
     tables.mkdir()
-    (tables / "yahtzee.bin").write_bytes(bytes(300_000))
+    (tables / "yahtzee_0.bin").write_bytes(bytes(300_000))
     (tables / "yatzy.bin").write_bytes(bytes(900_000))
+    (tables / "yahtzee_0_sharp.bin").write_bytes(bytes(300_000))
+    (tables / "yahtzee_1.bin").write_bytes(bytes(300_000))
     board = tmp_path / "board"
     board.mkdir()
-    out = flash(board, tables=tables, free=1_200_000)
+    out = flash(board, tables=tables, free=1_000_000)
     assert out.returncode == 0, out.stderr
-    assert "yatzy.bin left out" in out.stdout
-    assert sorted(p.name for p in (board / "tables").iterdir()) == ["yahtzee.bin"]
+    assert "yatzy.bin left out" in out.stdout and "yahtzee_1.bin left out" in out.stdout
+    assert sorted(p.name for p in (board / "tables").iterdir()) == [
+        "yahtzee_0.bin", "yahtzee_0_sharp.bin"]
 
 
 def test_flash_refuses_when_flash_is_too_small(tmp_path):

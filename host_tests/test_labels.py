@@ -99,6 +99,7 @@ def test_hint_names_the_box_in_words():
     four = [box[NAME] for box in g.rs.boxes].index("Four of a kind")
     coach = r.app.turn.coach
     coach.advise = lambda game: (A_SCORE, four, 24530)  # the advice, whatever the search
+    coach.exact = lambda game: True  # from Expert's table, whether or not one is here
     r.app.screen.hint()
     assert r.app.status.text == "Four of a kind 22\nFinal total avg 245.3"
     coach.advise = lambda game: (A_SCORE, four, -1)  # no average: the move alone

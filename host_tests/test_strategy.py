@@ -263,23 +263,60 @@ def test_expert_values_are_final_totals_already():
     assert final_gap.expected_total(g, 12345, None) > 12345 + 100 * 100
 
 
+def table_header(rid, joker, sharp):
+    """A table file's header claiming to be built for these rules (no values after it)."""
+    rs = rules.RULESETS[rid]
+    o = Options(joker=joker)
+    h = bytes((rid, joker if rs.joker else 255, rs.nboxes, rs.bonus_at, rs.upper_bonus(o), 7,
+               0, 0, 0, 0, 1 if sharp else 0, 0))
+    return strategy_table.MAGIC + h + bytes(strategy_table.HEADER - 16)
+
+
 def test_setup_knows_which_rule_sets_find_their_table(tmp_path):
-    """strategy_table.available, which setup asks: true only when a file load() would open
-    is in one of the directories, and never for a rule set without tables. Control: an
-    available() that ignores the files fails the first assertion."""
+    """strategy_table.available, which setup and the hand-over ask: true only when a file
+    load() would open is in one of the directories, and never for a rule set without
+    tables. Control: an available() that ignores the files fails the first assertion."""
     d = (str(tmp_path),)
-    assert not strategy_table.available(rules.YAHTZEE, rules.JOKER_FREE, d)
+    assert not strategy_table.available(rules.YAHTZEE, rules.JOKER_FORCED, dirs=d)
     (tmp_path / "yahtzee.bin").write_bytes(b"")
-    assert strategy_table.available(rules.YAHTZEE, rules.JOKER_FREE, d)
-    assert not strategy_table.available(rules.YATZY, 0, d)
-    for rid in range(2, rules.COUNT):
+    assert strategy_table.available(rules.YAHTZEE, rules.JOKER_FORCED, dirs=d)
+    assert not strategy_table.available(rules.YAHTZEE, rules.JOKER_FREE, dirs=d)
+    assert not strategy_table.available(rules.YAHTZEE, rules.JOKER_FORCED, True, dirs=d)
+    assert not strategy_table.available(rules.YATZY, 0, dirs=d)
+    for rid in (rules.CASINO5, rules.CASINO6, rules.MAXI):
         (tmp_path / ("%d.bin" % rid)).write_bytes(b"")
-        assert not strategy_table.available(rid, 0, d)
-    for rid, joker in ((rules.YAHTZEE, rules.JOKER_ORIGINAL), (rules.YATZY, 0)):
-        g = Game(rid, ["a"], options=Options(joker=joker))
-        names = strategy_table.file_names(rid, joker)
-        (tmp_path / names[0]).write_bytes(b"PYT1" + bytes(4236))  # load() opens the same
-        assert strategy_table.available(rid, joker, d) and strategy_table.load(g, d)
+        assert not strategy_table.available(rid, 0, dirs=d)
+        assert strategy_table.file_names(rid, 0) == ()
+    for rid, joker, sharp in ((rules.YAHTZEE, rules.JOKER_ORIGINAL, False),
+                              (rules.YAHTZEE, rules.JOKER_FREE, True), (rules.YATZY, 0, True),
+                              (rules.DELUXE, 0, False)):
+        g = Game(rid, ["a"], options=Options(joker=joker, sharp=sharp))
+        names = strategy_table.file_names(rid, joker, sharp)
+        (tmp_path / names[0]).write_bytes(table_header(rid, joker, sharp))
+        assert strategy_table.available(rid, joker, sharp, d) and strategy_table.load(g, d)
+
+
+def test_a_table_serves_only_the_rules_it_was_built_for(tmp_path):
+    """A table file under a combination's name but built for another joker rule, or with
+    Sharp Dice differing, serves nothing: load() passes it over and Expert estimates
+    (a Yahtzee table used to serve every joker rule and Sharp Dice too)."""
+    d = (str(tmp_path),)
+    for joker, sharp, built_joker, built_sharp in ((rules.JOKER_FREE, False, 0, False),
+                                                   (rules.JOKER_FORCED, True, 0, False),
+                                                   (rules.JOKER_FORCED, False, 0, True)):
+        g = Game(rules.YAHTZEE, ["a"], options=Options(joker=joker, sharp=sharp))
+        name = strategy_table.file_names(rules.YAHTZEE, joker, sharp)[0]
+        (tmp_path / name).write_bytes(table_header(rules.YAHTZEE, built_joker, built_sharp))
+        assert strategy_table.load(g, d) is None
+        (tmp_path / name).write_bytes(table_header(rules.YAHTZEE, joker, sharp))
+        t = strategy_table.load(g, d)
+        assert t is not None and t.serves(g) and t.sharp == sharp
+        t.close()
+    g = Game(rules.YATZY, ["a"], options=Options(sharp=True))
+    (tmp_path / "yatzy.bin").write_bytes(table_header(rules.YATZY, 0, False))
+    t = strategy_table.Table.open(str(tmp_path / "yatzy.bin"))
+    assert not t.serves(g) and strategy_table.load(g, d) is None
+    t.close()
 
 
 def sample_positions(rid, joker, level, table_V, games, seed, per_batch=4):

@@ -310,3 +310,21 @@ def test_each_heap_row_is_judged_by_its_layouts_budget():
                                         False]
     assert got[7] == ("at least 24 KB spare", "24 KB spare (needs 211 of 235 KB)", True)
     assert heap.verdict("mpy", 4, 4, 211)[2] is None  # the Pico's heap not measured
+
+
+def test_each_board_carries_the_tables_that_fit_defaults_first(tmp_path, monkeypatch):
+    """A ROMFS takes the built tables in device_tables' order while they fit: the defaults,
+    then the rest, passing over one too big for what is left (Sharp Dice's Yahtzee here)
+    for a smaller one after it (Deluxe's). Without the defaults the build stops and says
+    which. Control: a ROMFS as large as the Pico 2's flash carries every one."""
+    monkeypatch.setattr(build, "TABLES", tmp_path)
+    for name, kb in (("yahtzee_0.bin", 330), ("yatzy.bin", 850), ("yahtzee_0_sharp.bin", 330),
+                     ("deluxe.bin", 20)):
+        (tmp_path / name).write_bytes(bytes(kb * 1024))
+    image, kept, left = build.board_tables(1216 * 1024)
+    assert kept == ["yahtzee_0.bin", "yatzy.bin", "deluxe.bin"] and left == ["yahtzee_0_sharp.bin"]
+    assert len(image) <= 1216 * 1024
+    assert build.board_tables(4096 * 1024)[2] == []
+    (tmp_path / "yatzy.bin").unlink()
+    with pytest.raises(build.BuildError, match="yatzy.bin"):
+        build.board_tables(4096 * 1024)

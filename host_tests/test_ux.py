@@ -10,7 +10,7 @@ from picoyacht import app as A
 from picoyacht import buttons as K
 from picoyacht import menus, newgame, saves, sound, strategy_table
 from picoyacht.game import HUMAN
-from picoyacht.policy import best_box
+from picoyacht.policy import A_SCORE, best_box
 from picoyacht.rules import CASINO5, YAHTZEE
 from picoyacht.screens import CELL
 
@@ -20,7 +20,7 @@ def no_tables(monkeypatch):
     """Whether `make tables` was run must not change what the coach or setup say here
     (and other test modules in the same worker keep the real functions)."""
     monkeypatch.setattr(strategy_table, "load", lambda game, dirs=(): None)
-    monkeypatch.setattr(strategy_table, "available", lambda rid, joker, dirs=(): False)
+    monkeypatch.setattr(strategy_table, "available", lambda rid, joker, sharp=False, dirs=(): False)
 
 
 class Tones:
@@ -299,7 +299,8 @@ def test_solo_tip_stays_on_the_play_screen_until_a_key():
     app = r.app
     assert app.screen.NAME == "play"
     tip = app.status.text
-    assert tip.startswith("Gave away ") and tip.endswith("; best:\nTake Yahtzee 50"), tip
+    # no table here: the figure is Normal's estimate, and says so
+    assert tip.startswith("Est. gave ") and tip.endswith("; best:\nTake Yahtzee 50"), tip
     r.d.run_ms(20000)  # as long as the player needs
     assert app.status.text == tip
     r.d.press(K.B_ROLL)  # the next key clears it, and rolls as usual
@@ -390,7 +391,7 @@ def test_game_over_solo_says_no_winner_and_labels_its_columns():
     r2.new_game((HUMAN, 1))
     finish(r2.app)
     w = words(r2.app)
-    assert "gave" in w and "total" in w and "Worst move: " in w
+    assert "~gave" in w and "total" in w and "Worst move: " in w  # "~": no table here
     assert any(s.startswith("Winner") for s in w)
     r3 = Rig()
     r3.app.records = saves.Records.unpack(records_v3({YAHTZEE: (1, 999, "Ann")}))
@@ -400,14 +401,15 @@ def test_game_over_solo_says_no_winner_and_labels_its_columns():
 
 
 def test_hint_names_the_move_then_the_final_total_to_expect():
-    """Two rows: the move in words, then "Final total avg" (the same at every level)."""
+    """Two rows: the move in words, then the final total to expect (the same at every
+    level), marked as an estimate with no table here."""
     r = Rig(coach=1)
     g = r.new_game()
     r.d.press(K.B_ROLL)
     g.dice[:] = bytes((6, 6, 6, 6, 6))  # a new position: the hint is thought anew
     r.app.screen.hint()
     move, total = r.app.status.text.split("\n")
-    assert move == "Take Yahtzee 50" and total.startswith("Final total avg ")
+    assert move == "Take Yahtzee 50" and total.startswith("Est. final avg ")
     assert float(total.split()[-1]) >= 50 + 150  # the Yahtzee banked and a whole game to come
 
 
@@ -498,7 +500,7 @@ def test_game_over_names_the_worst_move_in_words():
     finish(r.app)
     w = words(r.app)
     assert "Worst move: " in w and "Ann" in w and "round " in w and "Chance" in w
-    assert "gave" in w and not any(s.startswith("r") and s[1:].isdigit() for s in w)
+    assert "~gave" in w and not any(s.startswith("r") and s[1:].isdigit() for s in w)
 
 
 def _no_heap(*args):
@@ -658,3 +660,38 @@ def test_moves_are_named_in_words_in_one_row():
     assert move_words(g, False, 0b000111) == "Hold 4 4 4, roll"
     assert move_words(g, False, 0b011111) == "Hold 4 4 4 2 5, roll"
     assert move_words(g, False, 0) == "Roll all"
+
+
+class Serving:
+    """A table that serves every game, valued by nothing: for what the screens say."""
+
+    def serves(self, game):
+        return True
+
+    def value(self, mask, up, y):
+        return 0
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_without_a_table_expert_and_the_coach_say_they_estimate(monkeypatch, exact):
+    """No table serves the game: the hand-over names the Expert seat "Expert: estimate",
+    the hint's average and a tip's figure say "Est."; with one that serves (the control),
+    "CPU Expert", "Final total avg" and "Gave away" as before."""
+    if exact:
+        monkeypatch.setattr(strategy_table, "load", lambda game, dirs=(): Serving())
+        monkeypatch.setattr(strategy_table, "available",
+                            lambda rid, joker, sharp=False, dirs=(): True)
+    r = Rig(coach=2)
+    g = r.new_game((HUMAN, 3))
+    r.d.press(K.B_ROLL)
+    g.dice[:] = bytes((6, 6, 6, 6, 6))
+    r.app.screen.hint()
+    total = r.app.status.text.split("\n")[1]
+    assert total.startswith("Final total avg " if exact else "Est. final avg "), total
+    tip = r.app.turn.coach.tip(g, A_SCORE, [b[1] for b in g.rs.boxes].index("CH"))
+    assert tip.startswith("Gave away " if exact else "Est. gave "), tip
+    r.score([b[1] for b in g.rs.boxes].index("CH"), (6, 6, 6, 6, 6))
+    assert r.app.screen.NAME == "handover"
+    shown = words(r.app)
+    assert ("CPU Expert" in shown) == exact and ("Expert: estimate" in shown) != exact, shown
+

@@ -21,12 +21,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
-# The strategy tables the device opens (strategy_table.py); the per-joker and .npy files in
-# tables/ are host-side build products and would not fit the Pico's 1.4 MB filesystem.
-DEVICE_TABLES = ("yahtzee.bin", "yatzy.bin")
 BLOCK = 4096  # the rp2 port's littlefs block
 SAVES_ROOM = 8 * BLOCK  # left free for the game's saves, records and their backups
+import device_tables  # noqa: E402
 from mpy_build import compile_package, mpy_cross  # noqa: E402
+
+# The strategy tables the device opens, in the order they go while they fit (the .npy and
+# .json files in tables/ are host-side build products)
+DEVICE_TABLES = device_tables.ORDER
 
 MIN_VERSION = (1, 23)
 PROBE = (
@@ -152,22 +154,20 @@ def stage(src_only, out, arch=PICO_ARCH):
 
 
 def fit_tables(pairs, room):
-    """pairs less the strategy tables that would leave them over `room` bytes, the last of
-    DEVICE_TABLES left out first, and the names left out. Stock MicroPython's filesystem
-    holds the game and one table, not both: a Pico with Yahtzee's table (Expert there,
-    Normal's search elsewhere) beats an install that stops."""
-    def used(ps):  # littlefs gives a file whole blocks
-        return sum(-(-Path(a).stat().st_size // BLOCK) * BLOCK for a, _ in ps)
+    """pairs less the strategy tables that would leave them over `room` bytes, and the names
+    left out: the tables go in device_tables.ORDER while they fit (the defaults first).
+    Stock MicroPython's filesystem holds the game and Yahtzee's table, not Yatzy's too: a
+    Pico with the tables that fit (Expert exact there, estimating elsewhere) beats an
+    install that stops."""
+    def blocks(size):  # littlefs gives a file whole blocks
+        return -(-size // BLOCK) * BLOCK
 
-    left = []
-    for name in reversed(DEVICE_TABLES):
-        if used(pairs) <= room:
-            break
-        kept = [p for p in pairs if p[1] != "tables/" + name]
-        if len(kept) < len(pairs):
-            pairs = kept
-            left.append(name)
-    return pairs, left
+    tables = {b[len("tables/"):]: Path(a).stat().st_size for a, b in pairs
+              if b.startswith("tables/")}
+    rest = [p for p in pairs if not p[1].startswith("tables/")]
+    kept, left = device_tables.pick(tables, room - sum(blocks(Path(a).stat().st_size)
+                                                        for a, _ in rest), blocks)
+    return rest + [p for p in pairs if p[1][len("tables/"):] in kept], left
 
 
 def remove_other_flavour(src_only):
@@ -199,7 +199,7 @@ def flash(src_only=False, port=None, dry_run=False):
         pairs, left = fit_tables(stage(src_only, Path(tmp), board_arch(board)), room)
         for name in left:
             print("  %s left out: no room for it on this board's filesystem (Expert plays"
-                  " that rule set as Normal; the .uf2 has every table)" % name)
+                  " its rules by Normal's estimate, and says so)" % name)
         sizes = [(remote, local.stat().st_size) for local, remote in pairs]
         total = sum(size for _, size in sizes)
         if total > room:

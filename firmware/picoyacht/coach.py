@@ -57,14 +57,20 @@ def move_words(game, score, arg):
     return text + ", roll"
 
 
-def tip_words(game, cost, best):
-    """The coach's two rows on a move that gave away `cost` (from half a point): how much,
-    then the best move (strategy's kind << 8 | arg), or "" for a good move."""
+def avg_words(value, exact):
+    """The hint's second row: the final total to expect, "Est." where it is Normal's."""
+    return ("Final total avg " if exact else "Est. final avg ") + centi(value)
+
+
+def tip_words(game, cost, best, exact=True):
+    """The coach's two rows on a move that gave away `cost` (from half a point): how much
+    (an estimate's figure says so unless `exact`), then the best move (strategy's kind << 8
+    | arg), or "" for a good move."""
     if cost < _TIP_CENTI:
         return ""
-    text = "Gave away " + centi(cost) + "; best:"
+    text = ("Gave away " if exact else "Est. gave ") + centi(cost) + "; best:"
     if len(text) > _LINE:
-        text = "Gave " + centi(cost) + "; best:"
+        text = ("Gave " if exact else "Est. ") + centi(cost) + "; best:"
     return text + "\n" + move_words(game, best >> 8, best & 255)
 
 
@@ -296,6 +302,9 @@ class Coach:
                 pass
         return self._tbl or None
 
+    def exact(self, game, load=True):  # a table serves the game; load=False: none known not to
+        return self._table(game) is not None if load else self._tbl is not False
+
     def _action(self, game, level):
         """strategy.cpu_step's (HOLD mask | SCORE box) as visible steps: set the holds,
         then roll on the next step; the fallback policy if strategy is missing."""
@@ -352,10 +361,7 @@ class Coach:
     def judges(self, game, seat):
         """False for a CPU seat that plays by the very estimate it would be judged with (no
         table serves the game): its moves are its own best by it, so it cannot be judged."""
-        if game.kinds[seat] < _NORMAL:
-            return True
-        table = self._table(game)
-        return table is not None and table.serves(game)
+        return game.kinds[seat] < _NORMAL or self.exact(game)
 
     def cost(self, game, kind, arg):
         """Centi-points this action (A_HOLD mask before a roll, A_SCORE box) gives away,
@@ -381,7 +387,7 @@ class Coach:
     def tip(self, game, kind, arg):
         """Tips on a move about to be made (A_SCORE box, or A_HOLD mask before a roll):
         what it gives away and the best move instead, or ""."""
-        return tip_words(game, self.cost(game, kind, arg), self.prof and self.prof.best)
+        return tip_words(game, self.cost(game, kind, arg), self.prof and self.prof.best, self._tbl)
 
     def given(self, seat):
         """Centi-points a seat gave away so far."""

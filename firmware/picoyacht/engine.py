@@ -13,9 +13,20 @@ Glossary of the work arrays (one per engine, allocated once; the tables: engine_
     lower_future[b]                   the position left by filling lower box b (with the
                                       joker box's 50 points: lower_future[nb])
     roll_values[r]                    the turn ended with roll r: best open box for it
+    one_throw_values[r]               the same for roll r from one throw of all the dice
+                                      (Sharp Dice doubles its lower boxes; None without it)
+    one_throw_ways[r]                 how many of the 6^n throws of all the dice give roll r
+                                      (Sharp Dice only)
     hold_values[keep]                 the value of holding keep, hold_stage re-rolls to go
     box_values[b]                     filling box b with the roll in hand
     joker_box                         the Yahtzee box when the rule set has jokers, else -1
+
+Sharp Dice: a roll from one throw of all the dice (the first, or a re-roll holding nothing)
+scores its lower boxes but Chance double. So holding nothing differs from every other hold:
+hold_values[0] (the empty keep) is the mean over one-throw rolls, whose values are
+max(one_throw_values, the plain roll's value) at each stage (doubling only adds, so a
+one-throw roll can do whatever a plain one can, and score more now), weighted by
+one_throw_ways.
 
 Arithmetic is integer only. Values are fixed point with ONE = 1 << 16 per point and stay
 far inside 30-bit small ints (the largest sum formed is a few thousand points). A turn's
@@ -57,6 +68,8 @@ _C_HEUR6 = const(2600)
 _C_SUB = const(300)  # per sub-multiset of the dice tried as a hold
 _C_BOX = const(300)  # per box valued for the roll in hand
 _SUB_CHUNK = const(16)  # sub-multisets tried per step
+_C_MEAN = const(120)  # per roll of the one-throw mean (Sharp Dice)
+_MEAN_CHUNK = const(64)  # rolls per step of it
 
 
 def _unlocked(fn, a, b, c):
@@ -116,7 +129,9 @@ class Engine(EngineTables):
             cost = _C_HEUR6 if self.rs.ndice > 5 else _C_HEUR
             yield from normal.pars_steps()
         yield from self._weights(mask, up, y, fut, cost, normal)
-        yield from self._fill_s(mask, y)
+        yield from self._fill_s(mask, y, self.roll_values, 0)
+        if self.doubles:
+            yield from self._fill_s(mask, y, self.one_throw_values, self.doubles)
         self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
         self.key = True
 
@@ -153,8 +168,10 @@ class Engine(EngineTables):
             yield cost * (n + 1 if b < 6 else 2)
         self.ybonus = YAHTZEE_BONUS * ONE if y else 0
 
-    def _fill_s(self, mask, y):
-        roll_values, roll_scores = self.roll_values, self.roll_scores
+    def _fill_s(self, mask, y, roll_values, doubles):
+        """roll_values[r]: the turn ended with roll r, the lower boxes in `doubles` (a
+        one-throw roll under Sharp Dice) scoring double."""
+        roll_scores = self.roll_scores
         nb, nrolls = self.nb, self.nrolls
         lower_future, upper_future = self.lower_future, self.upper_future
         codes, first_roll = self.dice.codes, self.dice.first_roll
@@ -174,46 +191,26 @@ class Engine(EngineTables):
                         roll_values[r] = v
             elif b == self.joker_box:
                 w0, w50 = lower_future[b], lower_future[nb]
+                one = (2 * ONE) if doubles >> b & 1 else ONE
                 scores = roll_scores[b - 6]
                 for r in range(nrolls):
                     s = scores[r]
-                    v = s * ONE + (w50 if s else w0)
+                    v = s * one + (w50 if s else w0)
                     if v > roll_values[r]:
                         roll_values[r] = v
             else:
                 w = lower_future[b]
+                one = (2 * ONE) if doubles >> b & 1 else ONE
                 scores = roll_scores[b - 6]
                 for r in range(nrolls):
-                    v = scores[r] * ONE + w
+                    v = scores[r] * one + w
                     if v > roll_values[r]:
                         roll_values[r] = v
             yield nrolls * _C_FILL
         if self.joker_box >= 0 and mask >> self.joker_box & 1:
             for f in range(1, 7):
-                roll_values[self.yahtzee_rolls[f - 1]] = self._joker_best(mask, f) + self.ybonus
-
-    def _joker_best(self, mask, f):
-        """The best box for n f's once the Yahtzee box is filled (see game.joker_boxes)."""
-        nb = self.nb
-        variant = self.options.joker
-        allowed = joker_boxes(((1 << nb) - 1) & ~mask, f, variant)
-        upper_scores = variant != rules.JOKER_ORIGINAL  # (the 1956 rule: upper scores 0)
-        use_joker = variant != rules.JOKER_FREE or mask >> (f - 1) & 1
-        row = self.yahtzee_rolls[f - 1]
-        n1 = self.rs.ndice + 1
-        best = NEG
-        for b in range(nb):
-            if not allowed >> b & 1:
-                continue
-            if b < 6:
-                k = self.rs.ndice if (b == f - 1 and upper_scores) else 0
-                v = self.upper_future[b * n1 + k]
-            else:
-                s = self.joker_scores[(f - 1) * nb + b] if use_joker else self.score(row, b)
-                v = s * ONE + self.lower_future[b]
-            if v > best:
-                best = v
-        return best
+                v = _joker_best(self, mask, f, doubles)
+                roll_values[self.yahtzee_rolls[f - 1]] = v + self.ybonus
 
     # ---- stages -------------------------------------------------------------------------
     def stage_steps(self, rolls_left):
@@ -229,28 +226,34 @@ class Engine(EngineTables):
         for r in range(self.nrolls):
             hold_values[first_roll + r] = roll_values[r]
         yield self.nrolls * _C_FILL
-        yield from d.expect_steps(hold_values)
-        for _ in range(rolls_left - 1):
-            yield from d.maxdown_steps(hold_values)
+        for stage in range(rolls_left):
+            if stage:
+                yield from d.maxdown_steps(hold_values)
             yield from d.expect_steps(hold_values)
+            if self.doubles:
+                hold_values[0] = yield from _one_throw_steps(self)
         self.ops += self.nrolls + 6 * first_roll * (2 * rolls_left - 1)
         self.hold_stage = rolls_left
         return hold_values
 
     def start_steps(self):
-        """The value before the turn's first roll (three rolls ahead), in hold_values[0]."""
+        """The value before the turn's first roll (three rolls ahead), in hold_values[0]. The
+        first roll is one throw of all the dice."""
         if self.hold_stage != STAGES + 1:
-            yield from self.stage_steps(STAGES)
+            hold_values = yield from self.stage_steps(STAGES)
             self.hold_stage = -1
-            yield from self.dice.maxdown_steps(self.hold_values)
-            yield from self.dice.expect_steps(self.hold_values)
+            yield from self.dice.maxdown_steps(hold_values)
+            if self.doubles:
+                hold_values[0] = yield from _one_throw_steps(self)
+            else:
+                yield from self.dice.expect_steps(hold_values)
             self.hold_stage = STAGES + 1
         return self.hold_values[0]
 
-    def best_hold_steps(self, dice, rolls_left):
+    def best_hold_steps(self, dice, rolls_left, one_throw=False):
         """(keep index, value, the roll's index) over the sub-multisets of the dice; keeping
-        all means scoring now (valued by roll_values). Ties go to the larger keep index
-        (score first)."""
+        all means scoring now (valued by roll_values, or one_throw_values if the dice came
+        from one throw of all of them). Ties go to the larger keep index (score first)."""
         d = self.dice
         hold_values = yield from self.stage_steps(rolls_left)
         counts = self.counts
@@ -260,7 +263,8 @@ class Engine(EngineTables):
             code |= counts[f + 1] << (3 * f)
         ridx = d.index(code, d.n)
         best_i = ridx
-        best = self.roll_values[ridx - d.first_roll]
+        now = self.one_throw_values if one_throw and self.doubles else self.roll_values
+        best = now[ridx - d.first_roll]
         # Every sub-multiset (an odometer over the face counts), the empty one included;
         # keeping all is the roll itself, valued above.
         sub = self.sub
@@ -364,3 +368,52 @@ class Engine(EngineTables):
 
 def _zero(mask, up, y):
     return 0
+
+
+def _joker_best(e, mask, f, doubles):
+    """The best box for n f's once the Yahtzee box is filled (see game.joker_boxes),
+    the lower boxes in `doubles` scoring double."""
+    nb = e.nb
+    variant = e.options.joker
+    allowed = joker_boxes(((1 << nb) - 1) & ~mask, f, variant)
+    upper_scores = variant != rules.JOKER_ORIGINAL  # (the 1956 rule: upper scores 0)
+    use_joker = variant != rules.JOKER_FREE or mask >> (f - 1) & 1
+    row = e.yahtzee_rolls[f - 1]
+    n1 = e.rs.ndice + 1
+    best = NEG
+    for b in range(nb):
+        if not allowed >> b & 1:
+            continue
+        if b < 6:
+            k = e.rs.ndice if (b == f - 1 and upper_scores) else 0
+            v = e.upper_future[b * n1 + k]
+        else:
+            s = e.joker_scores[(f - 1) * nb + b] if use_joker else e.score(row, b)
+            if doubles >> b & 1:
+                s *= 2
+            v = s * ONE + e.lower_future[b]
+        if v > best:
+            best = v
+    return best
+
+
+def _one_throw_steps(e):
+    """Sharp Dice: the value of holding nothing, the rolls' values in hold_values being
+    those of plain rolls: the mean of max(one_throw_values, that) over the 6^n throws of
+    all the dice. Integers that stay small ints on the Pico: each value split in a high
+    and a low part, each summed over at most 6^5 throws."""
+    hold_values, one, ways = e.hold_values, e.one_throw_values, e.one_throw_ways
+    first_roll = e.dice.first_roll
+    throws = 6 ** e.rs.ndice
+    hi = lo = 0
+    for start in range(0, e.nrolls, _MEAN_CHUNK):
+        end = start + _MEAN_CHUNK if start + _MEAN_CHUNK < e.nrolls else e.nrolls
+        for r in range(start, end):
+            v = hold_values[first_roll + r]
+            if one[r] > v:
+                v = one[r]
+            hi += ways[r] * (v >> 13)
+            lo += ways[r] * (v & 8191)
+        yield (end - start) * _C_MEAN
+    q = hi // throws
+    return (q << 13) + (((hi - q * throws) << 13) + lo + (throws >> 1)) // throws

@@ -58,6 +58,7 @@ class NormalEstimate:
         roll_values = e.roll_values
         nb, nrolls = e.nb, e.nrolls
         codes, first_roll = e.dice.codes, e.dice.first_roll
+        one_throw = e.one_throw_values  # Sharp Dice: a one-throw roll's box scores double
         for b in range(nb):
             e.hold_stage = -1  # roll_values changes
             if b < 6:  # e.score(r, b), inline
@@ -68,6 +69,11 @@ class NormalEstimate:
                 for r in range(nrolls):
                     roll_values[r] = scores[r] * _ONE
             yield nrolls * _C_FILL
+            if one_throw is not None:
+                k = 2 if e.doubles >> b & 1 else 1
+                for r in range(nrolls):
+                    one_throw[r] = k * roll_values[r]
+                yield nrolls * _C_FILL
             par[b] = yield from e.start_steps()
         e.hold_stage = -1
         self.par = par

@@ -14,7 +14,7 @@ from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
 # Setup row codes.
 R_RULES = const(0)
 _R_JOKER = const(1)
-_R_SHARP = const(2)
+R_SHARP = const(2)
 _R_BET = const(3)
 _R_SAVED = const(4)
 _R_BONUS = const(5)
@@ -56,7 +56,7 @@ class Setup(Choice):
         if rs.joker:
             items.append(_R_JOKER)
         if rs.sharp:
-            items.append(_R_SHARP)
+            items.append(R_SHARP)
         if rs.casino:
             items.append(_R_BET)
         if rs.saved_rolls:
@@ -107,7 +107,7 @@ class Setup(Choice):
             s.rid = (s.rid + d) % rules.COUNT
         elif code == _R_JOKER:
             o.joker = (o.joker + d) % 3
-        elif code == _R_SHARP:
+        elif code == R_SHARP:
             o.sharp = (o.sharp + d) % 2 == 1
         elif code == _R_BET:
             i = BETS.index(o.bet) if o.bet in BETS else 1
@@ -168,7 +168,7 @@ class Setup(Choice):
             x = cv.text("P", 1, y, c)
             x = cv.num(seat + 1, x, y, c)
             if self.untabled(code):  # the header says "No table" while this row is chosen
-                cv.rtext("Expert as Normal", W, y)
+                cv.rtext("Expert: estimate", W, y)
             elif code >= R_NAME:
                 cv.text(" name", x, y, c)
                 cv.rtext(s.names[seat], W, y)
@@ -185,7 +185,7 @@ class Setup(Choice):
             cv.rtext(RULESETS[s.rid].name, W, y)
         elif code == _R_JOKER:
             cv.rtext(JOKER_NAMES[o.joker], W, y)
-        elif code == _R_SHARP:
+        elif code == R_SHARP:
             cv.rtext(ON_OFF[o.sharp], W, y)
         elif code == _R_BET:
             cv.rnum(o.bet, W, y)
@@ -202,16 +202,17 @@ class Setup(Choice):
 
 
     def untabled(self, code):
-        """True for the row of an Expert seat whose table is missing: it plays as Normal."""
+        """True for the row of an Expert seat with no table for these rules: it plays by
+        Normal's estimate."""
         s = self.app.settings
         return (R_KIND <= code < R_NAME and s.kinds[code - R_KIND] == _EXPERT
                 and not self.tabled)
 
 
 def table_available(s):
-    """strategy_table.available for the settings' rule set. Its module is forgotten again
-    unless a game holds it: setup must not keep it, and a game imports it in a loop pass
-    of its own."""
+    """strategy_table.available for the settings' rule set and options. Its module is
+    forgotten again unless a game holds it: setup must not keep it, and a game imports it
+    in a loop pass of its own."""
     import sys
 
     import picoyacht
@@ -219,7 +220,8 @@ def table_available(s):
     held = "picoyacht.strategy_table" in sys.modules
     from picoyacht import strategy_table
 
-    there = strategy_table.available(s.rid, s.options.joker)
+    o = s.options
+    there = strategy_table.available(s.rid, o.joker, RULESETS[s.rid].sharp and o.sharp)
     if not held:
         picoyacht.forget("strategy_table")
     return there

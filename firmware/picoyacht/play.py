@@ -10,7 +10,7 @@ from picoyacht.cues import ROLL
 from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO
 from picoyacht.labels import fit, row_label
 from picoyacht.policy import A_ROLL, A_SCORE, can_roll
-from picoyacht.rules import NAME
+from picoyacht.rules import CPU_EXPERT, NAME
 from picoyacht.screens import (
     CELL,
     KIND_NAMES,
@@ -431,6 +431,7 @@ class Handover(Screen):
     NAME = "handover"
     at = 0
     alone = False  # one human seat at most: no hands to change
+    drawn_exact = True  # the frame named an Expert seat as playing exactly
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -462,6 +463,13 @@ class Handover(Screen):
         g = t.game
         s = t.last_scorer  # a coach's word on a human's last box waits for a key
         cpu = g.kinds[g.current] != HUMAN
+        # Expert's table, loaded in a pass that draws nothing; then the frame says whether
+        # that seat plays exactly or by the estimate
+        if g.kinds[g.current] == CPU_EXPERT and not app.dirty:
+            if t.coach.exact(g, False) != self.drawn_exact:
+                app.redraw()
+            else:
+                t.coach.exact(g)
         if ((cpu or self.alone) and ticks_diff(now, self.at) >= CPU_HANDOVER_MS
                 and not (t.coach_line and s >= 0 and g.kinds[s] == HUMAN)):
             app.show("play")
@@ -483,7 +491,12 @@ class Handover(Screen):
         cv.big(name, (W - len(name) * 12) >> 1, 10, 2)
         tip = t.coach_line  # two rows: the rows above it move up to make room
         y = 32 if tip else 40  # the last box's row
-        cv.ctext(KIND_NAMES[g.kinds[seat]], y - 8 if tip else 28)
+        kind = g.kinds[seat]  # an Expert with no table for these rules says so
+        words = KIND_NAMES[kind]
+        self.drawn_exact = t.coach.exact(g, False)
+        if kind == CPU_EXPERT and not self.drawn_exact:
+            words = "Expert: estimate"
+        cv.ctext(words, y - 8 if tip else 28)
         if first and (g.rs.random_seating or g.rs.rolloff):
             cv.text("drawn to go first" if g.rs.random_seating else "won the roll-off", 1, 40)
             x = cv.text("then", 1, 48)

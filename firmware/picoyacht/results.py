@@ -231,8 +231,8 @@ class Over(Screen):
         cv.rtext("total", W, 0, 0)
         if g.rs.casino:
             cv.rtext("wallet", _WALLET_X, 0, 0)
-        elif self.judged:
-            cv.rtext("gave", 92, 0, 0)
+        elif self.judged:  # "~": judged by Normal's estimate, no table serving the game
+            cv.rtext("gave" if self.turn.coach.exact(g) else "~gave", 92, 0, 0)
         win = self.winners
         if app.save_state.unsaved("records") and not self.turn.demo:
             cv.text("Records not saved!", 1, 8)

@@ -4,7 +4,8 @@ Every level that thinks ahead runs picoyacht.engine's exact in-turn search; what
 the value of the position after the box is filled:
 
 - Expert reads it from a precomputed table on flash (see strategy_table.Table), which makes
-  it the optimal solitaire policy (maximum expected final score) for Yahtzee and Yatzy.
+  it the optimal solitaire policy (maximum expected final score) for the rules the table
+  was built for (rule set, joker rule, Sharp Dice); with no such table it plays as Normal.
 - Normal estimates it: every open box is worth a share of its "par" (what chasing it alone
   for one turn scores on average), plus the upper bonus times an estimate of the chance of
   still reaching it. No table, works for every rule set (Maxi's saved rolls included).
@@ -29,7 +30,7 @@ generator's answer comes from Thinking, or at once from run(steps):
     move_cost(game, kind, arg, table=None) -> centi-points given away (>= 0)
     judge_steps(game, kind, arg, table=None) -> (that cost, best action: kind << 8 | arg)
     Proficiency                                                    game-over summary
-    strategy_table.load(game) -> Table or None                     finds the table file
+    strategy_table.load(game) -> Table or None        finds the table that serves the game
     Thinking(steps_fn, *args)                                     a stepwise computation:
         step(budget) -> True when done (then .result); advise_steps, cpu_steps,
         judge_steps are the generators it runs
@@ -161,7 +162,7 @@ def advise_steps(game, level=EXPERT, table=None):
     if left > STAGES:
         left = STAGES
     if left > 0:
-        keep, v, ridx = yield from e.best_hold_steps(game.dice, left)
+        keep, v, ridx = yield from e.best_hold_steps(game.dice, left, game.single_roll)
         if keep != ridx:
             return HOLD, e.keep_mask(game.dice, keep), banked + to_centi(v)
     b, v = yield from e.best_box_steps(game)

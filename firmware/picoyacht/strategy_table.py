@@ -10,7 +10,8 @@ units of bonus/255. Little-endian file layout:
 
     0   b"PYT1"
     4   u8 rule set id, u8 joker variant built for (255: none), u8 boxes, u8 bonus_at
-    8   u8 bonus, u8 BSHIFT, u16 lower groups, u16 group size in bytes, u16 reserved
+    8   u8 bonus, u8 BSHIFT, u16 lower groups, u16 group size in bytes, u8 flags (bit 0:
+        Sharp Dice), u8 reserved
     16  u16 uoff[64]: offset of each upper mask's live bytes inside a group
     144 u8 slot[64][64]: live class of (upper mask, upper total), 255 = decided
     4240 the groups, lower-group index (lower mask, flag) major, fixed size each
@@ -40,6 +41,7 @@ class Table:
         self.bshift = h[9]
         self.ngroups = h[10] | h[11] << 8
         self.gsize = h[12] | h[13] << 8
+        self.sharp = bool(h[14] & 1)  # built for Sharp Dice
         raw = bytearray(128)
         f.readinto(raw)
         self.uoff = array("H", bytes(128))
@@ -68,9 +70,15 @@ class Table:
         self.f.close()
 
     def serves(self, game):
-        """True when this table was built for the game's rule set. A Yahtzee table serves
-        every joker variant (the loss when the variant differs is measured by the bench)."""
-        return game.rs.id == self.rid and game.rs.nboxes == self.nb
+        """True when this table was built for exactly the game's rules: its rule set, upper
+        bonus, joker variant and Sharp Dice. Any other game's optimum differs, so a table
+        built for another serves none (Expert then plays by Normal's estimate)."""
+        rs = game.rs
+        o = game.options
+        return (rs.id == self.rid and rs.nboxes == self.nb and rs.bonus_at == self.at
+                and rs.upper_bonus(o) == self.bonus
+                and (not rs.joker or o.joker == self.joker)
+                and self.sharp == (rs.sharp and o.sharp))
 
     def _lgroup(self, mask, y):
         low = mask >> 6
@@ -120,22 +128,25 @@ on_demand = False
 
 
 def load(game, dirs=DIRS):
-    """The table for this game's rule set from the first directory that has it, or None
-    (Expert then plays as Normal). Yahtzee prefers the table of its joker variant.
+    """The table that serves this game (Table.serves) from the first directory that has
+    it, or None (Expert then plays by Normal's estimate, and says so).
     /rom/tables: the read-only ROMFS a `make uf2` firmware carries, read in place from
     flash; /tables: copied by `make flash`; tables: the simulator's, in the repository."""
+    o = game.options
     for d in dirs:
-        for name in file_names(game.rs.id, game.options.joker):
+        for name in file_names(game.rs.id, o.joker, game.rs.sharp and o.sharp):
             t = Table.open(d + "/" + name)
             if t is not None:
-                return t
+                if t.serves(game):
+                    return t
+                t.close()
     return None
 
 
-def available(rid, joker, dirs=DIRS):
-    """True when Expert will find its table for this rule set (for setup to say when it
-    will not); opens and closes the files, reads nothing."""
-    names = file_names(rid, joker)
+def available(rid, joker, sharp=False, dirs=DIRS):
+    """True when Expert will find its table for this rule set and options (for setup and
+    the hand-over to say when it will not); opens and closes the files, reads nothing."""
+    names = file_names(rid, joker, sharp)
     if on_demand:
         return bool(names)
     for d in dirs:
@@ -148,12 +159,17 @@ def available(rid, joker, dirs=DIRS):
     return False
 
 
-def file_names(rid, joker):
-    """The table files that serve a game of this rule set and joker rule, the best first;
-    () if its rule set has none. (The browser board fetches the first one the site has
-    before a game needs it.)"""
-    if rid == 0:
-        return ("yahtzee_%d.bin" % joker, "yahtzee.bin")
-    if rid == 1:
-        return ("yatzy.bin",)
+def file_names(rid, joker, sharp=False):
+    """The table files that may serve a game of this rule set, joker rule and Sharp Dice
+    (on only where the rule set has it), the best first; () if none can. (The browser
+    board fetches the first one the site has before a game needs it.)"""
+    tail = "_sharp.bin" if sharp else ".bin"
+    if rid == 0:  # Yahtzee
+        if sharp or joker:
+            return ("yahtzee_%d%s" % (joker, tail),)
+        return ("yahtzee_0.bin", "yahtzee.bin")  # yahtzee.bin: older builds' name for it
+    if rid == 1:  # Yatzy
+        return ("yatzy" + tail,)
+    if rid == 5:  # Deluxe
+        return ("deluxe.bin",)
     return ()

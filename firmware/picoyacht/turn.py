@@ -191,14 +191,14 @@ class Turn:
         if not g.rolls_used:
             self.app.note("Hint: roll first")
             return -1
-        from picoyacht.coach import centi, move_words
+        from picoyacht.coach import avg_words, move_words
         kind, arg, value = self.coach.advise(g)
         mask = 0
         if kind != A_SCORE:
             mask = arg if kind == A_HOLD else g.held  # A_ROLL keeps the holds as they are
         text = move_words(g, kind == A_SCORE, arg if kind == A_SCORE else mask)
         if value >= 0:
-            text += "\nFinal total avg " + centi(value)
+            text += "\n" + avg_words(value, self.coach.exact(g))
         elif self.coach.plain:
             text += "\n" + _PLAIN + "simple hint"
         self.app.note(text, -1, NOTE_MOVE)

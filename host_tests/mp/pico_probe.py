@@ -89,6 +89,7 @@ class Player:
         self.tour = opts.get("tour", 0)
         self.turns = opts.get("turns", 0)
         self.coach = opts.get("coach", 0)
+        self.sharp = bool(opts.get("sharp", 0))  # Sharp Dice (Yahtzee, Yatzy)
         self.toured = False
         self.tour_step = 0
         self.started = False
@@ -110,6 +111,8 @@ class Player:
             return newgame.R_PLAYERS, False
         if s.coach != self.coach:
             return newgame.R_COACH, False
+        if s.options.sharp != self.sharp:
+            return newgame.R_SHARP, False
         for seat in range(self.np):
             want = self.level if seat >= self.np - self.cpus else HUMAN
             if s.kinds[seat] != want:

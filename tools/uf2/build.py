@@ -10,8 +10,9 @@ regions of flash and leaves the third alone:
 
     0               the firmware: MicroPython, the frozen picoyacht package, config.py
                     defaults, the entry point and picoyacht/version.py (git describe)
-    ROMFS base      a read-only ROMFS image mounted at /rom: /rom/tables/yahtzee.bin and
-                    yatzy.bin, read in place from flash (no heap, not in the player's files)
+    ROMFS base      a read-only ROMFS image mounted at /rom: /rom/tables/ holds every built
+                    table that fits, the defaults first (tools/device_tables.py), read in
+                    place from flash (no heap, not in the player's files)
     storage base    the player's littlefs (/): never written by the .uf2, so saves and
                     records survive flashing a newer one
 
@@ -42,7 +43,10 @@ TARBALL = Path(os.environ.get(
 MP = BUILD / "micropython-1.28.0"
 PORT = MP / "ports" / "rp2"
 TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
-DEVICE_TABLES = ("yahtzee.bin", "yatzy.bin")  # what strategy_table.load opens
+sys.path.insert(0, str(HERE.parent))
+import device_tables  # noqa: E402  (tools/: which tables a board carries, in what order)
+
+DEVICE_TABLES = device_tables.DEFAULTS  # every .uf2 carries these; the rest where they fit
 PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "cmake")
 NEWLIB = Path("/usr/lib/arm-none-eabi/include/stdio.h")
 
@@ -136,20 +140,34 @@ def generate():
     return v
 
 
-def romfs_image():
-    """ROMFS holding tables/<name>.bin for every table the device opens."""
+def romfs_image(names):
+    """ROMFS holding tables/<name> for each of names."""
     from mpremote.romfs import VfsRomWriter
 
+    rom = VfsRomWriter()
+    rom.opendir("tables")
+    for name in names:
+        rom.mkfile(name, (TABLES / name).read_bytes())
+    rom.closedir()
+    return rom.finalise()
+
+
+def board_tables(rom_bytes):
+    """(ROMFS image, tables it carries, tables built but left out) for a ROMFS of
+    rom_bytes: the built tables in device_tables.ORDER while the image fits. The defaults
+    must be built and must fit."""
     missing = [n for n in DEVICE_TABLES if not (TABLES / n).exists()]
     if missing:
         raise BuildError("tables missing in %s: %s (run `make tables`)"
                          % (TABLES, ", ".join(missing)))
-    rom = VfsRomWriter()
-    rom.opendir("tables")
-    for name in DEVICE_TABLES:
-        rom.mkfile(name, (TABLES / name).read_bytes())
-    rom.closedir()
-    return rom.finalise()
+    sizes = {n: (TABLES / n).stat().st_size for n in device_tables.ORDER
+             if (TABLES / n).exists()}
+    kept, left = device_tables.pick(sizes, rom_bytes)
+    image = romfs_image(kept)
+    while len(image) > rom_bytes and len(kept) > len(DEVICE_TABLES):  # the image's overhead
+        left.insert(0, kept.pop())
+        image = romfs_image(kept)
+    return image, kept, left
 
 
 def board_layout(board):
@@ -226,10 +244,10 @@ def main(argv=None):
         sh(["make", "-C", MP / "mpy-cross", "-j%d" % (os.cpu_count() or 2)],
            stdout=subprocess.DEVNULL)
         v = generate()
-        rom = romfs_image()
         rows = []
         for board in args.board or BOARDS:
             name, family, flash = BOARDS[board]
+            rom, kept, left = board_tables(board_layout(board)[0])
             fw = firmware(board)
             rom_base, rom_bytes, fs_base, fs_bytes = layout(board, len(fw), len(rom))
             data = uf2([(XIP_BASE, fw), (XIP_BASE + rom_base, rom)], family)
@@ -239,6 +257,8 @@ def main(argv=None):
                         % (board, -(-len(fw) // 1024), rom_base // 1024, -(-len(rom) // 1024),
                            rom_bytes // 1024, rom_base, fs_bytes // 1024, fs_base, name,
                            len(data) // 1024))
+            rows.append("%-22s Expert exact with: %s; by estimate (no room): %s"
+                        % ("", " ".join(kept), " ".join(left) or "-"))
     except BuildError as e:
         sys.exit("make uf2: " + str(e))
     print("PicoYacht %s" % v)

@@ -218,7 +218,8 @@ class WebBoard(HeadlessBoard):
         self.seen = game
         if game is None or (max(game.kinds) < TABLE_LEVEL and not self.app.settings.coach):
             return
-        names = strategy_table.file_names(game.rs.id, game.options.joker)
+        o = game.options
+        names = strategy_table.file_names(game.rs.id, o.joker, game.rs.sharp and o.sharp)
         for name in names:
             try:
                 os.stat(TABLE_DIR + "/" + name)
