@@ -610,6 +610,9 @@ def test_saved_game_menu_goes_to_a_new_game_setup():
     r.new_game()
     r.app.offer_resume()
     r.d.press(K.B_MENU)
+    assert r.app.screen.title == "Replace saved game?"  # Start would replace the game
+    r.d.press(K.B_DOWN)
+    r.d.press(K.B_OK)
     assert r.app.screen.NAME == "setup"
     r.d.press(K.B_MENU)
     assert r.app.screen.NAME == "title"

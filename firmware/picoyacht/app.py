@@ -246,15 +246,21 @@ class App:
         self.find("message").set(title, lines, hint, then)
         self.show("message")
 
+    def ask(self, title, lines, act, then):
+        """A question whose yes loses something (`act` names it): Keep is chosen, so only
+        a deliberate Down, then OK, gives then(B_OK); anything else then(B_MENU)."""
+        self.find("message").set(title, lines, self.keys("Down, OK: " + act),
+                                 then, ("Keep", act))
+        self.show("message")
+
     # ---------------------------------------------------------------- boot and saves
     def offer_resume(self, btn=0):
         self.message("Saved game", self.turn.summary(), self.keys("OK resume  Menu: new"),
                      self._resume_or_new)
 
     def _resume_or_new(self, btn):
-        if btn == B_MENU:  # a new game: its setup, over the title (where setup's Menu goes)
-            self.home()
-            self.go("setup")
+        if btn == B_MENU:  # a new game: the title's, which asks before replacing this one
+            self.home().new_game()
         else:
             self.show(self.turn.resume())
 

@@ -2,7 +2,7 @@
 
 from micropython import const
 
-from picoyacht.buttons import B_MENU, B_OK, B_ROLL
+from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.game import HUMAN
 from picoyacht.screens import Choice, Screen, header, menu_list
 
@@ -64,15 +64,20 @@ class Title(Choice):
         if code == T_RESUME:
             app.show(self.turn.resume())
         elif code == T_NEW:
-            if self.turn.resumable():  # Start would replace it: ask first
-                app.message("Replace saved game?", self.turn.summary(),
-                            app.keys("OK: new  Menu: keep"), self._new_or_keep)
-            else:
-                app.go("setup")
+            self.new_game()
         elif code == T_RECORDS:
             app.go("records")
         elif code == T_DEMO:
             app.show(self.turn.start_demo())
+
+    def new_game(self):
+        """Setup for a new game; first, where its Start would replace a game to resume,
+        the question whose answer is Keep unless the player moves to New game."""
+        app = self.app
+        if self.turn.resumable():
+            app.ask("Replace saved game?", self.turn.summary(), "New game", self._new_or_keep)
+        else:
+            app.go("setup")
 
     def _new_or_keep(self, btn):
         """The answer to "Replace saved game?": Menu keeps it, at the title."""
@@ -145,22 +150,39 @@ class Menu(Choice):
         cv.text(saves.todo(), 0, 56)
 
 
+_ANSWERS = b"\x00\x01"  # a question's rows: keep, then the act
+
+
 class Message(Screen):
-    """A titled note; OK, Menu or Roll calls then(btn), or goes to the title."""
+    """A titled note; OK, Menu or Roll calls then(btn), or goes to the title.
+
+    As a question (answers: ("Keep", the act)), Keep is chosen when it opens and Up or
+    Down moves between the two: OK, Roll or Menu on Keep calls then(B_MENU), OK or Roll on
+    the act then(B_OK). So no single key, however stray, gives the act."""
 
     NAME = "message"
     title = ""
     lines = ()
     hint = ""
     then = None
+    answers = None
+    sel = 0
 
-    def set(self, title, lines, hint, then):
+    def set(self, title, lines, hint, then, answers=None):
         self.title = title
         self.lines = wrap(lines, _COLS)
         self.hint = hint
         self.then = then
+        self.answers = answers
+        self.sel = 0
 
     def key(self, btn):
+        if self.answers is not None:
+            if btn == B_UP or btn == B_DOWN:
+                self.sel ^= 1
+                return
+            if btn == B_OK or btn == B_ROLL:
+                btn = B_OK if self.sel else B_MENU
         if btn != B_OK and btn != B_MENU and btn != B_ROLL:
             return
         then = self.then
@@ -174,10 +196,13 @@ class Message(Screen):
         cv.clear()
         header(cv, self.title)
         lines = self.lines
+        most = 5 if self.answers is None else 2  # a question's answers take rows 5 and 6
         for i in range(len(lines)):
-            if i > 5:
+            if i > most:
                 break
             cv.text(lines[i], 1, 10 + i * 8, 1, _COLS)
+        if self.answers is not None:
+            menu_list(cv, self.sel, self.answers, _ANSWERS, 5)
         cv.text(self.hint, 1, 56, 1, _COLS)
 
 

@@ -21,9 +21,8 @@ class Records(Pages):
     def long(self, btn):
         if btn == B_OK:
             app = self.app
-            app.message("Clear records?", ["Every play count,", "best score and wallet",
-                                           "goes, freeing flash."],
-                        app.keys("OK: clear  Menu: keep"), self.clear)
+            app.ask("Clear records?", ["Every play count,", "best score and wallet",
+                                       "goes, freeing flash."], "Clear", self.clear)
 
     def clear(self, btn):
         app = self.app
