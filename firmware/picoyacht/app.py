@@ -288,11 +288,17 @@ class App:
         return ok
 
     def delete(self, kind):
+        """Remove every copy of a kind; True if none is left. A failed save of it is then
+        nothing the player can lose, so the screens stop saying it."""
         if self.store is not None:
             try:
-                self.store.delete(kind)
+                if not self.store.delete(kind):
+                    return False
             except Exception:
-                pass
+                return False
+        self.save_msg = self.save_state.saved(kind, True)
+        self.dirty = True
+        return True
 
     # ---------------------------------------------------------------- events and time
     def event(self, ev, now):

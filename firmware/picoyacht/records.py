@@ -28,8 +28,7 @@ class Records(Pages):
         app = self.app
         if btn == B_OK:
             app.records.clear()
-            if app.store is None or app.store.delete("records"):
-                app.save_state.saved("records", True)
+            app.delete("records")
         app.show("records")
 
     def draw(self, cv):
