@@ -241,17 +241,14 @@ class App:
         self.dirty = True
         return s
 
-    def message(self, title, lines, hint, then=None):
-        """A note screen; OK calls then(button), or goes to the title."""
-        self.find("message").set(title, lines, hint, then)
+    def message(self, title, lines, hint, then=None, answers=None):
+        """A note screen; OK calls then(button), or goes to the title (menus.Message)."""
+        self.find("message").set(title, lines, hint, then, answers)
         self.show("message")
 
     def ask(self, title, lines, act, then):
-        """A question whose yes loses something (`act` names it): Keep is chosen, so only
-        a deliberate Down, then OK, gives then(B_OK); anything else then(B_MENU)."""
-        self.find("message").set(title, lines, self.keys("Down, OK: " + act),
-                                 then, ("Keep", act))
-        self.show("message")
+        """A question whose yes (`act`) loses something: Keep is chosen (menus.Message)."""
+        self.message(title, lines, self.keys("Down, OK: " + act), then, ("Keep", act))
 
     # ---------------------------------------------------------------- boot and saves
     def offer_resume(self, btn=0):
@@ -288,8 +285,7 @@ class App:
         return ok
 
     def delete(self, kind):
-        """Remove every copy of a kind; True if none is left. A failed save of it is then
-        nothing the player can lose, so the screens stop saying it."""
+        """Remove every copy of a kind; True if none is left (a failed save of it is moot)."""
         if self.store is not None:
             try:
                 if not self.store.delete(kind):
