@@ -222,6 +222,8 @@ def test_any_casino_game_settles_as_the_rules_say(seed, rid, nseats, bet, have):
     ([(50, "Ann")], {YAHTZEE: (1, 0, 0, [])}),  # a wallet with no Casino game
     ([(50, "Gus")] + [(50, n) for n in NAMES], PLAYED),  # seven wallets
     ([(50, b"An\x01")], PLAYED),  # a control byte in a name
+    ([(50, b"\x7f\x7f")], PLAYED),  # DEL: drawn as "?", a name nobody typed
+    ([(50, "\x85\x9b".encode())], PLAYED),  # C1 controls (NEL, CSI) as UTF-8
     ([(50, b"\xff\xfe")], PLAYED),  # a name that does not decode
     ([(50, b"")], PLAYED),  # a wallet with no name
 ])
