@@ -80,7 +80,7 @@ class Title(Choice):
             app.go("setup")
 
     def _new_or_keep(self, btn):
-        """The answer to "Replace saved game?": Menu keeps it, at the title."""
+        """The answer to "Replace saved game?": Keep (B_MENU) keeps it, at the title."""
         app = self.app
         app.home()
         if btn != B_MENU:
