@@ -13,6 +13,7 @@ from picoyacht.game import (
     ZERO,
     Game,
     RuleError,
+    pot_share,
 )
 from picoyacht.rules import (
     JOKER_FORCED,
@@ -344,6 +345,57 @@ def test_casino_pot_split_on_tie():
             g.score(i)
     assert g.over and g.winners() == [0, 1]
     assert g.credits == [0, 0]
+
+
+class _Seated:
+    """What pot_share reads of a game: its bet, its seats and their playing order."""
+
+    def __init__(self, bet, order):
+        self.options = Options(bet=bet)
+        self.nseats = len(order)
+        self.order = bytearray(order)
+
+
+def test_a_split_pot_pays_out_every_credit_its_odd_ones_first_in_playing_order():
+    """Exhaustive: 1 to 6 seats, every bet, every set of winners, every playing order of up
+    to 4 seats and three of 5 or 6. The shares add up to the pot, differ by at most one, and
+    the larger ones go to the winners who play first. Breaks with the old truncated split
+    (4 seats at 5 with 3 tied paid 6 each: 2 credits gone)."""
+    for n in range(1, 7):
+        orders = list(itertools.permutations(range(n))) if n <= 4 else [
+            tuple(range(n)), tuple(reversed(range(n))), tuple(range(1, n)) + (0,)]
+        for bet in (5, 10, 20, 50):  # saves.BETS
+            for order in orders:
+                g = _Seated(bet, order)
+                for k in range(1, n + 1):
+                    for win in itertools.combinations(range(n), k):
+                        shares = [pot_share(g, s, list(win)) for s in order if s in win]
+                        assert sum(shares) == bet * n, (n, bet, order, win)
+                        assert shares == sorted(shares, reverse=True)
+                        assert shares[0] - shares[-1] <= 1
+
+
+def three_way_tie():
+    """A Casino 5 game of four at bet 5 played to its end: seats 2, 1 and 0 tie (in that
+    playing order) over seat 3, who plays first and is one point short."""
+    roller = ScriptedRoller([1, 2, 2])  # Fisher-Yates: the playing order 3, 2, 1, 0
+    g = Game(rules.CASINO5, ["A", "B", "C", "D"], options=Options(bet=5), roller=roller)
+    assert list(g.order) == [3, 2, 1, 0]
+    for t in range(g.rs.nboxes * 4):
+        i = next(b for b in range(g.rs.nboxes) if not g.is_filled(g.current, b))
+        short = t == 0  # seat 3's Ones: 0 where the others score 1
+        roller.push(*((2, 2, 2, 3, 4) if short else (1, 2, 2, 3, 4)))
+        g.roll()
+        g.score(i)
+    return g
+
+
+def test_a_three_way_tie_of_four_at_bet_5_pays_7_7_6():
+    """The pot of 20 pays 7, 7 and 6 (the odd credits to seats 2 and 1, who play before
+    seat 0), and the credits the seats hold add up to what they staked and won: nothing."""
+    g = three_way_tie()
+    assert g.over and g.winners() == [0, 1, 2]
+    assert list(g.credits) == [6 - 5, 7 - 5, 7 - 5, -5] and sum(g.credits) == 0
 
 
 def test_deluxe_rolloff_rethrows_ties():

@@ -7,6 +7,7 @@ import re
 
 import board_term
 
+from picoyacht import buttons as K
 from picoyacht.buttons import BUTTON_NAMES
 
 from conftest import ROOT
@@ -38,20 +39,26 @@ def readme_sim_keys():
     para = re.sub(r"`(\w)`-`(\w)`", r"`\1-\2`", para)  # `1`-`6`: a range
     keys = expand(re.findall(r"`([^`]+)`", para))
     keys |= {w for w in ("space", "enter", "backspace") if w in para.lower()}
+    keys |= {"escape"} if " Esc " in para else set()
+    keys |= {"arrows"} if "arrow keys" in para else set()
     return keys
+
+
+# The keys read as escape sequences, as the documents name them: the arrows and Esc.
+SEQUENCE_KEYS = {"arrows", "escape"}
 
 
 def test_readme_names_every_simulator_key_and_no_other():
     """Breaks if a key is added to (or dropped from) board_term's map without README, as
     `O`, `r`, `o` and `b` once were."""
     code = names(board_term.KEYS_FULL) | {"q"}  # q quits (Ctrl-C too, as everywhere)
-    assert readme_sim_keys() == code
+    assert readme_sim_keys() == code | SEQUENCE_KEYS
     assert set(board_term.QUIT_KEYS) == {"q", "\x03"}
 
 
 def legend_keys(legend):
     """The keys a terminal legend names: "w/s k/j", "spc/r", "enter/o/a", "m/b/bksp"."""
-    short = {"spc": "space", "bksp": "backspace"}
+    short = {"spc": "space", "bksp": "backspace", "esc": "escape"}
     keys = set()
     for group in legend.split("  "):
         first = group.split(" ")[0]
@@ -59,7 +66,7 @@ def legend_keys(legend):
             continue
         for word in group.split(" "):
             parts = word.split("/")
-            if all(len(p) == 1 and p.isalnum() or p in short or p == "enter"
+            if all(len(p) == 1 and p.isalnum() or p in short or p in ("enter", "arrows")
                    or re.fullmatch(r"\d-\d", p) for p in parts):
                 keys |= expand(short.get(p, p) for p in parts)
     return keys
@@ -68,8 +75,11 @@ def legend_keys(legend):
 def test_terminal_legends_name_each_builds_keys():
     """The legend under the panel names exactly the keys that build's map has (and q).
     Breaks if a key is added to one and not the other."""
-    assert legend_keys(board_term.LEGEND_FULL) == names(board_term.KEYS_FULL) | {"q"}
-    assert legend_keys(board_term.LEGEND_FOUR) == names(board_term.KEYS_FOUR) | {"q"}
+    both = {"q"} | SEQUENCE_KEYS
+    assert legend_keys(board_term.LEGEND_FULL) == names(board_term.KEYS_FULL) | both
+    assert legend_keys(board_term.LEGEND_FOUR) == names(board_term.KEYS_FOUR) | both
+    assert set(board_term.SEQUENCES.values()) == {K.B_UP, K.B_DOWN}  # what "arrows" are
+    assert board_term.ESC_BUTTON == K.B_MENU
     assert set(board_term.KEYS_FOUR.values()) == {7, 8, 9, 10}  # Up, Down, A, B
 
 

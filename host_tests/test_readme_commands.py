@@ -49,13 +49,17 @@ def panel_frames(text):
     return frames
 
 
+STEP_GAP_S = 0.4  # from one step's frame to typing the next: longer than a key's tap
 OFFER = "[y/N]"  # the end of sim.py's offer to build Expert's tables
 
 
-def run_in_terminal(argv, seconds=60, cols=140, rows=50, cwd=ROOT, answer=b"\r"):
+def run_in_terminal(argv, seconds=60, cols=140, rows=50, cwd=ROOT, answer=b"\r", steps=(),
+                    done=None):
     """argv in a fresh pty of cols x rows with only PATH set; returns (output, exit code)
     after waiting for the title, then pressing q. The offer to build the tables, if made,
-    gets `answer` (None: no answer)."""
+    gets `answer` (None: no answer). `steps`, once the title is up: (bytes typed, the frame
+    they must bring) in turn, each typed a while after the last one's frame (so its key is
+    up again); the index of each step whose frame came is appended to `done`."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     env = {"PATH": os.environ["PATH"]}
@@ -66,6 +70,8 @@ def run_in_terminal(argv, seconds=60, cols=140, rows=50, cwd=ROOT, answer=b"\r")
     title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
     deadline = time.monotonic() + seconds
     quit_sent = answered = False
+    typed_at = None  # where the output stood when the step under way was typed
+    ready_at = time.monotonic()
     while time.monotonic() < deadline:
         ready, _, _ = select.select([master], [], [], 0.2)
         if ready:
@@ -80,8 +86,18 @@ def run_in_terminal(argv, seconds=60, cols=140, rows=50, cwd=ROOT, answer=b"\r")
             os.write(master, answer)
             answered = True
         if not quit_sent and title in panel_frames(out.decode("utf-8", "replace")):
-            os.write(master, b"q")
-            quit_sent = True
+            step = len(done) if done is not None else 0
+            if step == len(steps):
+                os.write(master, b"q")
+                quit_sent = True
+            elif typed_at is None and time.monotonic() > ready_at:
+                os.write(master, steps[step][0])
+                typed_at = len(out)
+            elif typed_at is not None and steps[step][1] in panel_frames(
+                    out[typed_at:].decode("utf-8", "replace")):
+                done.append(step)
+                typed_at = None
+                ready_at = time.monotonic() + STEP_GAP_S
         if proc.poll() is not None and not ready:
             break
     if proc.poll() is None:

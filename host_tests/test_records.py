@@ -97,6 +97,8 @@ WALLETS = [(130, "Ann"), (85, "Bob"), (100, "Ève")]
     {YAHTZEE: (3, 7, 1190, [(230, "Bob"), (0, ""), (180, "Cy")])},  # an empty name
     {YAHTZEE: (3, 7, 1190, [(230, "Bob")] * 6)},  # six top scores
     {YAHTZEE: (3, 7, 1190, [(230, b"Bob\x00x")])},  # a control byte in the name
+    {YAHTZEE: (3, 7, 1190, [(230, b"Bob\x7f")])},  # DEL in the name
+    {YAHTZEE: (3, 7, 1190, [(230, "Bob\x9f".encode())])},  # a C1 control in the name
     {YAHTZEE: (3, 7, 1190, [(230, b"\xff\xfe")])},  # a name that does not decode
     {YAHTZEE: (3, 7, 1190, [(230, "")])},  # a score with no name
     {YAHTZEE: (1, 7, 1190, [(230, "Bob")])},  # 7 totals from one game
@@ -219,3 +221,30 @@ def test_the_check_module_is_dropped_after_a_read():
 
     saves.Records.unpack(records_v3(GOOD))
     assert "picoyacht.record_check" not in sys.modules
+
+
+def test_a_name_may_hold_no_control_character_of_any_kind():
+    """rules.name_ok over every code point up to U+02FF: C0 (below 32), DEL and C1 (U+0080
+    to U+009F) are refused, everything else (U+00A0, accented letters) passes. The records,
+    the settings and a saved game's names are all held to it."""
+    for cp in range(0x300):
+        b = ("A" + chr(cp) + "B").encode()
+        assert rules.name_ok(b) == (cp >= 32 and not 127 <= cp < 160), hex(cp)
+
+
+def test_old_format_records_with_a_control_character_in_a_name_are_refused():
+    good = records_v2({YAHTZEE: (4, 260, "Ann")}, b"\x00\x01\x02\x03\x04")
+    saves.Records.unpack(good)
+    for name in ("An\x7f", "An\x85"):
+        with pytest.raises(ValueError):
+            saves.Records.unpack(records_v2({YAHTZEE: (4, 260, name)}, b"\x00\x01\x02\x03\x04"))
+
+
+def test_settings_with_a_control_character_in_a_name_are_refused():
+    s = saves.Settings()
+    s.names[0] = "Zo\u00eb"  # an accented letter is not a control character
+    assert saves.Settings.unpack(s.pack()).names[0] == "Zo\u00eb"
+    for name in ("A\x7f", "A\x9b", "A\x01"):
+        s.names[0] = name
+        with pytest.raises(ValueError):
+            saves.Settings.unpack(s.pack())

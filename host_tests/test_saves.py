@@ -118,6 +118,31 @@ def test_a_refused_game_file_never_hides_or_replaces_the_good_backup(top):
     assert bad not in (bytes(v[16:]) for v in r.fs.files.values())
 
 
+def test_a_failed_game_save_is_not_said_once_game_over_deleted_the_game():
+    """The game's save fails before its last box; game over then saves the records and
+    deletes the game: nothing is left unsaved, so the over screen, the menu and the title
+    stop saying "Game not saved". Control: the old App.delete left the failure on record,
+    and every screen kept saying it for a game that no longer exists."""
+    r = Rig(FakeFs())
+    r.new_game()
+    r.play_to(2)
+    r.fs.fail("open_w", OSError(EIO, "io"), path="game", times=1)
+    r.play_to(1)
+    assert r.app.save_state.unsaved("game")
+    r.d.press(K.B_MENU)
+    assert "Game not saved" in words(r.app)  # said while the game is there
+    r.d.press(K.B_MENU)
+    r.play_to(0)
+    assert r.app.screen.NAME == "over" and r.app.records.games(YAHTZEE) == 1
+    assert not r.app.save_state.failed and r.app.save_msg == ""
+    assert not any("not saved" in w for w in words(r.app))
+    r.d.press(K.B_MENU)
+    assert r.app.screen.NAME == "menu" and "Game not saved" not in words(r.app)
+    r.app.home()
+    assert "Game not saved" not in words(r.app)
+    assert Store(r.fs.reboot(), "/saves").load("game") is None
+
+
 # ---------------------------------------------------------------- finding 3
 def test_records_that_fail_at_game_over_are_said_and_the_game_is_kept():
     """Finding 3: the flash is full when the records are written at game over. Game over
@@ -238,7 +263,8 @@ def test_a_failed_settings_save_stays_in_view_until_it_succeeds(err, todo):
 
 def test_clearing_the_records_frees_flash_and_ends_the_failure():
     """The menu's advice for a full flash works: a long OK on the records screen clears
-    them, and the "!" goes. Control: Menu at the question keeps them."""
+    them (the question's Down, then OK), and the "!" goes. Control: Menu, or OK on the
+    question's Keep, keeps them."""
     r = Rig(FakeFs())
     app = r.app
     app.records = saves.Records.unpack(records_v3({YAHTZEE: (2, 150, "Ann")}))
@@ -249,6 +275,10 @@ def test_clearing_the_records_frees_flash_and_ends_the_failure():
     r.d.press(K.B_MENU)  # keep them
     assert app.records.games(YAHTZEE) == 2 and app.save_state.unsaved("records")
     app.screen.long(K.B_OK)
+    r.d.press(K.B_OK)  # Keep is chosen
+    assert app.records.games(YAHTZEE) == 2 and app.save_state.unsaved("records")
+    app.screen.long(K.B_OK)
+    r.d.press(K.B_DOWN)
     r.d.press(K.B_OK)
     assert app.records.games(YAHTZEE) == 0 and not app.save_state.unsaved("records")
     assert app.screen.NAME == "records" and "!" not in words(app)

@@ -9,9 +9,14 @@ import gamelog
 import pytest
 import sim
 import ui_play
-from board_sim import FULL
+from board_sim import FULL, Driver, HeadlessBoard
+from board_term import ESC_MS, LONG, NO_KEY, KeyDecoder
+from hypothesis import given
+from hypothesis import strategies as st
+from test_readme_commands import keep_the_offer_state, panel_frames, run_in_terminal  # noqa: F401
 
 from picoyacht import app as A
+from picoyacht import buttons as K
 
 BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
                 (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))  # (dx, dy, bit): the Unicode order
@@ -91,7 +96,7 @@ def term(monkeypatch, tmp_path):
     """make_board() as main.py calls it, without a tty."""
     no_tty = lambda self: setattr(self, "saved", None)  # noqa: E731
     monkeypatch.setattr(board_term.TermBoard, "_tty_setup", no_tty)
-    monkeypatch.setattr(board_term.TermBoard, "_read_keys", lambda self: None)
+    monkeypatch.setattr(board_term.TermBoard, "_read_keys", lambda self, now: None)
     monkeypatch.setenv("PICOYACHT_BUTTONS", "11")
     monkeypatch.delenv("PICOYACHT_SAVES", raising=False)
     monkeypatch.delenv("PICOYACHT_TONES", raising=False)
@@ -322,3 +327,99 @@ def test_the_firmware_under_the_unix_port_finds_tables_where_sim_runs_it(tmp_pat
     assert "TABLE True" in mpy_run.run(code, paths, "256k", cwd=tmp_path).stdout
     assert "TABLE False" in mpy_run.run(code, paths, "256k", cwd=tmp_path.parent).stdout
     assert sim.run_beside_panel.__defaults__[-1] == ROOT
+
+
+# ---------------------------------------------------------------- keys, escape sequences whole
+def decode(text, gap=0, then=ESC_MS):
+    """The presses `text` gives, its characters read `gap` ms apart, then `then` ms of
+    nothing more."""
+    dec = KeyDecoder(board_term.KEYS_FULL)
+    now = 1000
+    out = []
+    for ch in text:
+        out.append(dec.feed(ch, now))
+        out.append(dec.wait(now))
+        now += gap
+    out.append(dec.wait(now + then))
+    return [k for k in out if k != NO_KEY]
+
+
+ARROWS = {"\x1b[A": K.B_UP, "\x1b[B": K.B_DOWN, "\x1bOA": K.B_UP, "\x1bOB": K.B_DOWN}
+# the other arrows, Home, PgUp, F1, F5, Ctrl-Up, Shift-Down, Alt-a, Alt-B: none is a button
+UNKNOWN = ("\x1b[C", "\x1b[D", "\x1b[H", "\x1b[5~", "\x1bOP", "\x1b[15~", "\x1b[1;5A",
+           "\x1b[1;2B", "\x1ba", "\x1bB")
+
+
+@pytest.mark.parametrize("seq", sorted(ARROWS))
+def test_an_arrow_is_its_button_whole_and_never_a_long_press(seq):
+    """Today's reader took "\x1b[A" a character at a time: its "A" was a long OK."""
+    assert decode(seq) == [ARROWS[seq]]
+    assert decode(seq, gap=ESC_MS - 1) == [ARROWS[seq]]  # split across reads, in time
+
+
+@pytest.mark.parametrize("seq", UNKNOWN)
+def test_an_unknown_sequence_does_nothing_and_the_next_key_still_counts(seq):
+    assert decode(seq) == []
+    assert decode(seq + "w") == [K.B_UP]
+
+
+def test_a_lone_esc_is_menu_once_nothing_follows_it_in_time():
+    dec = KeyDecoder(board_term.KEYS_FULL)
+    assert dec.feed("\x1b", 1000) == NO_KEY
+    assert dec.wait(1000 + ESC_MS - 1) == NO_KEY  # a sequence may still be coming
+    assert dec.wait(1000 + ESC_MS) == K.B_MENU
+    assert dec.wait(1000 + 10 * ESC_MS) == NO_KEY  # once
+    assert decode("\x1b\x1b") == [K.B_MENU, K.B_MENU]
+    assert decode("\x1b\x1b[A") == [K.B_MENU, K.B_UP]
+
+
+def test_letters_keep_their_meaning_and_capitals_their_long_press():
+    assert decode("wA m") == [K.B_UP, K.B_OK | LONG, K.B_ROLL, K.B_MENU]
+
+
+@given(st.text(alphabet="\x1b[O;0123456789ABCDwqam~\r\x7f", max_size=24))
+def test_no_typing_reaches_a_long_press_but_a_capital_letter_typed_outside_a_sequence(text):
+    """Whatever is typed (sequences whole, cut or garbled), a long press comes only from a
+    capital of a key's letter; with no Esc typed, from each of them."""
+    capitals = sum(1 for ch in text if ch.isupper() and ch.lower() in board_term.KEYS_FULL)
+    longs = [k for k in decode(text) if k & LONG]
+    assert len(longs) <= capitals
+    if "\x1b" not in text:
+        assert len(longs) == capitals
+
+
+@pytest.fixture(scope="module")
+def sim_frames():
+    """The frames the sim must show, made by the same buttons on a headless board: the
+    title with the cursor on Records, the records' first and second page."""
+    board = HeadlessBoard()
+    d = Driver(board, A.Runner(board))
+    d.run_ms(50)
+    frames = {"title": d.frame()}
+    d.press(K.B_DOWN)
+    frames["title_records"] = d.frame()
+    d.press(K.B_OK)
+    frames["records"] = d.frame()
+    d.press(K.B_DOWN)
+    frames["records_2"] = d.frame()
+    return frames
+
+
+@pytest.mark.usefixtures("keep_the_offer_state")
+def test_arrows_and_esc_in_make_sim_are_up_down_and_menu(sim_frames, tmp_path):
+    """`make sim` in a pty on fresh saves: Down, Up, Down and Enter open the records;
+    unknown sequences then do nothing; Down turns the page; a lone Esc goes back to the
+    title. Every frame drawn is one of these: today's Up on the title opened New game, and
+    the same Up on the records asked "Clear records?"."""
+    f = sim_frames
+    steps = [(b"\x1b[B", f["title_records"]), (b"\x1b[A", f["title"]),
+             (b"\x1b[B", f["title_records"]), (b"\r", f["records"]),
+             ("".join(UNKNOWN).encode() + b"\x1b[B", f["records_2"]), (b"\x1b", f["title"])]
+    done = []
+    text, code = run_in_terminal(["make", "sim", "SIMARGS=--saves %s --log ''" % tmp_path],
+                                 steps=steps, done=done)
+    assert "Traceback" not in text, text[-2000:]
+    assert done == list(range(len(steps))), text[-2000:]
+    drawn = {fb for fb in panel_frames(text) if any(fb)}
+    assert drawn <= set(f.values())
+    assert code == 0

@@ -238,6 +238,8 @@ MUTATIONS = {
     "seat order reversed": _field("order", lambda g: bytearray(range(g.nseats))[::-1]),
     "seat kind 4": _seat("kinds", 4),
     "control char in a name": _seat("names", "A\x01"),
+    "DEL in a name": _seat("names", "A\x7f"),
+    "C1 control in a name": _seat("names", "A\x85"),
     "score in an open box": _box(1, filled=False),
     "upper score off its face": _box(1, box=1),
     "score above any dice": _box(255),

@@ -223,22 +223,87 @@ def _saved_game_at_title(r):
 
 
 def test_new_game_asks_before_replacing_a_saved_game():
-    """New game with a game to resume asks; Menu keeps it (on the store and to resume),
-    OK goes on to setup, whose Start replaces it. Breaks if New game opens setup at once."""
+    """New game with a game to resume asks; Keep is chosen, so OK or Menu keeps it (on the
+    store and to resume); Down, then OK goes on to setup, whose Start replaces it. Breaks if
+    New game opens setup at once, or if OK alone answers New game."""
     r = Rig()
     kept = _saved_game_at_title(r)
-    assert r.d.pick(menus.T_NEW)
-    assert r.screen == "message" and r.app.screen.title == "Replace saved game?"
-    r.d.press(K.B_MENU)
-    assert r.screen == "title" and r.app.screen.items[0] == menus.T_RESUME
-    r.d.run_ms(100)
-    assert r.saved() == kept and r.app.turn.game.turn == 1
+    for key in (K.B_MENU, K.B_OK):
+        assert r.d.pick(menus.T_NEW)
+        assert r.screen == "message" and r.app.screen.title == "Replace saved game?"
+        r.d.press(key)
+        assert r.screen == "title" and r.app.screen.items[0] == menus.T_RESUME
+        r.d.run_ms(100)
+        assert r.saved() == kept and r.app.turn.game.turn == 1
     assert r.d.pick(menus.T_NEW) and r.screen == "message"
+    r.d.press(K.B_DOWN)
     r.d.press(K.B_OK)
     assert r.screen == "setup" and r.saved() == kept  # nothing replaced before Start
     assert r.d.pick(newgame.R_START)
     r.d.run_ms(100)
     assert r.app.turn.game.turn == 0 and r.saved() != kept
+
+
+# Every single key a stray press can give: each button, tapped or held for a long press.
+STRAY = [(b, hold) for b in range(K.NBUTTONS) for hold in (40, 800)]
+
+
+def _question(r, title):
+    assert r.screen == "message" and r.app.screen.title == title, r.screen
+
+
+@pytest.mark.parametrize("btn,hold", STRAY)
+def test_no_single_key_replaces_a_saved_game(btn, hold):
+    """From the title's New game and from the boot's offer (its Menu is "new"), the
+    question takes any one key, tapped or held, without opening setup or losing the game."""
+    r = Rig()
+    kept = _saved_game_at_title(r)
+    assert r.d.pick(menus.T_NEW)
+    _question(r, "Replace saved game?")
+    r.d.press(btn, hold=hold)
+    assert r.screen in ("title", "message"), r.screen
+    r = r.reboot()  # the boot offers the game; its Menu asks the same question
+    assert r.screen == "message" and r.app.screen.title == "Saved game"
+    r.d.press(K.B_MENU)
+    _question(r, "Replace saved game?")
+    r.d.press(btn, hold=hold)
+    assert r.screen in ("title", "message"), r.screen
+    r.d.run_ms(100)
+    assert r.saved() == kept
+
+
+def _records_question(r):
+    assert r.d.pick(menus.T_RECORDS) and r.screen == "records"
+    r.d.press(K.B_OK, hold=800)
+    _question(r, "Clear records?")
+
+
+@pytest.mark.parametrize("btn,hold", STRAY)
+def test_no_single_key_clears_the_records(btn, hold):
+    """"Clear records?" (a long OK on the records screen) takes any one key, tapped or held,
+    and every record is still there, on the store too. Breaks with the old question, whose
+    OK (or Roll) cleared them."""
+    r = Rig()
+    r.app.records.add(r.new_game())
+    assert r.app.save("records", r.app.records.pack())
+    r.app.home()
+    _records_question(r)
+    r.d.press(btn, hold=hold)
+    r.d.run_ms(100)
+    assert r.app.records.games(YAHTZEE) == 1
+    assert r.reboot().app.records.games(YAHTZEE) == 1
+
+
+def test_down_then_ok_clears_the_records():
+    r = Rig()
+    r.app.records.add(r.new_game())
+    assert r.app.save("records", r.app.records.pack())
+    r.app.home()
+    _records_question(r)
+    r.d.press(K.B_DOWN)
+    r.d.press(K.B_OK)
+    assert r.screen == "records" and r.app.records.games(YAHTZEE) == 0
+    assert r.reboot().app.records.games(YAHTZEE) == 0
 
 
 def test_no_question_without_a_game_to_resume():

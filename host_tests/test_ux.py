@@ -612,9 +612,30 @@ def test_saved_game_menu_goes_to_a_new_game_setup():
     r.new_game()
     r.app.offer_resume()
     r.d.press(K.B_MENU)
+    assert r.app.screen.title == "Replace saved game?"  # Start would replace the game
+    r.d.press(K.B_DOWN)
+    r.d.press(K.B_OK)
     assert r.app.screen.NAME == "setup"
     r.d.press(K.B_MENU)
     assert r.app.screen.NAME == "title"
+
+
+def test_a_casino_tie_shows_each_winners_share_of_the_pot_at_game_over():
+    """"Pot 20: 7,7,6" where the old screen said "Tie: 3 players" and paid 6 each; an even
+    split says "each"."""
+    from test_game import three_way_tie
+
+    r = Rig()
+    g = three_way_tie()
+    r.app.turn.adopt(g, 0)
+    r.app.show("over")
+    w = words(r.app)
+    assert "Pot " in w and "Tie: " not in w
+    row = [n for n, _, y in numbers(r.app, "num") if y == 8]
+    assert row == [20, 7, 7, 6]
+    g.options.bet = 6  # (not a bet on offer) a pot of 24 between three
+    assert [n for n, _, y in numbers(r.app, "num") if y == 8] == [24, 8]
+    assert " each" in words(r.app)
 
 
 def test_casino_first_turn_says_who_starts_and_the_order():

@@ -171,8 +171,9 @@ def rewarding(seed, rid, nseats, bet):
 def check_settled(seed, rid, nseats, bet, have):
     """Play a rewarding game over wallets `have` (None: no wallet yet); every wallet then
     holds its opening, less the stake, plus what the bank paid and its share of the pot;
-    with no bound reached, the wallets gained together what the bank paid, less the odd
-    credits of a split pot. Returns how much the bank paid (so tests know they saw some)."""
+    with no bound reached, the wallets gained together exactly what the bank paid (a split
+    pot's odd credits go to its first winners in playing order). Returns how much the bank
+    paid (so tests know they saw some)."""
     rec = with_wallets([(have[s], NAMES[s]) for s in range(nseats) if have[s] is not None])
     g, paid = rewarding(seed, rid, nseats, bet)
     top = max(g.total(s) for s in range(nseats))
@@ -181,12 +182,13 @@ def check_settled(seed, rid, nseats, bet, have):
     opening = [WALLET_START if h is None or h < bet else h for h in have[:nseats]]
     rec.add(g)
     after = dict(wallets(rec))
-    want = [opening[s] - bet + paid[s] + (pot // len(won) if s in won else 0)
+    odd = [s for s in g.order if s in won][:pot % len(won)]  # first in playing order
+    want = [opening[s] - bet + paid[s] + (pot // len(won) + (s in odd) if s in won else 0)
             for s in range(nseats)]
     for s in range(nseats):
         assert after[NAMES[s]] == min(want[s], WALLET_MAX), (seed, s, want, after)
     if max(want) <= WALLET_MAX:
-        assert sum(want) - sum(opening) == sum(paid) - pot % len(won)
+        assert sum(want) - sum(opening) == sum(paid)  # every staked credit paid out
     return sum(paid)
 
 
@@ -220,6 +222,8 @@ def test_any_casino_game_settles_as_the_rules_say(seed, rid, nseats, bet, have):
     ([(50, "Ann")], {YAHTZEE: (1, 0, 0, [])}),  # a wallet with no Casino game
     ([(50, "Gus")] + [(50, n) for n in NAMES], PLAYED),  # seven wallets
     ([(50, b"An\x01")], PLAYED),  # a control byte in a name
+    ([(50, b"\x7f\x7f")], PLAYED),  # DEL: drawn as "?", a name nobody typed
+    ([(50, "\x85\x9b".encode())], PLAYED),  # C1 controls (NEL, CSI) as UTF-8
     ([(50, b"\xff\xfe")], PLAYED),  # a name that does not decode
     ([(50, b"")], PLAYED),  # a wallet with no name
 ])

@@ -162,6 +162,43 @@ host.storage_set_raw(key, text[:40] + ("1" if text[40] == "0" else "0") + text[4
     assert "game: save corrupt: using backup" in messages
 
 
+def test_values_too_long_to_be_a_save_are_not_read_and_the_backup_wins(site):
+    """600 K characters under game.dat and game.tmp, and under a key no store writes: the
+    port's 512 KB heap would take none of them. The board reads only the store's files, up to
+    the longest valid copy: the too-long ones count as corrupt, the backup is offered, and
+    the page is told which value it refused."""
+    out = on_port(site, NEW_GAME + """
+score_boxes(3)
+print("TURN", app.turn.game.turn)
+for key in ("/saves/game.dat", "/saves/game.tmp", "/saves/unknown.dat", "/other"):
+    host.storage_set_repeat(key, "0", 600000)
+""", BOOT)
+    turn = int([x for x in out.splitlines() if x.startswith("TURN ")][0].split()[1])
+    screen, after, _, _, messages = boot_line(out)
+    assert (screen, after) == ("message", turn - 1)  # the resume offer, from game.bak
+    assert "refused game.dat 600000" in messages and "refused game.tmp 600000" in messages
+    assert "unknown" not in messages and "other" not in messages  # never read, never said
+    assert "game: save corrupt: using backup" in messages
+
+
+def test_a_value_one_character_over_the_limit_is_refused_and_one_under_is_read(site):
+    """The limit is the longest file the store can read as valid, in hex: at it the value
+    is read (and found corrupt, being zeros); one character more and it is not read."""
+    out = on_port(site, """
+import host
+import board_web
+limit = board_web.MAX_STORED
+host.storage_set_repeat("/saves/records.dat", "0", limit)
+host.storage_set_repeat("/saves/records.bak", "0", limit + 1)
+fs = board_web.PageFs(host)
+print("LIMIT", limit, len(fs.files["/saves/records.dat"]), fs.refused)
+""")
+    line = [x for x in out.splitlines() if x.startswith("LIMIT ")][0]
+    limit = int(line.split()[1])
+    assert limit == 2 * (16 + 4096)  # store.py: a 16-byte header and at most 4096 bytes
+    assert line == "LIMIT %d %d [('/saves/records.bak', %d)]" % (limit, limit // 2, limit + 1)
+
+
 def test_a_full_storage_is_reported_and_the_game_goes_on(site):
     out = on_port(site, NEW_GAME + """
 host.full = True
@@ -199,7 +236,7 @@ def browser(site):
     server, url = serve.start(site)
     try:
         r = subprocess.run(["node", str(DRIVERS / "browser_check.mjs"), str(npm.modules()), url,
-                            "frames", "keyboard", "table", "clicks", "faults"],
+                            "frames", "keyboard", "table", "clicks", "faults", "storage"],
                            capture_output=True, text=True, timeout=400, cwd=ROOT)
     finally:
         server.shutdown()
@@ -270,3 +307,28 @@ def test_each_fault_is_said_on_the_page_and_play_goes_on(browser):
 def test_wiping_leaves_no_save_and_no_game(browser):
     w = browser["faults"]["wiped"]
     assert w["stored"] == [] and w["game"] is None and w["screen"] == "title"
+
+
+def test_values_too_long_to_be_a_save_are_said_on_the_page_and_wiped(browser):
+    """600 K characters under game.dat, game.tmp and an unknown key: the page starts, offers
+    the backup's game (one box older), says which values it refused; Wipe clears them all."""
+    o = browser["storage"]["oversized"]
+    assert o["booted"] and o["errors"] == []
+    assert (o["screen"], o["turnAfter"]) == ("message", o["turnBefore"] - 1)
+    said = " ".join(o["messages"])
+    assert "game.dat was too long to be a save" in said
+    assert "game.tmp was too long to be a save" in said
+    assert "The backup copy was used" in said and "unknown" not in said
+    w = browser["storage"]["oversizedWiped"]
+    assert w["stored"] == [] and w["game"] is None and w["screen"] == "title"
+
+
+def test_a_start_that_fails_is_said_on_the_page_and_wipe_still_works(browser):
+    """Storage that throws while the board reads it: the page says the start failed and how
+    to recover, leaves the loading screen, and Wipe (wired before the start) clears it."""
+    f = browser["storage"]["failedStart"]
+    assert any("could not start" in m and "Wipe" in m for m in f["messages"])
+    assert not f["loading"]
+    w = browser["storage"]["failedWiped"]
+    assert w["stored"] == [] and w["game"] is None and w["screen"] == "title"
+    assert w["errors"] == []

@@ -19,7 +19,7 @@ import sys
 
 from board_sim import FULL, HeadlessBoard, ToneLog, present_from_config
 
-from picoyacht.buttons import B_MENU, B_UP, NBUTTONS
+from picoyacht.buttons import B_DOWN, B_MENU, B_UP, NBUTTONS
 from picoyacht.ticks import ticks_add, ticks_diff
 
 # One key map for both builds (the 4-button build takes the keys of the buttons it has):
@@ -31,10 +31,19 @@ KEYS_FULL = {
     "m": 10, "b": 10, "\x7f": 10,
 }
 KEYS_FOUR = {k: b for k, b in KEYS_FULL.items() if b >= B_UP}
+# Escape sequences, read whole (what follows Esc): the arrows in a terminal's normal and
+# application cursor modes, as the web page maps them. A lone Esc is Menu, as there; any
+# other sequence (the other arrows, function keys, Alt and a key) does nothing.
+SEQUENCES = {"[A": B_UP, "[B": B_DOWN, "OA": B_UP, "OB": B_DOWN}
+ESC_BUTTON = B_MENU
+ESC_MS = 50  # a lone Esc: no byte followed it within this (a sequence comes in one write)
+SEQ_MAX = 16  # a sequence longer than this is garbage, dropped
+LONG = 0x100  # KeyDecoder's flag on a long press
+NO_KEY = -1
 QUIT_KEYS = ("q", "\x03")  # q, Ctrl-C
-LEGEND_FULL = ("1-6 hold  spc/r roll  w/s k/j up/dn  enter/o/a OK  m/b/bksp menu  caps: long"
-               "  q quit")
-LEGEND_FOUR = "w/s k/j up/dn  enter/o/a = A  m/b/bksp = B  caps: long  q quit"
+LEGEND_FULL = ("1-6 hold  spc/r roll  w/s k/j arrows up/dn  enter/o/a OK  m/b/bksp esc menu"
+               "  caps: long  q quit")
+LEGEND_FOUR = "w/s k/j arrows up/dn  enter/o/a = A  m/b/bksp esc = B  caps: long  q quit"
 TAP_MS = 90
 LONG_TAP_MS = 900
 RESIZE_CHECK_MS = 250  # how often the size file is read
@@ -60,6 +69,58 @@ def too_small(cols, rows):
     return ("the simulator needs a terminal of at least %dx%d (this one is %dx%d); "
             "%dx%d shows the panel at full size" % (small[1], small[2] + 1, cols, rows,
                                                     full[1], full[2] + 1 + LOG_LINES))
+
+
+class KeyDecoder:
+    """The terminal's characters to button presses, escape sequences whole. Pure: each
+    character comes with the time it was read, and wait(now) tells a lone Esc from the
+    start of a sequence by the time that passed with nothing after it."""
+
+    def __init__(self, keys):
+        self.keys = keys
+        self.seq = None  # what followed an Esc so far; None outside a sequence
+        self.at = 0  # when the Esc came
+
+    def feed(self, ch, now):
+        """One character: the press it completes (a button, | LONG for a capital letter),
+        or NO_KEY."""
+        seq = self.seq
+        if seq is None:
+            if ch == "\x1b":
+                self.seq = ""
+                self.at = now
+                return NO_KEY
+            btn = self.keys.get(ch.lower())
+            if btn is None:
+                return NO_KEY
+            return btn | LONG if ch.isupper() else btn
+        if seq == "":
+            if ch == "\x1b":  # Esc, Esc: the first stood alone
+                self.at = now
+                return ESC_BUTTON
+            # "[" opens a control sequence, "O" a one-character one; anything else
+            # after Esc is Alt and a key, not a button
+            self.seq = ch if ch in "[O" else None
+            return NO_KEY
+        code = ord(ch)
+        if code < 0x20 or code > 0x7E or len(seq) >= SEQ_MAX:
+            self.seq = None  # not a sequence after all: dropped with it
+            return NO_KEY
+        seq += ch
+        if seq[0] == "O" or code >= 0x40:  # "O" and one; "[" up to a final byte @..~
+            self.seq = None
+            return SEQUENCES.get(seq, NO_KEY)
+        self.seq = seq
+        return NO_KEY
+
+    def wait(self, now):
+        """Nothing more was read by `now`: a lone Esc once ESC_MS has passed since it (a
+        sequence cut short is dropped then); else NO_KEY."""
+        if self.seq is None or ticks_diff(now, self.at) < ESC_MS:
+            return NO_KEY
+        lone = self.seq == ""
+        self.seq = None
+        return ESC_BUTTON if lone else NO_KEY
 
 
 def _cell(out, pos, cp):
@@ -143,7 +204,7 @@ class TermBoard(HeadlessBoard):
         self.width = size[0]
         self._time = time
         self.t = time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.time() * 1000)
-        self.keys = KEYS_FULL if present == FULL else KEYS_FOUR
+        self.keys = KeyDecoder(KEYS_FULL if present == FULL else KEYS_FOUR)
         self.legend = LEGEND_FULL if present == FULL else LEGEND_FOUR
         self.down_until = [0] * NBUTTONS
         self.shown = -1
@@ -229,24 +290,28 @@ class TermBoard(HeadlessBoard):
         self.t = self._now()
         return self.t
 
-    def _read_keys(self):
+    def _read_keys(self, now):
+        keys = self.keys
         while self.poller.poll(0):
             data = sys.stdin.buffer.read(1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(1)
             if not data:
                 self.stop = True
                 return
             ch = chr(data[0]) if not isinstance(data, str) else data
-            if ch in QUIT_KEYS:
+            if keys.seq is None and ch in QUIT_KEYS:
                 self.stop = True
                 return
-            long_press = ch.isupper()
-            btn = self.keys.get(ch.lower())
-            if btn is None:
-                continue
-            self.down_until[btn] = ticks_add(self.t, LONG_TAP_MS if long_press else TAP_MS)
+            self._press(keys.feed(ch, now), now)
+        self._press(keys.wait(now), now)
+
+    def _press(self, key, now):
+        """Hold a decoded key's button down for a tap (LONG: a long press)."""
+        if key != NO_KEY:
+            ms = LONG_TAP_MS if key & LONG else TAP_MS
+            self.down_until[key & ~LONG] = ticks_add(now, ms)
 
     def poll(self, deb, now):
-        self._read_keys()
+        self._read_keys(now)
         raw = 0
         for i in range(NBUTTONS):
             if ticks_diff(self.down_until[i], now) > 0:

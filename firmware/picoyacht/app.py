@@ -241,10 +241,14 @@ class App:
         self.dirty = True
         return s
 
-    def message(self, title, lines, hint, then=None):
-        """A note screen; OK calls then(button), or goes to the title."""
-        self.find("message").set(title, lines, hint, then)
+    def message(self, title, lines, hint, then=None, answers=None):
+        """A note screen; OK calls then(button), or goes to the title (menus.Message)."""
+        self.find("message").set(title, lines, hint, then, answers)
         self.show("message")
+
+    def ask(self, title, lines, act, then):
+        """A question whose yes (`act`) loses something: Keep is chosen (menus.Message)."""
+        self.message(title, lines, self.keys("Down, OK: " + act), then, ("Keep", act))
 
     # ---------------------------------------------------------------- boot and saves
     def offer_resume(self, btn=0):
@@ -252,9 +256,8 @@ class App:
                      self._resume_or_new)
 
     def _resume_or_new(self, btn):
-        if btn == B_MENU:  # a new game: its setup, over the title (where setup's Menu goes)
-            self.home()
-            self.go("setup")
+        if btn == B_MENU:  # a new game: the title's, which asks before replacing this one
+            self.home().new_game()
         else:
             self.show(self.turn.resume())
 
@@ -282,11 +285,16 @@ class App:
         return ok
 
     def delete(self, kind):
+        """Remove every copy of a kind; True if none is left (a failed save of it is moot)."""
         if self.store is not None:
             try:
-                self.store.delete(kind)
+                if not self.store.delete(kind):
+                    return False
             except Exception:
-                pass
+                return False
+        self.save_msg = self.save_state.saved(kind, True)
+        self.dirty = True
+        return True
 
     # ---------------------------------------------------------------- events and time
     def event(self, ev, now):

@@ -106,6 +106,24 @@ def joker_boxes(open_mask, face, variant):
     return lower_open if lower_open else open_mask & 0b111111
 
 
+def pot_share(g, seat, win):
+    """What `seat` takes of the pot (every seat's bet) shared by the winners `win`: an
+    even share, and what does not divide a credit each to the first winners in playing
+    order, so every credit staked is paid out (RULES.md, Casino)."""
+    pot = g.options.bet * g.nseats
+    share = pot // len(win)
+    odd = pot % len(win)
+    for i in range(g.nseats):
+        if not odd:
+            break
+        s = g.order[i]
+        if s in win:
+            if s == seat:
+                return share + 1
+            odd -= 1
+    return share
+
+
 class Game:
     """A whole game: every seat's scorecard and the turn in progress."""
 
@@ -335,7 +353,7 @@ class Game:
     def _pay_pot(self):
         win = self.winners()  # they split the pot: every seat's bet
         for s in win:
-            self.credits[s] += self.options.bet * self.nseats // len(win)
+            self.credits[s] += pot_share(self, s, win)
 
     @property
     def can_undo(self):

@@ -66,18 +66,23 @@ class Title(Choice):
         if code == T_RESUME:
             app.show(self.turn.resume())
         elif code == T_NEW:
-            if self.turn.resumable():  # Start would replace it: ask first
-                app.message("Replace saved game?", self.turn.summary(),
-                            app.keys("OK: new  Menu: keep"), self._new_or_keep)
-            else:
-                app.go("setup")
+            self.new_game()
         elif code == T_RECORDS:
             app.go("records")
         elif code == T_DEMO:
             app.show(self.turn.start_demo())
 
+    def new_game(self):
+        """Setup for a new game; first, where its Start would replace a game to resume,
+        the question whose answer is Keep unless the player moves to New game."""
+        app = self.app
+        if self.turn.resumable():
+            app.ask("Replace saved game?", self.turn.summary(), "New game", self._new_or_keep)
+        else:
+            app.go("setup")
+
     def _new_or_keep(self, btn):
-        """The answer to "Replace saved game?": Menu keeps it, at the title."""
+        """The answer to "Replace saved game?": Keep (B_MENU) keeps it, at the title."""
         app = self.app
         app.home()
         if btn != B_MENU:
@@ -147,9 +152,16 @@ class Menu(Choice):
         cv.text(saves.todo(), 0, 56)
 
 
+_ANSWERS = b"\x00\x01"  # a question's rows: keep, then the act
+
+
 class Message(Screen):
     """A titled note; OK, Menu or Roll calls then(btn), or goes to the title. A note longer
-    than the screen scrolls with Up and Down, an arrow showing there is more."""
+    than the screen scrolls with Up and Down, an arrow showing there is more.
+
+    As a question (answers: ("Keep", the act)), Keep is chosen when it opens and Up or
+    Down moves between the two: OK, Roll or Menu on Keep calls then(B_MENU), OK or Roll on
+    the act then(B_OK). So no single key, however stray, gives the act."""
 
     NAME = "message"
     title = ""
@@ -157,8 +169,10 @@ class Message(Screen):
     hint = ""
     then = None
     top = 0  # the first line shown
+    answers = None
+    sel = 0
 
-    def set(self, title, lines, hint, then):
+    def set(self, title, lines, hint, then, answers=None):
         self.title = title
         self.lines = wrap(lines, _COLS)
         if len(self.lines) > _ROWS:  # the last column is the scroll arrows'
@@ -166,9 +180,17 @@ class Message(Screen):
         self.hint = hint
         self.then = then
         self.top = 0
+        self.answers = answers
+        self.sel = 0
 
     def key(self, btn):
-        if btn == B_UP or btn == B_DOWN:
+        if self.answers is not None:
+            if btn == B_UP or btn == B_DOWN:
+                self.sel ^= 1
+                return
+            if btn == B_OK or btn == B_ROLL:
+                btn = B_OK if self.sel else B_MENU
+        elif btn == B_UP or btn == B_DOWN:
             top = self.top + (1 if btn == B_DOWN else -1)
             if 0 <= top <= len(self.lines) - _ROWS:
                 self.top = top
@@ -187,13 +209,17 @@ class Message(Screen):
         header(cv, self.title)
         lines = self.lines
         top = self.top
-        for i in range(_ROWS):  # a sixth line would run into the hint
+        rows = _ROWS if self.answers is None else 3  # a question's answers take rows 5 and 6
+        for i in range(rows):  # a sixth line would run into the hint
             if top + i >= len(lines):
                 break
             cv.text(lines[top + i], 1, 10 + i * 8, 1, _COLS)
+        if self.answers is not None:  # Up and Down choose the answer: nothing scrolls
+            menu_list(cv, self.sel, self.answers, _ANSWERS, 5)
+            rows = len(lines)
         if top > 0:
             cv.glyph(font.UP, 122, 10)
-        if top + _ROWS < len(lines):
+        if top + rows < len(lines):
             cv.glyph(font.DOWN, 122, 42)
         cv.text(self.hint, 1, 56, 1, _COLS)
 

@@ -102,14 +102,14 @@ def _check_wallets(rec):
 
 
 def _check_name(d, pos, k):
-    """The name of the entry at pos, k bytes long: printable, then zeros, and UTF-8 (a
-    UnicodeError is a ValueError)."""
+    """The name of the entry at pos, k bytes long: no control character (rules.name_ok),
+    then zeros, and UTF-8 (a UnicodeError is a ValueError)."""
     if k > MAX_NAME:
         raise ValueError("records: a name's length")
-    for j in range(pos + 3, pos + ENTRY):
-        if (d[j] < 32) if j < pos + 3 + k else d[j]:
-            raise ValueError("records: a name's bytes")
-    return str(bytes(d[pos + 3:pos + 3 + k]), "utf-8")
+    name = bytes(d[pos + 3:pos + 3 + k])
+    if not rules.name_ok(name) or any(d[pos + 3 + k:pos + ENTRY]):
+        raise ValueError("records: a name's bytes")
+    return str(name, "utf-8")
 
 
 def score_cap(rs):
@@ -133,7 +133,7 @@ def _unpack_old(rec, data):
         if n > MAX_NAME or pos + 5 + n > len(data):
             raise ValueError("records names")
         name = data[pos + 5:pos + 5 + n]
-        if (best or n) and not games or best and not n:
+        if (best or n) and not games or best and not n or not rules.name_ok(name):
             raise ValueError("records: a best with no game")
         rec.put16(r * BLOCK, games)
         if best:

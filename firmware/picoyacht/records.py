@@ -21,16 +21,14 @@ class Records(Pages):
     def long(self, btn):
         if btn == B_OK:
             app = self.app
-            app.message("Clear records?", ["Every play count,", "best score and wallet",
-                                           "goes, freeing flash."],
-                        app.keys("OK: clear  Menu: keep"), self.clear)
+            app.ask("Clear records?", ["Every play count,", "best score and wallet",
+                                       "goes, freeing flash."], "Clear", self.clear)
 
     def clear(self, btn):
         app = self.app
         if btn == B_OK:
             app.records.clear()
-            if app.store is None or app.store.delete("records"):
-                app.save_state.saved("records", True)
+            app.delete("records")
         app.show("records")
 
     def draw(self, cv):

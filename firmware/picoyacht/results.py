@@ -6,6 +6,7 @@ from micropython import const
 
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
+from picoyacht.game import pot_share
 from picoyacht.labels import fit, row_label
 from picoyacht.rules import MAX_SEATS, NAME
 from picoyacht.screens import (
@@ -245,6 +246,8 @@ class Over(Screen):
         elif len(win) == 1:
             x = cv.text("Winner ", 1, 8)
             cv.text(g.names[win[0]], x, 8)
+        elif g.rs.casino:
+            _draw_shares(cv, g, win, 8)
         else:
             x = cv.text("Tie: ", 1, 8)
             x = cv.num(len(win), x, 8)
@@ -274,6 +277,24 @@ class Over(Screen):
             _draw_worst(cv, g, worst, 48)
         elif g.nseats < 6:  # the bottom row is free
             cv.text(self.prompt, 1, 56)
+
+
+def _draw_shares(cv, g, win, y):
+    """A split pot: "Pot 20: 7,7,6", the winners' shares in playing order (the odd credits
+    go to the first), or "Pot 20: 10 each" when it divides."""
+    pot = g.options.bet * g.nseats
+    x = cv.text(": ", cv.num(pot, cv.text("Pot ", 1, y), y), y)
+    if pot % len(win) == 0:
+        cv.text(" each", cv.num(pot // len(win), x, y), y)
+        return
+    first = True
+    for i in range(g.nseats):
+        s = g.order[i]
+        if s in win:
+            if not first:
+                x = cv.text(",", x, y)
+            first = False
+            x = cv.num(pot_share(g, s, win), x, y)
 
 
 def _centi_left(cv, v, right, y):

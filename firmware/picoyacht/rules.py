@@ -10,6 +10,17 @@ from micropython import const
 
 MAX_SEATS = const(6)
 MAX_NAME = const(8)  # characters of a player's name: what the screens and the saves keep
+
+
+def name_ok(b):
+    """Whether the bytes b may be a stored player's name: no control character (C0, DEL,
+    or C1 as UTF-8: the font has no glyph for one, and a name a check refuses must never
+    reach the records). Whether b is UTF-8 is the caller's decode to find."""
+    for i in range(len(b)):
+        c = b[i]
+        if c < 32 or c == 127 or (c == 0xC2 and i + 1 < len(b) and 0x80 <= b[i + 1] < 0xA0):
+            return False
+    return True
 ROLLS_PER_TURN = const(3)
 CPU_EXPERT = const(3)  # the highest seat kind: 0 is a human, 1..3 a CPU of that level
 YAHTZEE_BONUS = const(100)

@@ -67,7 +67,7 @@ class Settings:
             if n > MAX_NAME or pos + 1 + n > len(data):  # pack() never writes more
                 raise ValueError("settings names")
             name = str(data[pos + 1:pos + 1 + n], "utf-8")
-            if not name:
+            if not name or not rules.name_ok(data[pos + 1:pos + 1 + n]):
                 raise ValueError("settings names")
             s.names[i] = name
             pos += 1 + n

@@ -77,6 +77,8 @@ _EEXIST = errno.EEXIST
 _ENOSPC = getattr(errno, "ENOSPC", 28)  # MicroPython names no ENOSPC; its VFS raises 28
 
 KINDS = {"settings": 1, "records": 2, "game": 3}
+SLOTS = (".dat", ".bak", ".tmp")  # each kind's files: primary, backup, a save in progress
+MAX_FILE = HEADER_SIZE + MAX_PAYLOAD  # no longer file is ever read as valid
 
 # Messages the UI may show (``Store.last_error``); "" means all is well.
 MSG_FULL = "not saved: flash full"
@@ -220,7 +222,7 @@ class Store:
         if kind not in KINDS:
             raise ValueError("unknown kind: " + str(kind))
         base = self.root + kind
-        return base + ".dat", base + ".bak", base + ".tmp"
+        return base + SLOTS[0], base + SLOTS[1], base + SLOTS[2]
 
     # ---------------------------------------------------------------- reading
     def _read(self, path, kind_id, want, check=None, verdicts=None):

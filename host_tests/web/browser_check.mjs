@@ -7,7 +7,7 @@
 // Scenarios: frames (the canvas along the golden frames' path), keyboard (a whole game by
 // keys), table (a CPU seat's game fetches Expert's table, with progress), clicks (a 4-button game by clicking, reloaded after
 // two boxes: the resume screen), faults (no WebAssembly, storage off, storage full, a
-// damaged save), bench (load time, site bytes, the longest loop pass while a CPU thinks),
+// damaged save), storage (values too long to be a save, a start that fails; then Wipe), bench (load time, site bytes, the longest loop pass while a CPU thinks),
 // shot PATH (a screenshot for the README).
 import { launch } from "../../tools/web/chromium.mjs";
 
@@ -342,11 +342,7 @@ async function faults() {
     await page.close();
   }
   {
-    const { page, errors } = await open({ clear: true });
-    const press = presser(page, "keys");
-    await newGame(page, press, false);
-    await play(page, press, { stopAfter: 3 });
-    const turn = (await look(page)).game.turn;
+    const { page, errors, turn } = await threeBoxesSaved();
     await page.evaluate(() => {
       const k = "picoyacht:/saves/game.dat";
       const v = localStorage.getItem(k);
@@ -357,13 +353,71 @@ async function faults() {
     const s = await look(page);
     result.damaged = { messages: await messages(page), screen: s.screen,
       turnBefore: turn, turnAfter: s.game && s.game.turn, errors };
-    await page.click("#wipe"); // confirmed (open() accepts dialogs); the page reloads
-    await page.waitForLoadState("load");
-    await booted(page);
-    const w = await look(page);
-    result.wiped = { screen: w.screen, game: w.game || null, errors,
-      stored: await page.evaluate(() => Object.keys(localStorage)
-        .filter((k) => k.startsWith("picoyacht:"))) };
+    result.wiped = await wipeAndLook(page, errors);
+    await page.close();
+  }
+  out(result);
+}
+
+// A fresh page's one-player game with three boxes scored, so a backup is stored too.
+async function threeBoxesSaved() {
+  const { page, errors } = await open({ clear: true });
+  const press = presser(page, "keys");
+  await newGame(page, press, false);
+  await play(page, press, { stopAfter: 3 });
+  return { page, errors, turn: (await look(page)).game.turn };
+}
+
+// What a wipe leaves: the screen, the game and the keys still under the page's prefix.
+async function wipeAndLook(page, errors) {
+  await page.click("#wipe"); // confirmed (open() accepts dialogs); the page reloads
+  await page.waitForLoadState("load");
+  await booted(page);
+  const w = await look(page);
+  return { screen: w.screen, game: w.game || null, errors,
+    stored: await page.evaluate(() => Object.keys(localStorage)
+      .filter((k) => k.startsWith("picoyacht:"))) };
+}
+
+async function storage() {
+  // Values no save can be (600 K characters) under the game's own keys and an unknown one,
+  // then a start that fails outright: each said on the page, and Wipe clears it.
+  const result = { check: "storage" };
+  {
+    const { page, errors, turn } = await threeBoxesSaved();
+    await page.evaluate(() => {
+      const long = "0".repeat(600000);
+      localStorage.setItem("picoyacht:/saves/game.dat", long);
+      localStorage.setItem("picoyacht:/saves/game.tmp", long);
+      localStorage.setItem("picoyacht:/saves/unknown.dat", long);
+    });
+    await page.reload();
+    await page.waitForFunction(() => window.picoyacht.frames > 0 ||
+      document.querySelector("#messages p.bad"), null, { timeout: 30000 });
+    const booted_ = await page.evaluate(() => window.picoyacht.frames > 0);
+    const s = booted_ ? (await booted(page), await look(page)) : {};
+    result.oversized = { booted: booted_, messages: await messages(page), screen: s.screen,
+      turnBefore: turn, turnAfter: s.game && s.game.turn, errors };
+    result.oversizedWiped = await wipeAndLook(page, errors);
+    await page.close();
+  }
+  {
+    const init = () => {
+      const get = Storage.prototype.getItem;
+      Storage.prototype.getItem = function (k) {
+        if (k.startsWith("picoyacht:/saves/") && "picoyacht:break" in this) {
+          throw new DOMException("planted failure", "InvalidStateError");
+        }
+        return get.call(this, k);
+      };
+    };
+    const { page, errors } = await open({ init, clear: true });
+    await page.evaluate(() => localStorage.setItem("picoyacht:break", "1"));
+    await page.reload();
+    await page.waitForSelector("#messages p.bad", { timeout: 30000 });
+    result.failedStart = { messages: await messages(page),
+      loading: await page.evaluate(() => !document.getElementById("loading").hidden) };
+    result.failedWiped = await wipeAndLook(page, errors);
     await page.close();
   }
   out(result);
@@ -424,7 +478,7 @@ try {
   for (let i = 0; i < scenarios.length; i++) {
     const name = scenarios[i];
     if (name === "shot") await shot(scenarios[++i]);
-    else await { frames, keyboard, table, clicks, faults, bench }[name]();
+    else await { frames, keyboard, table, clicks, faults, storage, bench }[name]();
   }
 } finally {
   await close();

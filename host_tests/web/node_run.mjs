@@ -36,6 +36,7 @@ const host = {
   messages: [],
   storage_names: () => [...storage.keys()].join("\n"),
   storage_get: (k) => (storage.has(k) ? storage.get(k) : null),
+  storage_size: (k) => (storage.has(k) ? storage.get(k).length : -1),
   storage_put(k, v) {
     if (host.full) return false;
     storage.set(k, v);
@@ -43,6 +44,8 @@ const host = {
   },
   storage_remove: (k) => { storage.delete(k); },
   storage_set_raw: (k, v) => { storage.set(k, v); },
+  // a long value made here: as a Python string it would not fit the port's heap
+  storage_set_repeat: (k, v, n) => { storage.set(k, v.repeat(n)); },
   random_hex(n) {
     const b = new Uint8Array(n);
     randomFillSync(b);

@@ -20,7 +20,7 @@ import time
 from board_sim import FOUR, FULL, HeadlessBoard
 
 from picoyacht import strategy_table
-from picoyacht.store import Store
+from picoyacht.store import KINDS, MAX_FILE, SLOTS, Store
 from picoyacht.ticks import ticks_add, ticks_diff
 
 try:
@@ -33,6 +33,12 @@ except ImportError:  # MicroPython names no ENOSPC; its filesystems (and the sto
     ENOSPC = 28
 
 SAVE_DIR = "/saves"
+# The only keys the page's storage is read for: the store's files. Anything else under the
+# page's prefix (another version's, or planted) is never read into the heap.
+KNOWN_FILES = tuple(SAVE_DIR + "/" + kind + slot for kind in KINDS for slot in SLOTS)
+# A file is stored as hex: a longer value can never be a valid copy, and reading it whole
+# could take the heap (a copy refused here counts as corrupt, so its backup is used).
+MAX_STORED = 2 * MAX_FILE
 TABLE_DIR = "/tables"
 CATCH_UP_MS = 100  # the most a pump replays: a page hidden for a minute does not replay it
 PUMP_US = 8000  # a pump stops stepping after this, so a frame keeps time for drawing
@@ -71,15 +77,24 @@ class PageFs:
     so the store's own ordering of writes and renames is what storage sees. A full storage
     raises ENOSPC there, which the store reports as "flash full" and survives.
 
-    A stored value that is not hex is kept as its text's bytes: the store then finds
-    that copy corrupt and falls back to the backup, as on the Pico."""
+    Only the store's own files are read, and a value longer than any valid copy is kept as
+    an empty file (corrupt) without reading it: the store falls back to the backup, as on
+    the Pico for a damaged file, and `refused` names it for the page. A value that is not
+    hex is kept as its text's bytes: the store finds that copy corrupt too."""
 
     def __init__(self, host):
         self.host = host
         self.files = {}
         self.changed = []
-        names = host.storage_names()
-        for name in names.split("\n") if names else ():
+        self.refused = []  # (path, characters) of each value too long to be a save
+        for name in KNOWN_FILES:
+            size = host.storage_size(name)
+            if size is None or size < 0:
+                continue
+            if size > MAX_STORED:
+                self.files[name] = b""
+                self.refused.append((name, size))
+                continue
             text = host.storage_get(name)
             if text is None:
                 continue
@@ -149,7 +164,10 @@ class WebBoard(HeadlessBoard):
     SAMPLE_MS = 4
 
     def __init__(self, host, present, now):
-        super().__init__(present, PageStore(PageFs(host), SAVE_DIR, host.message))
+        fs = PageFs(host)
+        super().__init__(present, PageStore(fs, SAVE_DIR, host.message))
+        for path, size in fs.refused:  # said before the boot's own load messages
+            host.message("refused", "%s %d" % (path[len(SAVE_DIR) + 1:], size))
         self.host = host
         self.t = now
         self.runner = None

@@ -3,8 +3,6 @@
 // animation frame (never the blocking Runner.run()). It gives the board the time, the raw
 // button levels (on-screen buttons and keys), entropy, WebAudio tones and storage, draws
 // the panel's RAM on a canvas, and says in words what went wrong.
-import { unpack } from "./bundle.mjs";
-
 const W = 128;
 const H = 64;
 const HEAP = 512 * 1024;
@@ -32,6 +30,10 @@ const $ = (id) => document.getElementById(id);
 const state = { board: null, mp: null, frames: 0, lastWrites: -1, fetching: false,
   stopped: false, title: 0 };
 window.picoyacht = state; // for the tests and the bench
+
+// Wipe is wired before anything can fail: whatever is stored, the player can clear it.
+const store = openStorage();
+$("wipe").addEventListener("click", wipe);
 
 // ------------------------------------------------------------------ messages
 function say(id, text, bad = false) {
@@ -96,6 +98,15 @@ function openStorage() {
       removeItem: (k) => map.delete(k),
     };
   }
+}
+
+function wipe() {
+  if (!confirm("Wipe PicoYacht's saved game, settings and records from this browser?")) {
+    return;
+  }
+  state.stopped = true; // no save may land between the wipe and the reload
+  for (const name of storedNames(store)) store.removeItem(KEY_PREFIX + name);
+  location.reload();
 }
 
 function storedNames(store) {
@@ -311,6 +322,13 @@ function frame() {
 
 // ------------------------------------------------------------------ start
 function storageMessage(kind, text) {
+  if (kind === "refused") {
+    const [name, size] = text.split(" ");
+    say("refused-" + name, `Stored data for ${name} was too long to be a save (${size} ` +
+      "characters), so it was not read and counts as damaged: the game used its other " +
+      "copies. Wipe saves and records to clear it.", true);
+    return;
+  }
   if (kind === "save") {
     if (text.includes("full")) {
       say("save", "Browser storage is full: the game could not be saved, and plays on. " +
@@ -344,9 +362,11 @@ async function main() {
   panel.ctx = $("panel").getContext("2d");
   panel.image = panel.ctx.createImageData(W, H);
 
-  const store = openStorage();
   const host = {
-    storage_names: () => storedNames(store).join("\n"),
+    storage_size(k) { // the board reads a value only if it can be a save
+      const v = store.getItem(KEY_PREFIX + k);
+      return v === null ? -1 : v.length;
+    },
     storage_get: (k) => store.getItem(KEY_PREFIX + k),
     storage_put(k, v) {
       try {
@@ -367,8 +387,9 @@ async function main() {
 
   let mp;
   try {
-    const [{ loadMicroPython }, firmware] = await Promise.all([
+    const [{ loadMicroPython }, { unpack }, firmware] = await Promise.all([
       import("./mp/micropython.mjs"),
+      import("./bundle.mjs"),
       fetch("firmware.bin").then((r) => {
         if (!r.ok) throw new Error("firmware.bin: " + r.status);
         return r.arrayBuffer();
@@ -400,15 +421,15 @@ async function main() {
     setOption("buttons", e.target.checked ? "4" : "11");
     location.reload();
   });
-  $("wipe").addEventListener("click", () => {
-    if (!confirm("Wipe PicoYacht's saved game, settings and records from this browser?")) {
-      return;
-    }
-    state.stopped = true; // no save may land between the wipe and the reload
-    for (const name of storedNames(store)) store.removeItem(KEY_PREFIX + name);
-    location.reload();
-  });
   requestAnimationFrame(frame);
 }
 
-main();
+// Whatever fails while starting is said on the page; Wipe (wired above) still works.
+main().catch((e) => {
+  state.stopped = true;
+  loading("");
+  tone(0, 0);
+  const why = String(e && e.message ? e.message : e).trim().split("\n").pop();
+  say("start", "PicoYacht could not start (" + why + "). Reload to try again; if it " +
+    "fails at every load, Wipe saves and records below, then reload.", true);
+});
