@@ -121,6 +121,62 @@ def test_the_lipo_option_brings_its_charger_and_its_port(cfg, layout, built):
     assert 'data-to="charger + (through the diode)"' in files["perfboard.svg"]
 
 
+@pytest.mark.parametrize("kind", ["3xAAA", "lipo"])
+def test_every_part_fits_with_its_datasheet_margin(cfg, layout, kind):
+    """Each promised fit, as a number against its least: 3 mm of wiring under the board, the
+    OLED's 1.5 mm glass and tape under the plate, the window past the makers' spread, both
+    USB plugs seated, the LiPo's room to swell to 10.9 mm."""
+    lay = lipo_layout(layout) if kind == "lipo" else layout
+    c = case.sources(cfg, lay)["11-buttons"][0]
+    found = case_model.margins(c, lay)
+    assert case_model.fit_problems(c, lay) == []
+    assert found["wiring space under the perfboard"][0] >= 3.0
+    assert found["glass to the plate"][0] >= 0.3
+    assert lay.OLED["glass_t"] >= 1.5 and lay.OLED["tape"] > 0
+    if kind == "lipo":
+        assert [b for b in c.parts if b.name == "power"][0].size()[2] >= 10.9
+        assert found["charger's plug reach past its receptacle"][0] >= 0.1
+
+
+def _shifted(c, name, dx=0.0, dz=0.0):
+    """The case with one part's box moved (the parts list copied, the rest shared)."""
+    c = copy.copy(c)
+    c.parts = [case_model.Box(b.name, b.lo[0] + dx, b.lo[1], b.lo[2] + dz, b.hi[0] + dx,
+                              b.hi[1], b.hi[2] + dz) if b.name == name else b
+               for b in c.parts]
+    return c
+
+
+@pytest.mark.parametrize("layout_change, case_change, problem", [
+    (lambda lay: lay.CASE.update(under=1.5), None, "wiring space under the perfboard is 1.50"),
+    (None, lambda c: _shifted(c, "glass", dz=0.4), "glass to the plate is 0.20"),
+    (lambda lay: lay.CASE.update(window_margin=0.8), None, "window beyond the active area"),
+    (lambda lay: lay.POWER["lipo"].update(h_new=10.9), None,
+     "room for the cell to swell is 0.00"),
+    (None, lambda c: _shifted(c, "charger usb", dx=1.5),
+     "charger's plug reach past its receptacle is -0.20"),
+    (None, lambda c: _shifted(c, "usb", dx=0.3), "Pico's plug reach past its receptacle is -0.10"),
+    (lambda lay: lay.PLUG.update(fit=0.1), None, "pocket around the plug's grip"),
+    (lambda lay: lay.POWER["lipo"]["charger"].update(shelf=0.0), None,
+     "pocket's sill over the base's underside is 0.65"),
+])
+def test_negative_a_part_that_would_not_fit_is_named(cfg, layout, layout_change, case_change,
+                                                     problem):
+    """Each margin, broken alone on the LiPo build, is the one reported (the pocket's fit
+    is short both ways)."""
+    lay = lipo_layout(layout)
+    lay = edited(lay, CASE=dict(lay.CASE), OLED=dict(lay.OLED), PLUG=dict(lay.PLUG),
+                 POWER=copy.deepcopy(lay.POWER))
+    if layout_change:
+        layout_change(lay)
+    c = case.sources(cfg, lay)["11-buttons"][0]
+    if case_change:
+        c = case_change(c)
+    found = case_model.fit_problems(c, lay)
+    assert found and all(f.startswith(problem) for f in found), found
+    assert len(found) == (2 if "grip" in problem else 1), found
+
+
 def test_a_layout_that_cannot_fit_is_refused(cfg, layout):
     lay = edited(layout, BUTTON=dict(layout.BUTTON, h=6.0))
     with pytest.raises(case_model.LayoutError, match="taller"):

@@ -128,16 +128,25 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     px, py = hole_xy(layout, *build["power"]["at"])
     parts.append(Box("power", px - pw / 2, py - pd / 2, wall, px + pw / 2, py + pd / 2,
                      wall + power["h"]))
-    c.charger_usb = None
+    c.charger_pocket = None
     if "charger" in power:
-        if "charger_at" not in build["power"]:
-            raise LayoutError("the %s option needs a charger_at in the layout" % power["label"])
+        if "charger_row" not in build["power"]:
+            raise LayoutError("the %s option needs a charger_row in the layout" % power["label"])
         ch = power["charger"]
-        cx, cy = hole_xy(layout, *build["power"]["charger_at"])
-        parts.append(Box("charger", cx - ch["w"] / 2, cy - ch["d"] / 2, wall, cx + ch["w"] / 2,
-                         cy + ch["d"] / 2, wall + ch["h"]))
-        port = ch["port"]  # the port's opening in the left wall, around the plug's shell
-        c.charger_usb = (cy - port[0] / 2, cy + port[0] / 2, wall + 0.5, wall + 0.5 + port[1])
+        cy = hole_xy(layout, 0, build["power"]["charger_row"])[1]
+        face = -gap  # the receptacle's face at the wall's inside, the board behind it
+        cz = wall + ch["shelf"]
+        x0 = face + ch["usb_overhang"]
+        parts.append(Box("charger", x0, cy - ch["d"] / 2, cz, x0 + ch["w"], cy + ch["d"] / 2,
+                         cz + ch["pcb"] + ch["usb_h"]))
+        parts.append(Box("charger usb", face, cy - ch["usb_w"] / 2, cz + ch["pcb"], x0,
+                         cy + ch["usb_w"] / 2, cz + ch["pcb"] + ch["usb_h"]))
+        c.charger_shelf = (x0 - 0.5, cy - ch["d"] / 2 + 1.0, x0 + ch["w"] - 1.0,
+                           cy + ch["d"] / 2 - 1.0, cz)
+        plug = layout.PLUG
+        uz = cz + ch["pcb"] + ch["usb_h"] / 2
+        w, h = plug["grip_w"] / 2 + plug["fit"], plug["grip_h"] / 2 + plug["fit"]
+        c.charger_pocket = (cy - w, cy + w, uz - h, uz + h)  # through the wall: y0 y1 z0 z1
     x, y = hole_xy(layout, *build["piezo"])
     r = layout.PIEZO["d"] / 2
     c.piezo_xy = (x, y)
@@ -168,7 +177,7 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     gy1 = top_edge - oled["glass_inset"]
     gz = mz + oled["pcb"]
     parts.append(Box("glass", mx - oled["glass_w"] / 2, gy1 - oled["glass_d"], gz,
-                     mx + oled["glass_w"] / 2, gy1, gz + oled["glass_t"]))
+                     mx + oled["glass_w"] / 2, gy1, gz + oled["tape"] + oled["glass_t"]))
     ay1 = gy1 - oled["aa_inset"]
     c.active = (mx - oled["aa_w"] / 2, ay1 - oled["aa_d"], mx + oled["aa_w"] / 2, ay1)
 
@@ -188,11 +197,12 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
         raise LayoutError("%.1f mm buttons do not reach through the %.1f mm high plate: buy"
                           " taller ones" % (btn["h"], c.z_top - zp))
     floor = [b for b in parts if b.name in ON_THE_FLOOR]
+    c.floor_top = max(b.hi[2] for b in floor)
     for i, a in enumerate(floor):
         for b in floor[i + 1:]:
             if all(a.lo[ax] < b.hi[ax] and b.lo[ax] < a.hi[ax] for ax in (0, 1)):
                 raise LayoutError("%s and %s overlap on the base's floor" % (a.name, b.name))
-    for b in parts:  # the USB receptacle alone reaches into its opening in the wall
+    for b in parts:  # the Pico's receptacle alone reaches into its opening in the wall
         if b.name != "usb" and (b.lo[0] < -gap or b.lo[1] < -gap or b.hi[0] > c.board_w + gap
                                 or b.hi[1] > c.board_h + gap):
             raise LayoutError("%s overhangs the case's inside" % b.name)
@@ -220,8 +230,44 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     # port in the base.
     c.holes = {"top": 1 + len(c.holed),
                "base": len(c.screws) + 1 + (1 if piezo_fitted else 0)
-               + (1 if c.charger_usb else 0)}
+               + (1 if c.charger_pocket else 0)}
     return c
+
+
+def margins(c, layout):
+    """{what: (margin, least)} in mm: each fit the case promises, as a number a test (and a
+    builder reading `make case`) can hold against its least acceptable value."""
+    names = {b.name: b for b in c.parts}
+    glass = names["glass"]
+    out = {
+        "wiring space under the perfboard": (c.z_board - c.floor_top, 3.0),
+        "glass to the plate": (c.z_plate - glass.hi[2], 0.3),
+        "window beyond the active area, past the makers' spread":
+            (layout.CASE["window_margin"] - layout.OLED["aa_spread"], 0.3),
+        # the plug reaches PLUG["reach"] past the surface its grip stops at
+        "Pico's plug reach past its receptacle": (
+            layout.PLUG["reach"] - (names["usb"].lo[0] - c.x0), 0.1),
+    }
+    power = layout.POWER[c.build["power"]["kind"]]
+    if "h_new" in power:
+        cell = names["power"]
+        out["room for the cell to swell"] = (cell.size()[2] - power["h_new"], 0.4)
+    if c.charger_pocket:
+        y0, y1, z0, z1 = c.charger_pocket
+        usb, plug = names["charger usb"], layout.PLUG
+        # the pocket runs through the wall: the grip stops at the wall's inside face
+        out["charger's plug reach past its receptacle"] = (
+            plug["reach"] - (usb.lo[0] - (c.x0 + c.wall)), 0.1)
+        out["pocket around the plug's grip (width)"] = (y1 - y0 - plug["grip_w"], 0.4)
+        out["pocket around the plug's grip (height)"] = (z1 - z0 - plug["grip_h"], 0.4)
+        out["pocket's sill over the base's underside"] = (z0, c.wall * 0.8)
+    return out
+
+
+def fit_problems(c, layout):
+    """The margins() short of their least, in words (empty: everything fits)."""
+    return ["%s is %.2f mm, needs %.2f" % (k, m, least)
+            for k, (m, least) in margins(c, layout).items() if m < least - 1e-9]
 
 
 STOCK_LENGTHS = (12, 16, 20, 25, 30)

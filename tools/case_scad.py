@@ -51,6 +51,9 @@ def base_lines(c):
         _rounded(c, w, w, c.z_split + 1)])
     lx, ly, ld = c.lanyard
     body = shell + [_cyl(x, y, 0, c.z_board, c.base_boss_d) for x, y in c.screws]
+    if c.charger_pocket:  # the charger's shelf, from the wall (so it prints as one piece)
+        x0, y0, x1, y1, z1 = c.charger_shelf
+        body.append(_cube(c.x0 + 1, y0, w - 0.01, x1, y1, z1))
     body.append(_cyl(lx, ly, 0, 4.0, ld + 5.0))
     cuts = []
     for x, y in c.screws:
@@ -59,8 +62,8 @@ def base_lines(c):
     y0, y1, z0, _ = c.usb_cut
     cuts.append(_cube(c.x0 - 1, y0, z0, c.x0 + w + 0.01, y1, c.z_split + 1))
     cuts.append(_cyl(lx, ly, -1, 5.0, ld))
-    if c.charger_usb:
-        y0, y1, z0, z1 = c.charger_usb
+    if c.charger_pocket:
+        y0, y1, z0, z1 = c.charger_pocket
         cuts.append(_cube(c.x0 - 1, y0, z0, c.x0 + w + 0.01, y1, z1))
     if c.sound:
         sx, sy, sd = c.sound
