@@ -168,3 +168,21 @@ def test_the_latch_is_held_from_boot_let_go_to_sleep_and_taken_back_on_a_wake(
     assert [m.log[i] for i in pins] == [("pin", 18, 1), ("pin", 18, 0), ("pin", 18, 1)]
     assert pins[1] < naps[0] and naps[-1] < pins[2]
     assert m.log[pins[1] - 1] == ("freq", 125000000)  # the boot clock, then let go
+
+
+def test_between_passes_the_core_waits_a_loop_period(board_pico, monkeypatch):
+    """With a Timer sampling, the loop sleeps (WFE) to the next LOOP_MS, not to the next
+    2 ms sample: five times fewer idle passes. Sampled by the loop, every sample still
+    gets its pass. Breaks if idle() sleeps by SAMPLE_MS with a Timer running."""
+    assert board_pico.loop_period(2, True) == board_pico.LOOP_MS > 2
+    assert board_pico.loop_period(2, False) == 2
+    assert board_pico.loop_period(25, True) == 25
+    slept = []
+    clock = types.SimpleNamespace(ticks_ms=lambda: 103, ticks_diff=lambda a, b: a - b,
+                                  sleep_ms=slept.append)
+    monkeypatch.setattr(board_pico, "time", clock)
+    b = object.__new__(board_pico.PicoBoard)
+    b.wdt, b.wdt_ms, b._last = None, 0, 100  # the pass began at 100 and took 3 ms
+    b.loop_ms = board_pico.loop_period(2, True)
+    b.idle()
+    assert slept == [board_pico.LOOP_MS - 3]
