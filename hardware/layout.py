@@ -62,8 +62,11 @@ BOARD_T = 1.6
 POWER = {
     # 3 x AAA in a side-by-side holder. Cells (IEC 60086-2, R03/LR03): 10.5 mm across,
     # 44.5 mm long at most; a holder with its end springs and walls: 52 x 36 x 13 mm.
+    # It is glued onto a printed tray that slides out of the case through a slot in a wall
+    # ("drawer" in each build), its end plate flush with the wall: cells change without a
+    # screwdriver.
     "3xAAA": {"w": 52.0, "d": 36.0, "h": 13.0, "mah": 1000, "volts": 4.5,
-              "label": "3 x AAA holder"},
+              "label": "3 x AAA holder", "tray": True},
     # LiPo pouch cell, size code 103450 (nominally 10 x 34 x 50 mm, 1800 mAh). Its makers'
     # datasheets give 10.5 mm thick new and up to 10.9 mm after 300 cycles (pouch cells
     # swell as they age): the case takes the end-of-life thickness. Beside it a TP4056
@@ -78,6 +81,18 @@ POWER = {
                          "shelf": 1.2}},  # lifts the pocket clear of the base's floor
 }
 
+# The tray under the cell holder: a 1.6 mm floor and an end plate that fills its slot in the
+# wall, thicker than the wall by "plate_in" (inside) so a fingernail groove leaves it stiff.
+TRAY = {"floor": 1.6, "plate_in": 1.2, "fit": 0.35, "groove_w": 14.0, "groove_h": 1.6,
+        "groove_d": 1.0}
+
+# Slide switch, SPDT, in the cells' + lead when there is no soft-power latch (BOM.md): the
+# SS12D00 size (C&K / XKB drawings): body 8.6 x 3.6 x 3.5 mm, slider 1.5 x 1.5 mm standing
+# 4 mm out of the body, 1.5 mm of travel. It lies on its side on the floor against a wall
+# ("switch_at" in each build: that wall and the hole along it), its slider through a slot.
+SWITCH = {"body_l": 8.6, "body_t": 3.6, "body_h": 3.5, "knob": 1.5, "knob_out": 4.0,
+          "travel": 1.5, "off_wall": 0.4}
+
 # Soft-power latch (config.POWER_HOLD; BOM.md "Soft power"): its few parts on an offcut of
 # perfboard, 4 x 5 holes, glued to the base's floor beside the cells like the piezo: a
 # P-MOSFET on a SOT-23 adapter, a TO-92 NPN (4.6 mm body), two resistors and a capacitor
@@ -88,7 +103,8 @@ LATCH = {"w": 10.0, "d": 13.0, "h": 8.0}
 # Each build: board size in holes; the Pico's pin 1 (pins 1-20 run right along that row,
 # 21-40 back along the row 7 holes up; USB out of the left edge); the OLED header's left pin
 # (GND); each button's lower-left leg; the screw holes; the power option, centred under the
-# board at "at" (holes, may be halves), "turn" to lay it upright; the piezo's centre under
+# board at "at" (holes, may be halves), "turn" to lay it upright, "drawer" the wall its tray
+# slides out of ("right" or "front": the cells then lie against it); the piezo's centre under
 # the board (glued to the base's floor, on two wires). Set "kind" to "lipo" for the LiPo
 # option: its charger board lies against the left wall at row "charger_row", USB out.
 # With the soft-power latch, its board lies on the floor at "latch_at" and its power button
@@ -108,10 +124,11 @@ FULL = {
         "menu": (11, 12),
     },
     "screws": ((1, 32), (24, 32), (24, 1), (1, 12)),
-    "power": {"kind": "3xAAA", "at": (12.5, 21.5), "turn": False,
+    "power": {"kind": "3xAAA", "at": (12.5, 21.5), "turn": False, "drawer": "right",
               "charger_row": 4},  # a LiPo's charger: USB out of the left wall
     "piezo": (12.5, 5),
     "latch_at": (21, 6), "power_button": (2, 25),
+    "switch_at": ("left", 17),
 }
 
 # The minimal build (4 buttons): the panel drops between the two button pairs.
@@ -121,9 +138,10 @@ MINIMAL = {
     "oled_pin1": (10, 20),
     "buttons": {"up": (3, 15), "down": (3, 10), "menu": (17, 15), "ok": (17, 10)},
     "screws": ((1, 20), (22, 20), (22, 1), (1, 12)),
-    "power": {"kind": "3xAAA", "at": (12, 10.5), "turn": True},
+    "power": {"kind": "3xAAA", "at": (12, 10.5), "turn": True, "drawer": "front"},
     "piezo": (2, 5),
     "latch_at": (21.5, 10), "power_button": (3, 19),
+    "switch_at": ("left", 16),
 }
 
 # ---------------------------------------------------------------- the case
@@ -138,7 +156,7 @@ CASE = {
     "button_hole": 4.5,  # over the 3.5 mm actuator
     "window_margin": 1.5,  # beyond the active area: OLED "aa_spread" plus 0.5 to see by
     "boss_d": 6.5, "screw_clear": 2.9, "screw_pilot": 2.2,  # M2.5 screws
-    "head_d": 5.5, "head_h": 3.0,  # M2.5 pan head (1.7-2 mm tall), counterbored into the base
+    "head_d": 5.5, "head_h": 4.5,  # M2.5 pan head (1.7-2 mm tall), sunk into the base
     "boss_wall": 1.8,  # around the counterbore, in the base's bosses
     "lanyard_d": 3.5,
     "sound_d": 3.0,

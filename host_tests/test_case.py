@@ -65,7 +65,9 @@ def test_parts_keep_clear_of_each_other(built, name):
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             apart = any(a.hi[k] <= b.lo[k] or b.hi[k] <= a.lo[k] for k in range(3))
-            assert apart or {a.name, b.name} in ({"pico", "usb"}, {"oled", "glass"}), (a, b)
+            assert apart or {a.name, b.name} in ({"pico", "usb"}, {"oled", "glass"},
+                                                 {"tray", "power"},
+                                                 {"switch", "switch knob"}), (a, b)
 
 
 @pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
@@ -117,8 +119,10 @@ def test_the_lipo_option_brings_its_charger_and_its_port(cfg, layout, built):
     c, files = case.sources(cfg, lipo_layout(layout))["11-buttons"]
     assert "charger" in {b.name for b in c.parts} and "charger" not in {
         b.name for b in aaa.parts}
-    assert c.holes["base"] == aaa.holes["base"] + 1  # the charger's USB port
-    assert 'data-to="charger + (through the diode)"' in files["perfboard.svg"]
+    # the charger's USB port instead of the cells' tray slot
+    assert c.charger_pocket and not c.tray and aaa.tray and not aaa.charger_pocket
+    assert c.holes["base"] == aaa.holes["base"]
+    assert 'data-to="charger -"' in files["perfboard.svg"]  # its return, pin 38
 
 
 @pytest.mark.parametrize("kind", ["3xAAA", "lipo"])
@@ -175,6 +179,20 @@ def test_negative_a_part_that_would_not_fit_is_named(cfg, layout, layout_change,
     found = case_model.fit_problems(c, lay)
     assert found and all(f.startswith(problem) for f in found), found
     assert len(found) == (2 if "grip" in problem else 1), found
+
+
+@pytest.mark.parametrize("name, change, problem", [
+    ("TRAY", {"fit": 0.1}, "the tray's end plate in its slot is 0.10"),
+    ("SWITCH", {"knob_out": 2.0}, "the switch's slider past the case's side is -0.40"),
+])
+def test_negative_a_tray_or_switch_that_would_not_work_is_named(cfg, layout, name, change,
+                                                                problem):
+    """The cells' tray must slide in its slot and the switch's slider stand proud."""
+    good = case.sources(cfg, layout)["11-buttons"][0]
+    assert good.tray and good.switch and case_model.fit_problems(good, layout) == []
+    lay = edited(layout, **{name: dict(getattr(layout, name), **change)})
+    found = case_model.fit_problems(case.sources(cfg, lay)["11-buttons"][0], lay)
+    assert len(found) == 1 and found[0].startswith(problem), found
 
 
 def test_a_layout_that_cannot_fit_is_refused(cfg, layout):
@@ -274,14 +292,15 @@ def test_the_case_passes_every_check(built, layout, rendered, name):
     c = built[name][0]
     assert case_check.check_all(c, layout, rendered[name]) == []
     # the top: the window and a hole per button; the base: the screws and the lanyard
-    assert c.holes == {"top": 1 + len(c.buttons), "base": 4 + 1}
+    # and the slots of the cells' tray and the slide switch
+    assert c.holes == {"top": 1 + len(c.buttons), "base": 4 + 1 + 2, "tray": 0}
 
 
 def test_the_lipo_case_passes_every_check(cfg, layout):
     _need_openscad()
     lay = lipo_layout(layout)
     c, files = case.sources(cfg, lay)["11-buttons"]
-    case.write(RENDERED / "lipo", files, png=False)
+    case.write(RENDERED / "lipo", files, png=False, parts=case.parts_of(c))
     assert case_check.check_all(c, lay, case_check.load_parts(c, RENDERED / "lipo")) == []
 
 
@@ -291,7 +310,7 @@ def test_the_soft_power_case_passes_every_check(cfg, layout, name):
     _need_openscad()
     c, files = case.sources(edited(cfg, POWER_HOLD=18), layout)[name]
     folder = RENDERED / ("latch-" + name)
-    case.write(folder, files, png=False)
+    case.write(folder, files, png=False, parts=case.parts_of(c))
     assert case_check.check_all(c, layout, case_check.load_parts(c, folder)) == []
 
 
@@ -317,9 +336,10 @@ def broken(built, layout, rendered, tmp_path_factory):
     c.z_plate -= 0.5
     c.z_top -= 0.5
     folder = tmp_path_factory.mktemp("broken")
-    (folder / "case.scad").write_text(case_scad.scad(c, "broken"))
+    (folder / "case.scad").write_text(case_scad.scad(c, "broken", layout))
     case.openscad(folder / "case.scad", "top", folder / "top.stl")
-    shutil.copy(RENDERED / "11-buttons" / "base.stl", folder / "base.stl")
+    for part in ("base", "tray"):
+        shutil.copy(RENDERED / "11-buttons" / (part + ".stl"), folder / (part + ".stl"))
     return c, case_check.load_parts(c, folder)
 
 

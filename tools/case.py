@@ -3,7 +3,8 @@
 For the config's build and for its minimal (4-button) build, in build/case/<n>-buttons/:
 
     case.scad        OpenSCAD source of both parts (and the closed assembly)
-    base.stl top.stl each part in its print orientation (no supports needed)
+    base.stl top.stl each part in its print orientation (no supports needed), and
+    tray.stl         the cells' tray (3 x AAA), which slides out of a wall
     base.png top.png rendered previews (need xvfb-run)
     face.png         the closed case seen from the player's side
     perfboard.svg    where each part and wire goes on the 2.54 mm board
@@ -68,7 +69,7 @@ def sources(cfg, layout):
     for buttons in builds(cfg):
         c = case_for(cfg, layout, buttons)
         name = "%d-buttons" % len(c.buttons)
-        out[name] = (c, {"case.scad": case_scad.scad(c, name),
+        out[name] = (c, {"case.scad": case_scad.scad(c, name, layout),
                          "perfboard.svg": case_board.board_svg(c, layout, cfg,
                                                                piezo is not None)})
     return out
@@ -90,20 +91,25 @@ def openscad(scad, part, target):
         raise RuntimeError("openscad failed on %s (%s):\n%s" % (scad, part, r.stderr[-2000:]))
 
 
-def write(folder, files, render=True, png=True):
+def parts_of(c):
+    """The printed parts of a case: the base and the top, and the cells' tray if any."""
+    return PARTS + (("tray",) if c.tray else ())
+
+
+def write(folder, files, render=True, png=True, parts=PARTS):
     """Write one build's files; render its parts when their source changed."""
     folder.mkdir(parents=True, exist_ok=True)
     scad = folder / "case.scad"
-    changed = not scad.exists() or scad.read_text() != files["case.scad"]
-    for rel, text in files.items():
-        (folder / rel).write_text(text, newline="\n")
+    for rel, text in files.items():  # rewritten only when changed: its age dates the renders
+        if not (folder / rel).exists() or (folder / rel).read_text() != text:
+            (folder / rel).write_text(text, newline="\n")
     made = []
-    kinds = ((".stl",) if render else ()) + ((".png",) if render and png else ())
-    jobs = [(part, folder / (part + suffix)) for part in PARTS for suffix in kinds]
+    jobs = [(part, folder / (part + ".stl")) for part in parts if render]
+    jobs += [(part, folder / (part + ".png")) for part in PARTS if render and png]
     if render and png:
         jobs.append(("assembly", folder / "face.png"))
     for part, target in jobs:
-        if changed or not target.exists():
+        if not target.exists() or target.stat().st_mtime < scad.stat().st_mtime:
             target.unlink(missing_ok=True)
             openscad(scad, part, target)
         made.append(target)
@@ -129,7 +135,7 @@ def main(argv=None):
     why = missing_tools(png=not args.no_png)
     for name, (c, files) in built.items():
         folder = Path(args.out) / name
-        made = write(folder, files, render=why is None, png=not args.no_png)
+        made = write(folder, files, render=why is None, png=not args.no_png, parts=parts_of(c))
         for p in [folder / f for f in files] + made:
             print("wrote " + str(p))
         print("  %s: %.0f x %.0f x %.0f mm, %d x M2.5 x %d mm screws, %s" % (

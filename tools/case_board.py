@@ -64,7 +64,12 @@ def wires(c, layout, cfg, piezo_fitted):
     pb = names.get("charger") or names["power"]
     plus = (pb.lo[0] + 2.0, pb.hi[1] - 2.0)
     latch = names.get("latch")
-    if latch is None:
+    switch = names.get("switch")
+    if switch is not None:  # the cells' + through the slide switch, then the diode
+        pin = (switch.hi[0] - 1.0, switch.centre()[1])
+        out.append(("BAT+", "vcc", PIN_VSYS, None, "switch", [plus, pin]))
+        run("VSYS", "vcc", PIN_VSYS, None, "switch (through the diode)", pin)
+    elif latch is None:
         run("VSYS", "vcc", PIN_VSYS, None, pb.name + " + (through the diode)", plus)
     else:  # the cells' + through the latch's P-MOSFET, then the diode, into VSYS
         lin, lout = (latch.lo[0] + 2.0, latch.lo[1] + 2.0), (latch.hi[0] - 2.0, latch.hi[1] - 2.0)
@@ -119,7 +124,7 @@ def board_svg(c, layout, cfg, piezo_fitted):
         o.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="#555" data-screw="1"/>'
                  % (px, py, c.screw_clear / 2 * SCALE))
     for b in c.parts:
-        if b.name in ("power", "piezo", "charger", "latch"):
+        if b.name in ("power", "piezo", "charger", "latch", "switch"):
             if b.name == "piezo" and not piezo_fitted:
                 continue
             o.append(_rect(c, b.lo[0], b.lo[1], b.hi[0], b.hi[1],

@@ -68,7 +68,31 @@ def base_lines(c):
     if c.sound:
         sx, sy, sd = c.sound
         cuts.append(_cyl(sx, sy, -1, w + 1, sd))
+    if c.tray:
+        cuts.append(_cube(*c.tray["slot"]))
+    if c.switch:
+        y0, y1, z0, z1 = c.switch
+        cuts.append(_cube(c.x0 - 1, y0, z0, c.x0 + w + 0.01, y1, z1))
     return _block("module base()", _block("difference()", _block("union()", body) + cuts))
+
+
+def tray_lines(c, layout):
+    """The cells' tray: its floor, its end plate and a fingernail groove in the plate."""
+    if not c.tray:
+        return _block("module tray()", [])
+    t, plate, floor = layout.TRAY, c.tray["plate"], c.tray["floor"]
+    gz1 = plate.hi[2] - 2.0
+    gz0 = gz1 - t["groove_h"]
+    if c.tray["side"] == "right":
+        cy = plate.centre()[1]
+        groove = _cube(plate.hi[0] - t["groove_d"], cy - t["groove_w"] / 2, gz0,
+                       plate.hi[0] + 1, cy + t["groove_w"] / 2, gz1)
+    else:
+        cx = plate.centre()[0]
+        groove = _cube(cx - t["groove_w"] / 2, plate.lo[1] - 1, gz0, cx + t["groove_w"] / 2,
+                       plate.lo[1] + t["groove_d"], gz1)
+    body = [_cube(*floor.lo, *floor.hi), _cube(*plate.lo, *plate.hi)]
+    return _block("module tray()", _block("difference()", _block("union()", body) + [groove]))
 
 
 def top_lines(c):
@@ -92,6 +116,12 @@ def parts_lines(c):
     return _block("module parts()", ["%" + _cube(*b.lo, *b.hi) for b in c.parts])
 
 
+def tray_print_transform(c):
+    """The tray prints as it lies, on its floor at z = 0: the map back (case_check)."""
+    z0 = c.tray["floor"].lo[2]
+    return lambda x, y, z: (x, y, z + z0)
+
+
 def top_print_transform(c):
     """The top is printed face down: turned half a turn about x, its face on z = 0.
     Returns the map from print coordinates back to assembled ones (for
@@ -99,12 +129,14 @@ def top_print_transform(c):
     return lambda x, y, z: (x, -y, c.z_top - z)
 
 
-def scad(c, build_name):
+def scad(c, build_name, layout):
     lines = (HEADER % (build_name, len(c.buttons))).splitlines()
-    lines += base_lines(c) + top_lines(c) + parts_lines(c)
+    lines += base_lines(c) + top_lines(c) + tray_lines(c, layout) + parts_lines(c)
     lines += [
         'if (part == "base") base();',
         'if (part == "top") translate(%s) rotate([180, 0, 0]) top();' % _v(0, 0, c.z_top),
-        'if (part == "assembly") { base(); top(); parts(); }',
+        'if (part == "tray") translate(%s) tray();' % _v(0, 0, -(c.tray["floor"].lo[2]
+                                                                 if c.tray else 0)),
+        'if (part == "assembly") { base(); top(); tray(); parts(); }',
     ]
     return "\n".join(lines) + "\n"
