@@ -46,9 +46,14 @@ OLED = {"w": 27.3, "d": 27.8, "pcb": 1.2, "standoff": 2.5,
 
 # 6 x 6 mm through-hole tactile switch (e.g. Omron B3F family datasheet): body 6.0 x 6.0 x
 # 3.5 mm, legs 6.5 x 4.5 mm apart (they spread to 3 x 2 holes, 7.62 x 5.08 mm, on a
-# perfboard), round actuator 3.5 mm across. Bought by total height: 9.5 mm is one of the
-# stock heights and reaches through the case's top.
-BUTTON = {"body": 6.0, "body_h": 3.5, "cap_d": 3.5, "h": 9.5}
+# perfboard), round actuator 3.5 mm across. Bought by total height: 4.3 mm, the commonest
+# stock height, leaves room above it for a printed cap under the top's plate.
+BUTTON = {"body": 6.0, "body_h": 3.5, "cap_d": 3.5, "h": 4.3}
+
+# The printed button cap (cap.stl, one per button): a stem through the plate's hole and a
+# flange under the plate that keeps it in; it rests on the switch's actuator. The plate's
+# hole is the stem plus "fit" all round (CASE "button_hole").
+CAP = {"stem_d": 5.0, "flange_d": 7.6, "flange_t": 1.6, "proud": 1.5, "fit": 0.3}
 
 # Passive piezo transducer, 12 mm class (the "12095" size: 12 mm across, 9.5 mm tall), glued
 # to the base's floor under a sound hole.
@@ -147,13 +152,16 @@ MINIMAL = {
 # ---------------------------------------------------------------- the case
 CASE = {
     "wall": 2.0,  # side walls, floor and the top's plate
-    "corner": 3.0,  # outside radius of the vertical corners
+    "corner": 3.5,  # outside radius of the vertical corners (more would clip the board's)
+    # 45-degree edges round the face and the underside (printable, kind to the hands): the
+    # underside's is smaller, so the floor under the wall's slots stays a wall thick
+    "chamfer": 1.5, "chamfer_under": 0.6,
     "gap": 0.5,  # perfboard edge to the wall's inside
     # Under the perfboard: solder joints (about 1 mm), clipped leads and up to three layers
     # of crossing hook-up wire (0.6 mm over its insulation each) above the tallest floor part.
     "under": 3.0,
     "over": 0.6,  # the tallest part under the plate (the OLED glass) to the plate
-    "button_hole": 4.5,  # over the 3.5 mm actuator
+    "button_hole": 5.6,  # around a cap's stem
     "window_margin": 1.5,  # beyond the active area: OLED "aa_spread" plus 0.5 to see by
     "boss_d": 6.5, "screw_clear": 2.9, "screw_pilot": 2.2,  # M2.5 screws
     "head_d": 5.5, "head_h": 4.5,  # M2.5 pan head (1.7-2 mm tall), sunk into the base

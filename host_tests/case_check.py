@@ -34,6 +34,8 @@ def load_parts(c, folder):
            "top": _placed(folder / "top.stl", case_scad.top_print_transform(c))}
     if c.tray:
         out["tray"] = _placed(folder / "tray.stl", case_scad.tray_print_transform(c))
+    if (folder / "cap.stl").exists():  # on the first button, under the plate
+        out["cap"] = _placed(folder / "cap.stl", case_scad.cap_print_transform(c))
     return out
 
 
@@ -124,7 +126,7 @@ def closes(c, parts):
     if abs(base.bounds[1][2] - c.z_split) > 1e-3 or abs(top.bounds[0][2] - c.z_split) > 1e-3:
         out.append("the top does not meet the base at z = %.2f (base %.2f, top %.2f)"
                    % (c.z_split, base.bounds[1][2], top.bounds[0][2]))
-    for a, b in (("base", "top"), ("base", "tray"), ("top", "tray")):
+    for a, b in (("base", "top"), ("base", "tray"), ("top", "tray"), ("top", "cap")):
         if a in parts and b in parts:
             v = _overlap(parts[a], parts[b])
             if v > EPS_VOLUME:

@@ -161,6 +161,9 @@ def _shifted(c, name, dx=0.0, dz=0.0):
      "charger's plug reach past its receptacle is -0.20"),
     (None, lambda c: _shifted(c, "usb", dx=0.3), "Pico's plug reach past its receptacle is -0.10"),
     (lambda lay: lay.PLUG.update(fit=0.1), None, "pocket around the plug's grip"),
+    (lambda lay: lay.CAP.update(stem_d=5.4), None, "a cap's stem in its hole is 0.10"),
+    (lambda lay: lay.CAP.update(flange_d=6.6), None, "a cap's flange past its hole"),
+    (lambda lay: lay.CAP.update(proud=0.5), None, "a cap proud of the top is 0.50"),
     (lambda lay: lay.POWER["lipo"]["charger"].update(shelf=0.0), None,
      "pocket's sill over the base's underside is 0.65"),
 ])
@@ -170,7 +173,7 @@ def test_negative_a_part_that_would_not_fit_is_named(cfg, layout, layout_change,
     is short both ways)."""
     lay = lipo_layout(layout)
     lay = edited(lay, CASE=dict(lay.CASE), OLED=dict(lay.OLED), PLUG=dict(lay.PLUG),
-                 POWER=copy.deepcopy(lay.POWER))
+                 POWER=copy.deepcopy(lay.POWER), CAP=dict(lay.CAP))
     if layout_change:
         layout_change(lay)
     c = case.sources(cfg, lay)["11-buttons"][0]
@@ -196,8 +199,8 @@ def test_negative_a_tray_or_switch_that_would_not_work_is_named(cfg, layout, nam
 
 
 def test_a_layout_that_cannot_fit_is_refused(cfg, layout):
-    lay = edited(layout, BUTTON=dict(layout.BUTTON, h=6.0))
-    with pytest.raises(case_model.LayoutError, match="taller"):
+    lay = edited(layout, BUTTON=dict(layout.BUTTON, h=9.5))
+    with pytest.raises(case_model.LayoutError, match="shorter"):
         case.sources(cfg, lay)
     high = copy.deepcopy(layout.FULL)
     high["oled_pin1"] = (11, 34)  # the module's edge past the board's
@@ -293,7 +296,7 @@ def test_the_case_passes_every_check(built, layout, rendered, name):
     assert case_check.check_all(c, layout, rendered[name]) == []
     # the top: the window and a hole per button; the base: the screws and the lanyard
     # and the slots of the cells' tray and the slide switch
-    assert c.holes == {"top": 1 + len(c.buttons), "base": 4 + 1 + 2, "tray": 0}
+    assert c.holes == {"top": 1 + len(c.buttons), "base": 4 + 1 + 2, "tray": 0, "cap": 0}
 
 
 def test_the_lipo_case_passes_every_check(cfg, layout):

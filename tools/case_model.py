@@ -200,10 +200,12 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     under_plate = max(b.hi[2] for b in parts if not b.name.startswith("button"))
     c.z_plate = under_plate + k["over"]  # the plate's underside
     c.z_top = c.z_plate + wall
-    c.button_top = zp + btn["h"]
-    if c.button_top < c.z_top + 0.5:
-        raise LayoutError("%.1f mm buttons do not reach through the %.1f mm high plate: buy"
-                          " taller ones" % (btn["h"], c.z_top - zp))
+    cap = layout.CAP
+    c.cap_z = (zp + btn["h"], zp + btn["h"] + cap["flange_t"], c.z_top + cap["proud"])
+    if c.cap_z[1] > c.z_plate - 0.05:
+        raise LayoutError("%.1f mm buttons leave their caps no room under the %.1f mm high"
+                          " plate: buy shorter ones" % (btn["h"], c.z_plate - zp))
+    c.button_top = c.cap_z[2]
     floor = [b for b in parts if b.name in ON_THE_FLOOR]
     c.floor_top = max(b.hi[2] for b in floor)
     for i, a in enumerate(floor):
@@ -222,6 +224,7 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     ax0, ay0, ax1, ay1 = c.active
     c.window = (ax0 - m, ay0 - m, ax1 + m, ay1 + m)
     c.button_hole = k["button_hole"]
+    c.chamfer, c.chamfer_under = k.get("chamfer", 0.0), k.get("chamfer_under", 0.0)
     c.screws = [hole_xy(layout, *s) for s in build["screws"]]
     c.boss_d, c.base_boss_d = k["boss_d"], k["head_d"] + 2 * k["boss_wall"]
     c.screw_clear, c.screw_pilot = k["screw_clear"], k["screw_pilot"]
@@ -241,7 +244,7 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     c.holes = {"top": 1 + len(c.holed),
                "base": len(c.screws) + 1 + (1 if piezo_fitted else 0)
                + (1 if c.charger_pocket else 0) + (1 if c.tray else 0)
-               + (1 if c.switch else 0), "tray": 0}
+               + (1 if c.switch else 0), "tray": 0, "cap": 0}
     return c
 
 
@@ -318,6 +321,11 @@ def margins(c, layout):
     if "h_new" in power:
         cell = names["power"]
         out["room for the cell to swell"] = (cell.size()[2] - power["h_new"], 0.4)
+    cap, hole = layout.CAP, layout.CASE["button_hole"]
+    out["a cap's stem in its hole"] = ((hole - cap["stem_d"]) / 2, 0.2)
+    out["a cap's flange under the plate"] = (c.z_plate - c.cap_z[1], 0.05)
+    out["a cap's flange past its hole (keeps it in)"] = ((cap["flange_d"] - hole) / 2, 0.8)
+    out["a cap proud of the top"] = (c.cap_z[2] - c.z_top, 1.0)
     if c.tray:
         plate, slot = c.tray["plate"], c.tray["slot"]
         out["the tray's end plate in its slot"] = (
