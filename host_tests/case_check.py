@@ -40,7 +40,12 @@ def load_parts(c, folder):
 
 
 def watertight(name, mesh):
-    return [] if mesh.is_watertight else ["%s is not watertight" % name]
+    """Closed, its faces wound one way with their normals outward: what a slicer needs."""
+    if not mesh.is_watertight:
+        return ["%s is not watertight" % name]
+    if not mesh.is_winding_consistent or mesh.volume <= 0:
+        return ["%s is not consistently oriented outward" % name]
+    return []
 
 
 def genus(name, mesh, holes):

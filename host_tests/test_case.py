@@ -317,6 +317,12 @@ def test_the_soft_power_case_passes_every_check(cfg, layout, name):
     assert case_check.check_all(c, layout, case_check.load_parts(c, folder)) == []
 
 
+def test_a_mesh_turned_inside_out_is_found(rendered):
+    top = rendered["11-buttons"]["top"].copy()
+    top.invert()
+    assert case_check.watertight("top", top) == ["top is not consistently oriented outward"]
+
+
 def test_a_torn_mesh_is_not_watertight(rendered):
     top = rendered["11-buttons"]["top"].copy()
     top.update_faces([i != 7 for i in range(len(top.faces))])
