@@ -136,17 +136,18 @@ FULL = {
     "switch_at": ("left", 17),
 }
 
-# The minimal build (4 buttons): the panel drops between the two button pairs.
+# The minimal build (4 buttons), held like a handheld console: landscape, Up/Down under the
+# left thumb, OK and Menu under the right, the panel between them, the Pico along the bottom.
 MINIMAL = {
-    "cols": 24, "rows": 22,
+    "cols": 30, "rows": 22,
     "pico_pin1": (0, 1),
-    "oled_pin1": (10, 20),
-    "buttons": {"up": (3, 15), "down": (3, 10), "menu": (17, 15), "ok": (17, 10)},
-    "screws": ((1, 20), (22, 20), (22, 1), (1, 12)),
-    "power": {"kind": "3xAAA", "at": (12, 10.5), "turn": True, "drawer": "front"},
-    "piezo": (2, 5),
-    "latch_at": (21.5, 10), "power_button": (3, 19),
-    "switch_at": ("left", 16),
+    "oled_pin1": (13, 20),
+    "buttons": {"up": (2, 15), "down": (2, 10), "menu": (25, 15), "ok": (25, 10)},
+    "screws": ((1, 20), (28, 20), (28, 1), (0, 12)),
+    "power": {"kind": "3xAAA", "at": (14.5, 10), "turn": False, "drawer": "front"},
+    "piezo": (14, 17),
+    "latch_at": (5, 17), "power_button": (5, 17),
+    "switch_at": ("left", 6),
 }
 
 # ---------------------------------------------------------------- the case

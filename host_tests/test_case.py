@@ -53,9 +53,13 @@ def test_the_minimal_build_gets_its_own_smaller_case(built):
     assert sorted(built) == ["11-buttons", "4-buttons"]
     full, small = built["11-buttons"][0], built["4-buttons"][0]
     assert len(small.buttons) == 4 and small.build is not full.build
-    assert small.x1 - small.x0 <= full.x1 - full.x0
     assert (small.y1 - small.y0) * (small.x1 - small.x0) < \
         (full.y1 - full.y0) * (full.x1 - full.x0)
+    # held like a handheld: landscape, a thumb's pair of buttons each side of the panel
+    assert small.x1 - small.x0 > small.y1 - small.y0
+    wx0, _, wx1, _ = small.window
+    assert max(small.button_xy[n][0] for n in ("up", "down")) < wx0
+    assert min(small.button_xy[n][0] for n in ("ok", "menu")) > wx1
 
 
 @pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
