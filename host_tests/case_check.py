@@ -16,21 +16,36 @@ CLEARANCE = 0.3
 CENTRE_TOL = 0.2
 EPS_VOLUME = 1e-3  # mm^3: what counts as no overlap between meshes
 # Stand on the base's floor: only their sides and tops keep clear.
-RESTING = ("power", "piezo", "charger", "latch")
+RESTING = ("power", "piezo", "charger", "latch", "switch", "tray")
+# A part and the print it lies on or in by design: not a clash.
+CONTACTS = {("power", "tray"), ("tray", "tray")}
+
+
+def _placed(path, back):
+    mesh = trimesh.load(str(path), force="mesh")
+    v = np.array([back(*p) for p in mesh.vertices])
+    return trimesh.Trimesh(vertices=v, faces=mesh.faces, process=True)
 
 
 def load_parts(c, folder):
-    """{"base": mesh, "top": mesh} from a build folder's STLs, in assembled coordinates."""
-    base = trimesh.load(str(folder / "base.stl"), force="mesh")
-    top = trimesh.load(str(folder / "top.stl"), force="mesh")
-    back = case_scad.top_print_transform(c)
-    v = np.array([back(*p) for p in top.vertices])
-    top = trimesh.Trimesh(vertices=v, faces=top.faces, process=True)
-    return {"base": base, "top": top}
+    """{"base": mesh, "top": mesh, and "tray": mesh if the case has one} from a build
+    folder's STLs, in assembled coordinates."""
+    out = {"base": trimesh.load(str(folder / "base.stl"), force="mesh"),
+           "top": _placed(folder / "top.stl", case_scad.top_print_transform(c))}
+    if c.tray:
+        out["tray"] = _placed(folder / "tray.stl", case_scad.tray_print_transform(c))
+    if (folder / "cap.stl").exists():  # on the first button, under the plate
+        out["cap"] = _placed(folder / "cap.stl", case_scad.cap_print_transform(c))
+    return out
 
 
 def watertight(name, mesh):
-    return [] if mesh.is_watertight else ["%s is not watertight" % name]
+    """Closed, its faces wound one way with their normals outward: what a slicer needs."""
+    if not mesh.is_watertight:
+        return ["%s is not watertight" % name]
+    if not mesh.is_winding_consistent or mesh.volume <= 0:
+        return ["%s is not consistently oriented outward" % name]
+    return []
 
 
 def genus(name, mesh, holes):
@@ -116,21 +131,26 @@ def closes(c, parts):
     if abs(base.bounds[1][2] - c.z_split) > 1e-3 or abs(top.bounds[0][2] - c.z_split) > 1e-3:
         out.append("the top does not meet the base at z = %.2f (base %.2f, top %.2f)"
                    % (c.z_split, base.bounds[1][2], top.bounds[0][2]))
-    v = _overlap(base, top)
-    if v > EPS_VOLUME:
-        out.append("the top and the base overlap by %.2f mm^3" % v)
+    for a, b in (("base", "top"), ("base", "tray"), ("top", "tray"), ("top", "cap")):
+        if a in parts and b in parts:
+            v = _overlap(parts[a], parts[b])
+            if v > EPS_VOLUME:
+                out.append("the %s and the %s overlap by %.2f mm^3" % (a, b, v))
     lo = np.array([c.x0, c.y0, 0.0])
     hi = np.array([c.x1, c.y1, c.z_top])
     for b in c.parts:
         if b.name.startswith("button") or b.name == "piezo" and not c.sound:
             continue
-        if np.any(np.array(b.lo) < lo) or np.any(np.array(b.hi) > hi):
+        if b.name != "switch knob" and (np.any(np.array(b.lo) < lo)
+                                        or np.any(np.array(b.hi) > hi)):
             out.append("%s sticks out of the case" % b.name)
         grown = b.grown(CLEARANCE)
         if b.name in RESTING:
             grown.lo = grown.lo[:2] + (b.lo[2],)
         grown = _box_mesh(grown)
         for name, mesh in parts.items():
+            if (b.name, name) in CONTACTS:
+                continue
             v = _overlap(grown, mesh)
             if v > EPS_VOLUME:
                 out.append("%s is within %.1f mm of the %s (%.2f mm^3)"

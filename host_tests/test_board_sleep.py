@@ -17,8 +17,10 @@ BUTTON_GPIOS = (6, 9, 13, 16)  # words 0, 1, 1, 2 of DORMANT_WAKE_INTE
 
 
 class Machine:
-    def __init__(self, vbus=0, presses_after=1):
+    def __init__(self, vbus=0, presses_after=1, vbus_pin=24, wl=True):
         self.log = []
+        self.vbus_pin = vbus_pin  # where this board senses VBUS
+        self.wl = wl or None  # the W build's radio pins exist
         self.hz = 125000000
         self.vbus = vbus
         self.naps = presses_after  # light sleeps before a button is down
@@ -71,7 +73,11 @@ def make(board_pico, monkeypatch, chip, machine, hold=None):
             if level:
                 machine.log.append(("pin", self.gpio, level[0]))
                 return None
-            return machine.vbus if self.gpio == 24 else 1
+            if self.gpio == "WL_GPIO2" and machine.wl is None:
+                raise ValueError("invalid pin")  # a build without the radio's pins
+            if self.gpio == machine.vbus_pin:
+                return machine.vbus
+            return 1
 
     power = importlib.import_module("picoyacht.board_power")  # the one board_pico imported
     monkeypatch.setattr(power, "machine", machine)
@@ -107,6 +113,34 @@ def test_on_usb_power_it_naps_lightly_until_a_button(board_pico, monkeypatch):
     assert not [e for e in m.log if e[0] == "mem32"]  # DORMANT would drop the USB link
 
 
+W = "Raspberry Pi Pico W with RP2040"
+
+
+def _slept_dormant(m):
+    return ("lightsleep",) in m.log and not [e for e in m.log if e[:1] == ("lightsleep",)
+                                             and len(e) > 1]
+
+
+@pytest.mark.parametrize("chip", [W, "Raspberry Pi Pico 2 W with RP2350"])
+def test_a_pico_w_on_cells_goes_dormant_by_its_radio_chips_vbus_sense(board_pico, monkeypatch,
+                                                                       chip):
+    """The W's VBUS sense is WL_GPIO2: low on cells, so DORMANT. Breaks if the W is taken
+    for USB whatever it says (it used to be: light naps for ever, days instead of weeks)
+    or if GP24, the radio's data line on a W, is read instead."""
+    m = Machine(vbus=0, vbus_pin="WL_GPIO2")
+    make(board_pico, monkeypatch, chip, m).sleep()
+    assert _slept_dormant(m)
+    m = Machine(vbus=1, vbus_pin="WL_GPIO2", presses_after=2)
+    make(board_pico, monkeypatch, chip, m).sleep()
+    assert [e for e in m.log if e[0] == "lightsleep"] == [("lightsleep", 20)] * 2
+
+
+def test_a_w_build_without_its_radio_pins_keeps_the_usb_link(board_pico, monkeypatch):
+    m = Machine(vbus=0, vbus_pin="WL_GPIO2", wl=False, presses_after=2)
+    make(board_pico, monkeypatch, W, m).sleep()
+    assert not _slept_dormant(m)
+
+
 def test_the_clock_changes_only_when_asked_for_another(board_pico, monkeypatch):
     m = Machine()
     b = make(board_pico, monkeypatch, "Raspberry Pi Pico with RP2040", m)
@@ -134,3 +168,21 @@ def test_the_latch_is_held_from_boot_let_go_to_sleep_and_taken_back_on_a_wake(
     assert [m.log[i] for i in pins] == [("pin", 18, 1), ("pin", 18, 0), ("pin", 18, 1)]
     assert pins[1] < naps[0] and naps[-1] < pins[2]
     assert m.log[pins[1] - 1] == ("freq", 125000000)  # the boot clock, then let go
+
+
+def test_between_passes_the_core_waits_a_loop_period(board_pico, monkeypatch):
+    """With a Timer sampling, the loop sleeps (WFE) to the next LOOP_MS, not to the next
+    2 ms sample: five times fewer idle passes. Sampled by the loop, every sample still
+    gets its pass. Breaks if idle() sleeps by SAMPLE_MS with a Timer running."""
+    assert board_pico.loop_period(2, True) == board_pico.LOOP_MS > 2
+    assert board_pico.loop_period(2, False) == 2
+    assert board_pico.loop_period(25, True) == 25
+    slept = []
+    clock = types.SimpleNamespace(ticks_ms=lambda: 103, ticks_diff=lambda a, b: a - b,
+                                  sleep_ms=slept.append)
+    monkeypatch.setattr(board_pico, "time", clock)
+    b = object.__new__(board_pico.PicoBoard)
+    b.wdt, b.wdt_ms, b._last = None, 0, 100  # the pass began at 100 and took 3 ms
+    b.loop_ms = board_pico.loop_period(2, True)
+    b.idle()
+    assert slept == [board_pico.LOOP_MS - 3]

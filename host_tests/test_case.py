@@ -53,9 +53,13 @@ def test_the_minimal_build_gets_its_own_smaller_case(built):
     assert sorted(built) == ["11-buttons", "4-buttons"]
     full, small = built["11-buttons"][0], built["4-buttons"][0]
     assert len(small.buttons) == 4 and small.build is not full.build
-    assert small.x1 - small.x0 <= full.x1 - full.x0
     assert (small.y1 - small.y0) * (small.x1 - small.x0) < \
         (full.y1 - full.y0) * (full.x1 - full.x0)
+    # held like a handheld: landscape, a thumb's pair of buttons each side of the panel
+    assert small.x1 - small.x0 > small.y1 - small.y0
+    wx0, _, wx1, _ = small.window
+    assert max(small.button_xy[n][0] for n in ("up", "down")) < wx0
+    assert min(small.button_xy[n][0] for n in ("ok", "menu")) > wx1
 
 
 @pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
@@ -65,7 +69,9 @@ def test_parts_keep_clear_of_each_other(built, name):
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             apart = any(a.hi[k] <= b.lo[k] or b.hi[k] <= a.lo[k] for k in range(3))
-            assert apart or {a.name, b.name} in ({"pico", "usb"}, {"oled", "glass"}), (a, b)
+            assert apart or {a.name, b.name} in ({"pico", "usb"}, {"oled", "glass"},
+                                                 {"tray", "power"},
+                                                 {"switch", "switch knob"}), (a, b)
 
 
 @pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
@@ -117,13 +123,88 @@ def test_the_lipo_option_brings_its_charger_and_its_port(cfg, layout, built):
     c, files = case.sources(cfg, lipo_layout(layout))["11-buttons"]
     assert "charger" in {b.name for b in c.parts} and "charger" not in {
         b.name for b in aaa.parts}
-    assert c.holes["base"] == aaa.holes["base"] + 1  # the charger's USB port
-    assert 'data-to="charger + (through the diode)"' in files["perfboard.svg"]
+    # the charger's USB port instead of the cells' tray slot
+    assert c.charger_pocket and not c.tray and aaa.tray and not aaa.charger_pocket
+    assert c.holes["base"] == aaa.holes["base"]
+    assert 'data-to="charger -"' in files["perfboard.svg"]  # its return, pin 38
+
+
+@pytest.mark.parametrize("kind", ["3xAAA", "lipo"])
+def test_every_part_fits_with_its_datasheet_margin(cfg, layout, kind):
+    """Each promised fit, as a number against its least: 3 mm of wiring under the board, the
+    OLED's 1.5 mm glass and tape under the plate, the window past the makers' spread, both
+    USB plugs seated, the LiPo's room to swell to 10.9 mm."""
+    lay = lipo_layout(layout) if kind == "lipo" else layout
+    c = case.sources(cfg, lay)["11-buttons"][0]
+    found = case_model.margins(c, lay)
+    assert case_model.fit_problems(c, lay) == []
+    assert found["wiring space under the perfboard"][0] >= 3.0
+    assert found["glass to the plate"][0] >= 0.3
+    assert lay.OLED["glass_t"] >= 1.5 and lay.OLED["tape"] > 0
+    if kind == "lipo":
+        assert [b for b in c.parts if b.name == "power"][0].size()[2] >= 10.9
+        assert found["charger's plug reach past its receptacle"][0] >= 0.1
+
+
+def _shifted(c, name, dx=0.0, dz=0.0):
+    """The case with one part's box moved (the parts list copied, the rest shared)."""
+    c = copy.copy(c)
+    c.parts = [case_model.Box(b.name, b.lo[0] + dx, b.lo[1], b.lo[2] + dz, b.hi[0] + dx,
+                              b.hi[1], b.hi[2] + dz) if b.name == name else b
+               for b in c.parts]
+    return c
+
+
+@pytest.mark.parametrize("layout_change, case_change, problem", [
+    (lambda lay: lay.CASE.update(under=1.5), None, "wiring space under the perfboard is 1.50"),
+    (None, lambda c: _shifted(c, "glass", dz=0.4), "glass to the plate is 0.20"),
+    (lambda lay: lay.CASE.update(window_margin=0.8), None, "window beyond the active area"),
+    (lambda lay: lay.POWER["lipo"].update(h_new=10.9), None,
+     "room for the cell to swell is 0.00"),
+    (None, lambda c: _shifted(c, "charger usb", dx=1.5),
+     "charger's plug reach past its receptacle is -0.20"),
+    (None, lambda c: _shifted(c, "usb", dx=0.3), "Pico's plug reach past its receptacle is -0.10"),
+    (lambda lay: lay.PLUG.update(fit=0.1), None, "pocket around the plug's grip"),
+    (lambda lay: lay.CAP.update(stem_d=5.4), None, "a cap's stem in its hole is 0.10"),
+    (lambda lay: lay.CAP.update(flange_d=6.6), None, "a cap's flange past its hole"),
+    (lambda lay: lay.CAP.update(proud=0.5), None, "a cap proud of the top is 0.50"),
+    (lambda lay: lay.POWER["lipo"]["charger"].update(shelf=0.0), None,
+     "pocket's sill over the base's underside is 0.65"),
+])
+def test_negative_a_part_that_would_not_fit_is_named(cfg, layout, layout_change, case_change,
+                                                     problem):
+    """Each margin, broken alone on the LiPo build, is the one reported (the pocket's fit
+    is short both ways)."""
+    lay = lipo_layout(layout)
+    lay = edited(lay, CASE=dict(lay.CASE), OLED=dict(lay.OLED), PLUG=dict(lay.PLUG),
+                 POWER=copy.deepcopy(lay.POWER), CAP=dict(lay.CAP))
+    if layout_change:
+        layout_change(lay)
+    c = case.sources(cfg, lay)["11-buttons"][0]
+    if case_change:
+        c = case_change(c)
+    found = case_model.fit_problems(c, lay)
+    assert found and all(f.startswith(problem) for f in found), found
+    assert len(found) == (2 if "grip" in problem else 1), found
+
+
+@pytest.mark.parametrize("name, change, problem", [
+    ("TRAY", {"fit": 0.1}, "the tray's end plate in its slot is 0.10"),
+    ("SWITCH", {"knob_out": 2.0}, "the switch's slider past the case's side is -0.40"),
+])
+def test_negative_a_tray_or_switch_that_would_not_work_is_named(cfg, layout, name, change,
+                                                                problem):
+    """The cells' tray must slide in its slot and the switch's slider stand proud."""
+    good = case.sources(cfg, layout)["11-buttons"][0]
+    assert good.tray and good.switch and case_model.fit_problems(good, layout) == []
+    lay = edited(layout, **{name: dict(getattr(layout, name), **change)})
+    found = case_model.fit_problems(case.sources(cfg, lay)["11-buttons"][0], lay)
+    assert len(found) == 1 and found[0].startswith(problem), found
 
 
 def test_a_layout_that_cannot_fit_is_refused(cfg, layout):
-    lay = edited(layout, BUTTON=dict(layout.BUTTON, h=6.0))
-    with pytest.raises(case_model.LayoutError, match="taller"):
+    lay = edited(layout, BUTTON=dict(layout.BUTTON, h=9.5))
+    with pytest.raises(case_model.LayoutError, match="shorter"):
         case.sources(cfg, lay)
     high = copy.deepcopy(layout.FULL)
     high["oled_pin1"] = (11, 34)  # the module's edge past the board's
@@ -218,14 +299,15 @@ def test_the_case_passes_every_check(built, layout, rendered, name):
     c = built[name][0]
     assert case_check.check_all(c, layout, rendered[name]) == []
     # the top: the window and a hole per button; the base: the screws and the lanyard
-    assert c.holes == {"top": 1 + len(c.buttons), "base": 4 + 1}
+    # and the slots of the cells' tray and the slide switch
+    assert c.holes == {"top": 1 + len(c.buttons), "base": 4 + 1 + 2, "tray": 0, "cap": 0}
 
 
 def test_the_lipo_case_passes_every_check(cfg, layout):
     _need_openscad()
     lay = lipo_layout(layout)
     c, files = case.sources(cfg, lay)["11-buttons"]
-    case.write(RENDERED / "lipo", files, png=False)
+    case.write(RENDERED / "lipo", files, png=False, parts=case.parts_of(c))
     assert case_check.check_all(c, lay, case_check.load_parts(c, RENDERED / "lipo")) == []
 
 
@@ -235,8 +317,14 @@ def test_the_soft_power_case_passes_every_check(cfg, layout, name):
     _need_openscad()
     c, files = case.sources(edited(cfg, POWER_HOLD=18), layout)[name]
     folder = RENDERED / ("latch-" + name)
-    case.write(folder, files, png=False)
+    case.write(folder, files, png=False, parts=case.parts_of(c))
     assert case_check.check_all(c, layout, case_check.load_parts(c, folder)) == []
+
+
+def test_a_mesh_turned_inside_out_is_found(rendered):
+    top = rendered["11-buttons"]["top"].copy()
+    top.invert()
+    assert case_check.watertight("top", top) == ["top is not consistently oriented outward"]
 
 
 def test_a_torn_mesh_is_not_watertight(rendered):
@@ -261,9 +349,10 @@ def broken(built, layout, rendered, tmp_path_factory):
     c.z_plate -= 0.5
     c.z_top -= 0.5
     folder = tmp_path_factory.mktemp("broken")
-    (folder / "case.scad").write_text(case_scad.scad(c, "broken"))
+    (folder / "case.scad").write_text(case_scad.scad(c, "broken", layout))
     case.openscad(folder / "case.scad", "top", folder / "top.stl")
-    shutil.copy(RENDERED / "11-buttons" / "base.stl", folder / "base.stl")
+    for part in ("base", "tray"):
+        shutil.copy(RENDERED / "11-buttons" / (part + ".stl"), folder / (part + ".stl"))
     return c, case_check.load_parts(c, folder)
 
 

@@ -67,7 +67,8 @@ def test_config_pins_are_wireable(cfg):
 
 def test_pin_names_table():
     assert hardware.GPIO_PIN == PHYS
-    assert hardware.GND_PINS == (3, 8, 13, 18, 23, 28, 33, 38)
+    assert hardware.GND_PINS == (3, 8, 13, 18, 23, 28, 38)
+    assert hardware.PIN_NAMES[33] == "AGND"  # the Pico datasheet's pinout: the ADC's ground
     assert hardware.PIN_NAMES[36] == "3V3(OUT)" and hardware.PIN_NAMES[30] == "RUN"
 
 

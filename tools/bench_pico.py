@@ -80,9 +80,10 @@ def play(fw, turns):
     anim = [r for r in p.records if r[0] == "anim"]
     if anim:
         res["anim_ms_max"] = round(max(pass_ms(r) for r in anim), 1)
-    for st, (n, alloc, mx) in p.idle.items():
+    for st, (n, alloc, mx, passes, us) in p.idle.items():
         res["idle"][st] = {"sampled": n, "alloc_per_pass": alloc / n if n else None,
-                           "ms_max": mx / 1000}
+                           "ms_max": mx / 1000, "passes": passes,
+                           "ms_mean": round(us / passes / 1000, 3) if passes else None}
     return res
 
 

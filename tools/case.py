@@ -3,9 +3,12 @@
 For the config's build and for its minimal (4-button) build, in build/case/<n>-buttons/:
 
     case.scad        OpenSCAD source of both parts (and the closed assembly)
-    base.stl top.stl each part in its print orientation (no supports needed)
+    base.stl top.stl each part in its print orientation (no supports needed), and
+    tray.stl         the cells' tray (3 x AAA), which slides out of a wall
     base.png top.png rendered previews (need xvfb-run)
-    face.png         the closed case seen from the player's side
+    face.png         the closed case seen from the player's side, caps in place
+    inside.png       the base with every part, the perfboard and the caps, in colour
+    cap.stl          a button cap (print one per button)
     perfboard.svg    where each part and wire goes on the 2.54 mm board
 
 An STL is rendered again only when its .scad text changed. Needs openscad (apt); without it
@@ -34,6 +37,7 @@ PARTS = ("base", "top")
 DOCS = ROOT / "docs" / "case"
 # docs/case/<name> <- build/case/<folder>/<file>
 DOC_FILES = (("face-11.png", "11-buttons", "face.png"), ("face-4.png", "4-buttons", "face.png"),
+             ("inside-11.png", "11-buttons", "inside.png"),
              ("base-11.png", "11-buttons", "base.png"),
              ("perfboard-11.svg", "11-buttons", "perfboard.svg"),
              ("perfboard-4.svg", "4-buttons", "perfboard.svg"))
@@ -68,42 +72,50 @@ def sources(cfg, layout):
     for buttons in builds(cfg):
         c = case_for(cfg, layout, buttons)
         name = "%d-buttons" % len(c.buttons)
-        out[name] = (c, {"case.scad": case_scad.scad(c, name),
+        out[name] = (c, {"case.scad": case_scad.scad(c, name, layout),
                          "perfboard.svg": case_board.board_svg(c, layout, cfg,
                                                                piezo is not None)})
     return out
 
 
-FACE_CAMERA = "--camera=0,0,0,25,0,0,300"  # tilted a little toward the player
+# (view in colour, camera): the closed case tilted a little toward the player; the base
+# with every part, the perfboard and the caps, from above the player's side
+VIEWS = {"assembly": (True, "--camera=0,0,0,25,0,0,300"),
+         "inside": (True, "--camera=0,0,0,55,0,25,300")}
 
 
 def openscad(scad, part, target):
     """Render one part of a .scad file to an .stl or .png."""
     cmd = ["openscad", "-D", 'part="%s"' % part, "-o", str(target), str(scad)]
     if target.suffix == ".png":
-        view = [FACE_CAMERA] if part == "assembly" else []
-        cmd = ["xvfb-run", "-a"] + cmd[:1] + ["--render", "--autocenter", "--viewall",
-                                                "--imgsize=800,600",
+        colour, camera = VIEWS.get(part, (False, None))
+        view = ([] if colour else ["--render"]) + ([camera] if camera else [])
+        cmd = ["xvfb-run", "-a"] + cmd[:1] + ["--autocenter", "--viewall", "--imgsize=800,600",
                                                 "--colorscheme=Tomorrow"] + view + cmd[1:]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0 or not target.exists():
         raise RuntimeError("openscad failed on %s (%s):\n%s" % (scad, part, r.stderr[-2000:]))
 
 
-def write(folder, files, render=True, png=True):
+def parts_of(c):
+    """The printed parts of a case: the base and the top, and the cells' tray if any."""
+    return PARTS + ("cap",) + (("tray",) if c.tray else ())
+
+
+def write(folder, files, render=True, png=True, parts=PARTS):
     """Write one build's files; render its parts when their source changed."""
     folder.mkdir(parents=True, exist_ok=True)
     scad = folder / "case.scad"
-    changed = not scad.exists() or scad.read_text() != files["case.scad"]
-    for rel, text in files.items():
-        (folder / rel).write_text(text, newline="\n")
+    for rel, text in files.items():  # rewritten only when changed: its age dates the renders
+        if not (folder / rel).exists() or (folder / rel).read_text() != text:
+            (folder / rel).write_text(text, newline="\n")
     made = []
-    kinds = ((".stl",) if render else ()) + ((".png",) if render and png else ())
-    jobs = [(part, folder / (part + suffix)) for part in PARTS for suffix in kinds]
+    jobs = [(part, folder / (part + ".stl")) for part in parts if render]
+    jobs += [(part, folder / (part + ".png")) for part in PARTS if render and png]
     if render and png:
-        jobs.append(("assembly", folder / "face.png"))
+        jobs += [("assembly", folder / "face.png"), ("inside", folder / "inside.png")]
     for part, target in jobs:
-        if changed or not target.exists():
+        if not target.exists() or target.stat().st_mtime < scad.stat().st_mtime:
             target.unlink(missing_ok=True)
             openscad(scad, part, target)
         made.append(target)
@@ -129,7 +141,7 @@ def main(argv=None):
     why = missing_tools(png=not args.no_png)
     for name, (c, files) in built.items():
         folder = Path(args.out) / name
-        made = write(folder, files, render=why is None, png=not args.no_png)
+        made = write(folder, files, render=why is None, png=not args.no_png, parts=parts_of(c))
         for p in [folder / f for f in files] + made:
             print("wrote " + str(p))
         print("  %s: %.0f x %.0f x %.0f mm, %d x M2.5 x %d mm screws, %s" % (

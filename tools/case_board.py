@@ -14,7 +14,21 @@ import hardware
 SCALE = 8.0  # px per mm
 MARGIN = 60.0
 FONT = "Helvetica, Arial, sans-serif"
-PIN_3V3, PIN_VSYS, PIN_GND_OLED, PIN_GND_BAT, PIN_GND_BUTTONS = 36, 39, 38, 33, 3
+PIN_3V3, PIN_VSYS, PIN_GND_BAT = hardware.PIN_3V3, hardware.PIN_VSYS, hardware.PIN_GND_BATTERY
+
+
+def ground_pins(cfg):
+    """(OLED's GND pin, {button name: its GND pin}): the pin table's choices (PINS.md and
+    wiring.svg), so every document names the same grounds. The latch's power button shares
+    the rail of the latch's own GPIO side."""
+    p = hardware.plan(cfg)
+    of = {b["name"]: b["gnd_pin"] for b in p["buttons"]}
+    for name, g in hardware.minimal_buttons(cfg).items():
+        if g is not None and name not in of:
+            side = hardware.side_row(hardware.GPIO_PIN[g])[0]
+            of[name] = p["rails"][side][0]
+    of[cm.POWER_BUTTON] = of.get("latch", min(r[0] for r in p["rails"].values()))
+    return p["oled"]["gnd_pin"], of
 
 
 def wires(c, layout, cfg, piezo_fitted):
@@ -31,23 +45,31 @@ def wires(c, layout, cfg, piezo_fitted):
         g = buttons[n]
         run("GP%d" % g, hardware.wire_kind(n), hardware.GPIO_PIN[g], g, n,
             cm.button_legs(layout, build, n)[0])
+    oled_gnd, button_gnd = ground_pins(cfg)
     gnd, vcc, scl, sda = cm.oled_pads(layout, build)
-    run("GND", "gnd", PIN_GND_OLED, None, "oled GND", gnd)
+    run("GND", "gnd", oled_gnd, None, "oled GND", gnd)
     run("3V3", "vcc", PIN_3V3, None, "oled VCC", vcc)
     run("GP%d" % cfg.SCL, "scl", hardware.GPIO_PIN[cfg.SCL], cfg.SCL, "oled SCL", scl)
     run("GP%d" % cfg.SDA, "sda", hardware.GPIO_PIN[cfg.SDA], cfg.SDA, "oled SDA", sda)
-    # Grounds: one chain through every button's diagonal leg (always across the switch).
-    legs = [(cm.button_legs(layout, build, n)[3], n) for n in c.holed]
-    prev = cm.pico_pad(layout, build, PIN_GND_BUTTONS)
-    for leg, n in sorted(legs, key=lambda t: (t[0][1], t[0][0])):
-        out.append(("GND", "gnd", PIN_GND_BUTTONS, None, n + " GND", [prev, leg]))
-        prev = leg
+    # Grounds: a chain per GND pin through its buttons' diagonal legs (across the switch).
+    for pin in sorted({button_gnd[n] for n in c.holed}):
+        legs = [(cm.button_legs(layout, build, n)[3], n) for n in c.holed
+                if button_gnd[n] == pin]
+        prev = cm.pico_pad(layout, build, pin)
+        for leg, n in sorted(legs, key=lambda t: (t[0][1], t[0][0])):
+            out.append(("GND", "gnd", pin, None, n + " GND", [prev, leg]))
+            prev = leg
     # The cells (or the LiPo charger's OUT pads) into VSYS through the Schottky diode.
     names = {b.name: b for b in c.parts}
     pb = names.get("charger") or names["power"]
     plus = (pb.lo[0] + 2.0, pb.hi[1] - 2.0)
     latch = names.get("latch")
-    if latch is None:
+    switch = names.get("switch")
+    if switch is not None:  # the cells' + through the slide switch, then the diode
+        pin = (switch.hi[0] - 1.0, switch.centre()[1])
+        out.append(("BAT+", "vcc", PIN_VSYS, None, "switch", [plus, pin]))
+        run("VSYS", "vcc", PIN_VSYS, None, "switch (through the diode)", pin)
+    elif latch is None:
         run("VSYS", "vcc", PIN_VSYS, None, pb.name + " + (through the diode)", plus)
     else:  # the cells' + through the latch's P-MOSFET, then the diode, into VSYS
         lin, lout = (latch.lo[0] + 2.0, latch.lo[1] + 2.0), (latch.hi[0] - 2.0, latch.hi[1] - 2.0)
@@ -102,7 +124,7 @@ def board_svg(c, layout, cfg, piezo_fitted):
         o.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="#555" data-screw="1"/>'
                  % (px, py, c.screw_clear / 2 * SCALE))
     for b in c.parts:
-        if b.name in ("power", "piezo", "charger", "latch"):
+        if b.name in ("power", "piezo", "charger", "latch", "switch"):
             if b.name == "piezo" and not piezo_fitted:
                 continue
             o.append(_rect(c, b.lo[0], b.lo[1], b.hi[0], b.hi[1],

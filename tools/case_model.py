@@ -12,7 +12,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = ROOT / "hardware" / "layout.py"
-ON_THE_FLOOR = ("power", "charger", "piezo", "latch")  # glued to the base, side by side
+THROUGH_THE_WALL = ("usb", "tray", "switch knob")
+ON_THE_FLOOR = ("power", "charger", "piezo", "latch", "switch", "tray")  # side by side
 POWER_BUTTON = "power"  # the latch's button: on the board and in the top, not on a GPIO
 HOLD_BUTTONS = ("hold1", "hold2", "hold3", "hold4", "hold5", "hold6", "roll")
 
@@ -120,24 +121,40 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
 
     # ---- heights: floor, the power option, wiring room, the board, the parts, the plate
     pw, pd = (power["d"], power["w"]) if build["power"]["turn"] else (power["w"], power["d"])
-    below = max(power["h"], layout.PIEZO["h"], layout.LATCH["h"] if latch_fitted else 0)
+    tray = layout.TRAY["floor"] if power.get("tray") else 0.0
+    below = max(tray + power["h"], layout.PIEZO["h"], layout.LATCH["h"] if latch_fitted else 0)
     c.z_board = wall + below + k["under"]  # perfboard's underside
     zp = c.z_board + layout.BOARD_T  # perfboard's top: the base/top split
     c.z_split = zp
     parts = []
     px, py = hole_xy(layout, *build["power"]["at"])
-    parts.append(Box("power", px - pw / 2, py - pd / 2, wall, px + pw / 2, py + pd / 2,
-                     wall + power["h"]))
-    c.charger_usb = None
+    c.tray = None
+    if tray:
+        px, py = _against_the_drawer_wall(c, layout, build, pw, pd, px, py)
+        parts.append(c.tray["box"])
+    parts.append(Box("power", px - pw / 2, py - pd / 2, wall + tray, px + pw / 2,
+                     py + pd / 2, wall + tray + power["h"]))
+    c.switch = _switch(c, layout, build, parts) if switch_fitted(layout, build, latch_fitted) \
+        else None
+    c.charger_pocket = None
     if "charger" in power:
-        if "charger_at" not in build["power"]:
-            raise LayoutError("the %s option needs a charger_at in the layout" % power["label"])
+        if "charger_row" not in build["power"]:
+            raise LayoutError("the %s option needs a charger_row in the layout" % power["label"])
         ch = power["charger"]
-        cx, cy = hole_xy(layout, *build["power"]["charger_at"])
-        parts.append(Box("charger", cx - ch["w"] / 2, cy - ch["d"] / 2, wall, cx + ch["w"] / 2,
-                         cy + ch["d"] / 2, wall + ch["h"]))
-        port = ch["port"]  # the port's opening in the left wall, around the plug's shell
-        c.charger_usb = (cy - port[0] / 2, cy + port[0] / 2, wall + 0.5, wall + 0.5 + port[1])
+        cy = hole_xy(layout, 0, build["power"]["charger_row"])[1]
+        face = -gap  # the receptacle's face at the wall's inside, the board behind it
+        cz = wall + ch["shelf"]
+        x0 = face + ch["usb_overhang"]
+        parts.append(Box("charger", x0, cy - ch["d"] / 2, cz, x0 + ch["w"], cy + ch["d"] / 2,
+                         cz + ch["pcb"] + ch["usb_h"]))
+        parts.append(Box("charger usb", face, cy - ch["usb_w"] / 2, cz + ch["pcb"], x0,
+                         cy + ch["usb_w"] / 2, cz + ch["pcb"] + ch["usb_h"]))
+        c.charger_shelf = (x0 - 0.5, cy - ch["d"] / 2 + 1.0, x0 + ch["w"] - 1.0,
+                           cy + ch["d"] / 2 - 1.0, cz)
+        plug = layout.PLUG
+        uz = cz + ch["pcb"] + ch["usb_h"] / 2
+        w, h = plug["grip_w"] / 2 + plug["fit"], plug["grip_h"] / 2 + plug["fit"]
+        c.charger_pocket = (cy - w, cy + w, uz - h, uz + h)  # through the wall: y0 y1 z0 z1
     x, y = hole_xy(layout, *build["piezo"])
     r = layout.PIEZO["d"] / 2
     c.piezo_xy = (x, y)
@@ -168,7 +185,7 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     gy1 = top_edge - oled["glass_inset"]
     gz = mz + oled["pcb"]
     parts.append(Box("glass", mx - oled["glass_w"] / 2, gy1 - oled["glass_d"], gz,
-                     mx + oled["glass_w"] / 2, gy1, gz + oled["glass_t"]))
+                     mx + oled["glass_w"] / 2, gy1, gz + oled["tape"] + oled["glass_t"]))
     ay1 = gy1 - oled["aa_inset"]
     c.active = (mx - oled["aa_w"] / 2, ay1 - oled["aa_d"], mx + oled["aa_w"] / 2, ay1)
 
@@ -183,18 +200,23 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     under_plate = max(b.hi[2] for b in parts if not b.name.startswith("button"))
     c.z_plate = under_plate + k["over"]  # the plate's underside
     c.z_top = c.z_plate + wall
-    c.button_top = zp + btn["h"]
-    if c.button_top < c.z_top + 0.5:
-        raise LayoutError("%.1f mm buttons do not reach through the %.1f mm high plate: buy"
-                          " taller ones" % (btn["h"], c.z_top - zp))
+    cap = layout.CAP
+    c.cap_z = (zp + btn["h"], zp + btn["h"] + cap["flange_t"], c.z_top + cap["proud"])
+    if c.cap_z[1] > c.z_plate - 0.05:
+        raise LayoutError("%.1f mm buttons leave their caps no room under the %.1f mm high"
+                          " plate: buy shorter ones" % (btn["h"], c.z_plate - zp))
+    c.button_top = c.cap_z[2]
     floor = [b for b in parts if b.name in ON_THE_FLOOR]
+    c.floor_top = max(b.hi[2] for b in floor)
     for i, a in enumerate(floor):
         for b in floor[i + 1:]:
-            if all(a.lo[ax] < b.hi[ax] and b.lo[ax] < a.hi[ax] for ax in (0, 1)):
+            if {a.name, b.name} != {"power", "tray"} and all(
+                    a.lo[ax] < b.hi[ax] and b.lo[ax] < a.hi[ax] for ax in (0, 1)):
                 raise LayoutError("%s and %s overlap on the base's floor" % (a.name, b.name))
-    for b in parts:  # the USB receptacle alone reaches into its opening in the wall
-        if b.name != "usb" and (b.lo[0] < -gap or b.lo[1] < -gap or b.hi[0] > c.board_w + gap
-                                or b.hi[1] > c.board_h + gap):
+    for b in parts:  # the receptacles, tray and slider alone reach into the wall
+        inside = (b.lo[0] >= -gap and b.lo[1] >= -gap and b.hi[0] <= c.board_w + gap
+                  and b.hi[1] <= c.board_h + gap)
+        if b.name not in THROUGH_THE_WALL and not inside:
             raise LayoutError("%s overhangs the case's inside" % b.name)
 
     # ---- cuts and features
@@ -202,6 +224,7 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     ax0, ay0, ax1, ay1 = c.active
     c.window = (ax0 - m, ay0 - m, ax1 + m, ay1 + m)
     c.button_hole = k["button_hole"]
+    c.chamfer, c.chamfer_under = k.get("chamfer", 0.0), k.get("chamfer_under", 0.0)
     c.screws = [hole_xy(layout, *s) for s in build["screws"]]
     c.boss_d, c.base_boss_d = k["boss_d"], k["head_d"] + 2 * k["boss_wall"]
     c.screw_clear, c.screw_pilot = k["screw_clear"], k["screw_pilot"]
@@ -220,8 +243,114 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     # port in the base.
     c.holes = {"top": 1 + len(c.holed),
                "base": len(c.screws) + 1 + (1 if piezo_fitted else 0)
-               + (1 if c.charger_usb else 0)}
+               + (1 if c.charger_pocket else 0) + (1 if c.tray else 0)
+               + (1 if c.switch else 0), "tray": 0, "cap": 0}
     return c
+
+
+def switch_fitted(layout, build, latch_fitted):
+    """The slide switch goes where there is no latch to cut the power (BOM.md)."""
+    return not latch_fitted and "switch_at" in build and hasattr(layout, "SWITCH")
+
+
+def _against_the_drawer_wall(c, layout, build, pw, pd, px, py):
+    """The holder's centre once pushed against its drawer's wall; sets c.tray: the tray's
+    envelope, its end plate (in the wall's slot) and the slot cut through the wall."""
+    t, wall, gap = layout.TRAY, c.wall, c.x1 - c.board_w - c.wall
+    side = build["power"].get("drawer", "right")
+    z0, z1 = wall, wall + t["floor"] + layout.POWER[build["power"]["kind"]]["h"]
+    if side == "right":
+        inner = c.board_w + gap  # the wall's inside face
+        px = inner - t["plate_in"] - pw / 2
+        lo, hi = (py - pd / 2, py + pd / 2)
+        plate = Box("tray plate", inner - t["plate_in"], lo, z0, c.x1, hi, z1)
+        slot = (inner - 0.01, lo - t["fit"], z0, c.x1 + 1, hi + t["fit"], z1 + t["fit"])
+        floor = (px - pw / 2, lo, inner, hi)
+    elif side == "front":
+        inner = -gap
+        py = inner + t["plate_in"] + pd / 2
+        lo, hi = (px - pw / 2, px + pw / 2)
+        plate = Box("tray plate", lo, c.y0, z0, hi, inner + t["plate_in"], z1)
+        slot = (lo - t["fit"], c.y0 - 1, z0, hi + t["fit"], inner + 0.01, z1 + t["fit"])
+        floor = (lo, inner, hi, py + pd / 2)
+    else:
+        raise LayoutError("a drawer slides out of the right or the front wall, not %r" % side)
+    x0, y0, x1, y1 = (floor[0], floor[1], floor[2], floor[3]) if side == "right" else floor
+    box = Box("tray", min(x0, plate.lo[0]), min(y0, plate.lo[1]), z0, max(x1, plate.hi[0]),
+              max(y1, plate.hi[1]), z1)
+    c.tray = {"side": side, "box": box, "plate": plate, "slot": slot,
+              "floor": Box("tray floor", box.lo[0], box.lo[1], z0, box.hi[0], box.hi[1],
+                           z0 + t["floor"])}
+    return px, py
+
+
+def _switch(c, layout, build, parts):
+    """The slide switch on the floor against its wall, and the slot for its slider: returns
+    (slot y0, y1, z0, z1) through the left wall."""
+    sw, wall = layout.SWITCH, c.wall
+    side, row = build["switch_at"]
+    if side != "left":
+        raise LayoutError("the slide switch sits against the left wall, not %r" % side)
+    inner = c.x0 + wall + sw["off_wall"]  # the body's face, a glue line off the wall
+    y = hole_xy(layout, 0, row)[1]
+    zc = wall + sw["body_t"] / 2
+    parts.append(Box("switch", inner, y - sw["body_l"] / 2, wall, inner + sw["body_h"],
+                     y + sw["body_l"] / 2, wall + sw["body_t"]))
+    k = sw["knob"] / 2
+    parts.append(Box("switch knob", inner - sw["knob_out"], y - k, zc - k, inner, y + k,
+                     zc + k))
+    half = k + sw["travel"] / 2 + 0.35
+    return (y - half, y + half, zc - k - 0.35, zc + k + 0.35)
+
+
+def margins(c, layout):
+    """{what: (margin, least)} in mm: each fit the case promises, as a number a test (and a
+    builder reading `make case`) can hold against its least acceptable value."""
+    names = {b.name: b for b in c.parts}
+    glass = names["glass"]
+    out = {
+        "wiring space under the perfboard": (c.z_board - c.floor_top, 3.0),
+        "glass to the plate": (c.z_plate - glass.hi[2], 0.3),
+        "window beyond the active area, past the makers' spread":
+            (layout.CASE["window_margin"] - layout.OLED["aa_spread"], 0.3),
+        # the plug reaches PLUG["reach"] past the surface its grip stops at
+        "Pico's plug reach past its receptacle": (
+            layout.PLUG["reach"] - (names["usb"].lo[0] - c.x0), 0.1),
+    }
+    power = layout.POWER[c.build["power"]["kind"]]
+    if "h_new" in power:
+        cell = names["power"]
+        out["room for the cell to swell"] = (cell.size()[2] - power["h_new"], 0.4)
+    cap, hole = layout.CAP, layout.CASE["button_hole"]
+    out["a cap's stem in its hole"] = ((hole - cap["stem_d"]) / 2, 0.2)
+    out["a cap's flange under the plate"] = (c.z_plate - c.cap_z[1], 0.05)
+    out["a cap's flange past its hole (keeps it in)"] = ((cap["flange_d"] - hole) / 2, 0.8)
+    out["a cap proud of the top"] = (c.cap_z[2] - c.z_top, 1.0)
+    if c.tray:
+        plate, slot = c.tray["plate"], c.tray["slot"]
+        out["the tray's end plate in its slot"] = (
+            min(plate.lo[1] - slot[1], slot[4] - plate.hi[1], slot[5] - plate.hi[2])
+            if c.tray["side"] == "right" else
+            min(plate.lo[0] - slot[0], slot[3] - plate.hi[0], slot[5] - plate.hi[2]), 0.3)
+    if c.switch:
+        knob = names["switch knob"]
+        out["the switch's slider past the case's side"] = (c.x0 - knob.lo[0], 0.5)
+    if c.charger_pocket:
+        y0, y1, z0, z1 = c.charger_pocket
+        usb, plug = names["charger usb"], layout.PLUG
+        # the pocket runs through the wall: the grip stops at the wall's inside face
+        out["charger's plug reach past its receptacle"] = (
+            plug["reach"] - (usb.lo[0] - (c.x0 + c.wall)), 0.1)
+        out["pocket around the plug's grip (width)"] = (y1 - y0 - plug["grip_w"], 0.4)
+        out["pocket around the plug's grip (height)"] = (z1 - z0 - plug["grip_h"], 0.4)
+        out["pocket's sill over the base's underside"] = (z0, c.wall * 0.8)
+    return out
+
+
+def fit_problems(c, layout):
+    """The margins() short of their least, in words (empty: everything fits)."""
+    return ["%s is %.2f mm, needs %.2f" % (k, m, least)
+            for k, (m, least) in margins(c, layout).items() if m < least - 1e-9]
 
 
 STOCK_LENGTHS = (12, 16, 20, 25, 30)

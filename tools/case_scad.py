@@ -31,13 +31,20 @@ def _cyl(x, y, z0, z1, d):
     return "translate(%s) cylinder(d = %s, h = %s);" % (_v(x, y, z0), _n(d), _n(z1 - z0))
 
 
-def _rounded(c, inset, z0, z1):
-    """The case's outline (corners rounded to c.corner), moved in by `inset`, z0 to z1."""
+def _rounded(c, inset, z0, z1, bevel_lo=0.0, bevel_hi=0.0):
+    """The case's outline (corners rounded to c.corner), moved in by `inset`, z0 to z1, its
+    bottom or top edge bevelled at 45 degrees by bevel_lo / bevel_hi."""
     r = c.corner - inset
     x0, y0, x1, y1 = c.x0 + c.corner, c.y0 + c.corner, c.x1 - c.corner, c.y1 - c.corner
-    return "hull() for (p = %s) translate([p[0], p[1], %s]) cylinder(r = %s, h = %s);" % (
-        "[" + ", ".join(_v(x, y) for x in (x0, x1) for y in (y0, y1)) + "]", _n(z0), _n(r),
-        _n(z1 - z0))
+    corners = "[" + ", ".join(_v(x, y) for x in (x0, x1) for y in (y0, y1)) + "]"
+    body = "cylinder(r = %s, h = %s);" % (_n(r), _n(z1 - z0 - bevel_lo - bevel_hi))
+    if bevel_lo:
+        body = "cylinder(r1 = %s, r2 = %s, h = %s); translate([0, 0, %s]) %s" % (
+            _n(r - bevel_lo), _n(r), _n(bevel_lo), _n(bevel_lo), body)
+    if bevel_hi:
+        body += " translate([0, 0, %s]) cylinder(r1 = %s, r2 = %s, h = %s);" % (
+            _n(z1 - z0 - bevel_hi), _n(r), _n(r - bevel_hi), _n(bevel_hi))
+    return "hull() for (p = %s) translate([p[0], p[1], %s]) { %s }" % (corners, _n(z0), body)
 
 
 def _block(head, lines, indent="  "):
@@ -47,10 +54,13 @@ def _block(head, lines, indent="  "):
 def base_lines(c):
     w = c.wall
     shell = _block("difference()", [
-        _rounded(c, 0, 0, c.z_split),
+        _rounded(c, 0, 0, c.z_split, bevel_lo=c.chamfer_under),
         _rounded(c, w, w, c.z_split + 1)])
     lx, ly, ld = c.lanyard
     body = shell + [_cyl(x, y, 0, c.z_board, c.base_boss_d) for x, y in c.screws]
+    if c.charger_pocket:  # the charger's shelf, from the wall (so it prints as one piece)
+        x0, y0, x1, y1, z1 = c.charger_shelf
+        body.append(_cube(c.x0 + 1, y0, w - 0.01, x1, y1, z1))
     body.append(_cyl(lx, ly, 0, 4.0, ld + 5.0))
     cuts = []
     for x, y in c.screws:
@@ -59,19 +69,43 @@ def base_lines(c):
     y0, y1, z0, _ = c.usb_cut
     cuts.append(_cube(c.x0 - 1, y0, z0, c.x0 + w + 0.01, y1, c.z_split + 1))
     cuts.append(_cyl(lx, ly, -1, 5.0, ld))
-    if c.charger_usb:
-        y0, y1, z0, z1 = c.charger_usb
+    if c.charger_pocket:
+        y0, y1, z0, z1 = c.charger_pocket
         cuts.append(_cube(c.x0 - 1, y0, z0, c.x0 + w + 0.01, y1, z1))
     if c.sound:
         sx, sy, sd = c.sound
         cuts.append(_cyl(sx, sy, -1, w + 1, sd))
+    if c.tray:
+        cuts.append(_cube(*c.tray["slot"]))
+    if c.switch:
+        y0, y1, z0, z1 = c.switch
+        cuts.append(_cube(c.x0 - 1, y0, z0, c.x0 + w + 0.01, y1, z1))
     return _block("module base()", _block("difference()", _block("union()", body) + cuts))
+
+
+def tray_lines(c, layout):
+    """The cells' tray: its floor, its end plate and a fingernail groove in the plate."""
+    if not c.tray:
+        return _block("module tray()", [])
+    t, plate, floor = layout.TRAY, c.tray["plate"], c.tray["floor"]
+    gz1 = plate.hi[2] - 2.0
+    gz0 = gz1 - t["groove_h"]
+    if c.tray["side"] == "right":
+        cy = plate.centre()[1]
+        groove = _cube(plate.hi[0] - t["groove_d"], cy - t["groove_w"] / 2, gz0,
+                       plate.hi[0] + 1, cy + t["groove_w"] / 2, gz1)
+    else:
+        cx = plate.centre()[0]
+        groove = _cube(cx - t["groove_w"] / 2, plate.lo[1] - 1, gz0, cx + t["groove_w"] / 2,
+                       plate.lo[1] + t["groove_d"], gz1)
+    body = [_cube(*floor.lo, *floor.hi), _cube(*plate.lo, *plate.hi)]
+    return _block("module tray()", _block("difference()", _block("union()", body) + [groove]))
 
 
 def top_lines(c):
     w = c.wall
     shell = _block("difference()", [
-        _rounded(c, 0, c.z_split, c.z_top),
+        _rounded(c, 0, c.z_split, c.z_top, bevel_hi=c.chamfer),
         _rounded(c, w, c.z_split - 1, c.z_plate)])
     body = shell + [_cyl(x, y, c.z_split, c.z_plate + 0.5, c.boss_d) for x, y in c.screws]
     wx0, wy0, wx1, wy1 = c.window
@@ -84,9 +118,41 @@ def top_lines(c):
     return _block("module top()", _block("difference()", _block("union()", body) + cuts))
 
 
+def cap_lines(c, layout):
+    """One button cap, flange down as it prints: the flange under the plate, the stem."""
+    cap = layout.CAP
+    z0, z1, z2 = c.cap_z
+    return _block("module cap()", [
+        "cylinder(d = %s, h = %s);" % (_n(cap["flange_d"]), _n(z1 - z0)),
+        "cylinder(d = %s, h = %s);" % (_n(cap["stem_d"]), _n(z2 - z0))])
+
+
+COLOURS = {"pico": "green", "oled": "royalblue", "glass": "black", "usb": "silver",
+           "power": "dimgray", "tray": "orange", "piezo": "black", "charger": "blue",
+           "charger usb": "silver", "latch": "purple", "switch": "navy", "switch knob": "white"}
+
+
 def parts_lines(c):
-    """The parts as translucent boxes, for the assembly view only."""
-    return _block("module parts()", ["%" + _cube(*b.lo, *b.hi) for b in c.parts])
+    """The parts, the perfboard and a cap on each button, in colour: the inside view."""
+    lines = ['color("tan") ' + _cube(0, 0, c.z_board, c.board_w, c.board_h, c.z_split)]
+    for b in c.parts:
+        colour = "dimgray" if b.name.startswith("button") else COLOURS.get(b.name, "gray")
+        lines.append('color("%s") %s' % (colour, _cube(*b.lo, *b.hi)))
+    for x, y in c.button_xy.values():
+        lines.append('color("crimson") translate(%s) cap();' % _v(x, y, c.cap_z[0]))
+    return _block("module parts()", lines)
+
+
+def cap_print_transform(c):
+    """The cap prints flange down at the origin: the map to its place on the first button."""
+    bx, by = c.button_xy[c.holed[0]]
+    return lambda x, y, z: (x + bx, y + by, z + c.cap_z[0])
+
+
+def tray_print_transform(c):
+    """The tray prints as it lies, on its floor at z = 0: the map back (case_check)."""
+    z0 = c.tray["floor"].lo[2]
+    return lambda x, y, z: (x, y, z + z0)
 
 
 def top_print_transform(c):
@@ -96,12 +162,17 @@ def top_print_transform(c):
     return lambda x, y, z: (x, -y, c.z_top - z)
 
 
-def scad(c, build_name):
+def scad(c, build_name, layout):
     lines = (HEADER % (build_name, len(c.buttons))).splitlines()
-    lines += base_lines(c) + top_lines(c) + parts_lines(c)
+    lines += base_lines(c) + top_lines(c) + tray_lines(c, layout) + cap_lines(c, layout)
+    lines += parts_lines(c)
     lines += [
         'if (part == "base") base();',
         'if (part == "top") translate(%s) rotate([180, 0, 0]) top();' % _v(0, 0, c.z_top),
-        'if (part == "assembly") { base(); top(); parts(); }',
+        'if (part == "tray") translate(%s) tray();' % _v(0, 0, -(c.tray["floor"].lo[2]
+                                                                 if c.tray else 0)),
+        'if (part == "cap") cap();',
+        'if (part == "assembly") { base(); top(); tray(); parts(); }',
+        'if (part == "inside") { color("teal") base(); color("orange") tray(); parts(); }',
     ]
     return "\n".join(lines) + "\n"

@@ -42,14 +42,18 @@ for _p in range(1, 30):
     else:
         PIN_NAMES[_p] = "GP%d" % _gp
         _gp += 1
-PIN_NAMES.update({30: "RUN", 31: "GP26", 32: "GP27", 33: "GND", 34: "GP28", 35: "ADC_VREF",
+PIN_NAMES.update({30: "RUN", 31: "GP26", 32: "GP27", 33: "AGND", 34: "GP28", 35: "ADC_VREF",
                   36: "3V3(OUT)", 37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS"})
 GPIO_PIN = {int(n[2:]): p for p, n in PIN_NAMES.items() if n.startswith("GP")}
+# Pin 33 is AGND, the ADC's quiet ground: no return current of buttons, display or cells.
 GND_PINS = tuple(p for p in sorted(PIN_NAMES) if PIN_NAMES[p] == "GND")
 PIN_3V3 = 36
-# Wokwi's wokwi-pi-pico names its grounds GND.1 .. GND.8 in header order.
-WOKWI_PIN = {p: ("GND.%d" % (GND_PINS.index(p) + 1) if n == "GND" else n) for p, n in
-             PIN_NAMES.items()}
+PIN_VSYS = 39
+PIN_GND_BATTERY = 38  # the cells' (or charger's) return, beside VSYS
+# Wokwi's wokwi-pi-pico names its grounds GND.1 .. GND.8 in header order, AGND among them.
+_ALL_GROUNDS = tuple(p for p in sorted(PIN_NAMES) if PIN_NAMES[p] in ("GND", "AGND"))
+WOKWI_PIN = {p: ("GND.%d" % (_ALL_GROUNDS.index(p) + 1) if p in _ALL_GROUNDS else n)
+             for p, n in PIN_NAMES.items()}
 WOKWI_PIN[36] = "3V3"
 
 # ---------------------------------------------------------------- the buttons
@@ -228,7 +232,7 @@ def plan(cfg):
             continue
         rows = [r for r, _, _, _ in items]
         mid = (min(rows) + max(rows)) / 2
-        cands = [g for g in GND_PINS if side_row(g)[0] == side]
+        cands = [g for g in GND_PINS if side_row(g)[0] == side and g != PIN_GND_BATTERY]
         gpin = min(cands, key=lambda g: (abs(side_row(g)[1] - mid), g))
         used_gnd.add(gpin)
         grow = side_row(gpin)[1]
@@ -248,7 +252,7 @@ def plan(cfg):
             p["wires"].append(Wire("gnd", [(rx, y), (mirror(BTN_L, side), y)]))
     p["oled"] = _place_oled(cfg, p["wires"], used_gnd)
     p["wires"] += p["oled"]["wires"]
-    p["gnd"] = {"oled": p["oled"]["gnd_pin"]}
+    p["gnd"] = {"oled": p["oled"]["gnd_pin"], "battery": PIN_GND_BATTERY}
     p["battery"] = battery
     return p
 
@@ -295,7 +299,7 @@ def _place_oled(cfg, fixed, used_gnd):
     lo = max(1, min(sda_row, scl_row) - 5)
     hi = min(17, max(sda_row, scl_row))
     best = None
-    gnd_choices = [g for g in GND_PINS if g not in used_gnd]
+    gnd_choices = [g for g in GND_PINS if g not in used_gnd and g != PIN_GND_BATTERY]
     for top in range(lo, hi + 1):
         rows = {f: top + i for i, f in enumerate(order)}
         for gpin in gnd_choices:
@@ -403,12 +407,15 @@ def pins_md(cfg):
         uses.setdefault(gpin, []).append("%s-side button ground rail"
                                           % ("left" if side == "L" else "right"))
     uses.setdefault(oled["gnd_pin"], []).append("OLED GND")
+    uses.setdefault(PIN_GND_BATTERY, []).append("battery - (the cells' or the charger's OUT-)")
     for gpin in GND_PINS:
         w("| %d | GND | %s |" % (gpin, "; ".join(uses.get(gpin, ["spare (all GND pins are"
                                                                   " the same)"]))))
+    w("| 33 | AGND | nothing: the ADC's analog ground, never a return for the battery,"
+      " display or buttons |")
     w("| 36 | 3V3(OUT) | OLED VCC |")
-    w("| 39 | VSYS | optional battery input, through a Schottky diode (and the soft-power"
-      " latch, if fitted: see BOM.md) |")
+    w("| %d | VSYS | optional battery +, through a Schottky diode (and the soft-power"
+      " latch, if fitted: see BOM.md) |" % PIN_VSYS)
     w("| 40 | VBUS | USB 5 V; leave alone |")
     w("")
     w("## Optional parts")
@@ -528,7 +535,8 @@ def wiring_svg(cfg):
             ' transform="rotate(-90 %s %s)"' % (_fmt(CX), _fmt(by + bh / 2))))
     a(_text(CX + 20, by + bh / 2, "Pico / Pico W / Pico 2", 11, "middle", "#d7ecd9",
             extra=' transform="rotate(-90 %s %s)"' % (_fmt(CX + 20), _fmt(by + bh / 2))))
-    used = {GPIO_PIN[cfg.SDA], GPIO_PIN[cfg.SCL], PIN_3V3, oled["gnd_pin"]}
+    used = {GPIO_PIN[cfg.SDA], GPIO_PIN[cfg.SCL], PIN_3V3, oled["gnd_pin"], PIN_GND_BATTERY,
+            PIN_VSYS}
     used |= {b["pin"] for b in p["buttons"]}
     used |= {r[0] for r in p["rails"].values()}
     for pin in range(1, 41):
@@ -536,8 +544,8 @@ def wiring_svg(cfg):
         y = row_y(row)
         x = bx if side == "L" else bx + BOARD_W
         name = PIN_NAMES[pin]
-        fill = "#222" if name == "GND" else ("#d62828" if name in ("3V3(OUT)", "VSYS", "VBUS")
-                                            else "#f2c14e")
+        power = name in ("3V3(OUT)", "VSYS", "VBUS")
+        fill = "#222" if name in ("GND", "AGND") else ("#d62828" if power else "#f2c14e")
         a('<circle cx="%d" cy="%d" r="7" fill="%s" stroke="#111" stroke-width="1"/>'
           % (x, y, fill))
         a(_text(x, y + 3, str(pin), 7, "middle", "#fff" if fill != "#f2c14e" else "#111"))
@@ -630,7 +638,9 @@ def wiring_svg(cfg):
         "Buttons: one leg to the GPIO, the other to GND; the internal pull-ups are used (no"
         " resistors). A crossing without a dot is not a connection.",
         "Minimal build: only %s (same pins), selected in config.py." % mini,
-        "Pins are numbered 1-40 on the pads; all GND pins are the same ground. Full table:"
+        "Battery (optional): + through the Schottky diode to VSYS (pin %d), - to GND (pin %d);"
+        " never to AGND (pin 33)." % (PIN_VSYS, PIN_GND_BATTERY),
+        "Pins are numbered 1-40 on the pads; the GND pins are one ground. Full table:"
         " hardware/PINS.md.",
     ]
     piezo, battery = optional(cfg)

@@ -158,9 +158,11 @@ def reset_rows(rep):
 
 def power_rows(rep):
     """The power model's estimates (tools/power_model.py) from the .mpy game's busy time."""
-    return [Row("power model, %s (%d mAh)" % (name, e["mah"]), "", "play %.0f h, asleep %.0f days"
-                % (e["play_hours"], e["standby_days"]), None, "mpy", "1.28.0",
-                part("--only play")) for name, e in (rep.get("power") or {}).items()]
+    return [Row("power model, %s (%d mAh)" % (name, e["mah"]), "",
+                "play %.0f-%.0f h, asleep %.0f-%.0f days" % (*e["play_hours"],
+                                                             *e["standby_days"]),
+                None, "mpy", "1.28.0", part("--only play"))
+            for name, e in (rep.get("power") or {}).items()]
 
 
 def rows(rep):

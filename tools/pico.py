@@ -189,7 +189,7 @@ class Probe:
     def __init__(self, res):
         self.raw = res
         self.records = []  # (kind name, state name, us, alloc, i2c data bytes, writes)
-        self.idle = {}  # state name -> (passes, alloc, max us)
+        self.idle = {}  # state name -> (passes sampled, alloc, max us, passes, total us)
         self.summary = {}
         self.console = []
         out = res.get("out", "")
@@ -198,9 +198,8 @@ class Probe:
             if p[:1] == ["R"] and len(p) == 7:
                 us, al, by, wr = map(int, p[3:])
                 self.records.append((p[1], p[2], us, None if al == NA else al, by, wr))
-            elif p[:1] == ["I"] and len(p) == 5:
-                n, al, mx = map(int, p[2:])
-                self.idle[p[1]] = (n, al, mx)
+            elif p[:1] == ["I"] and len(p) == 7:
+                self.idle[p[1]] = tuple(map(int, p[2:]))
             elif p[:1] == ["S"] and len(p) > 1:
                 self.summary[p[1]] = p[2:]
             else:

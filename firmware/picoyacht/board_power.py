@@ -7,8 +7,10 @@ clock(fast) runs the CPU at its clock from boot, or at SLOW_HZ while the display
 dimmed or off. wait() puts the chip in DORMANT (machine.lightsleep() with no argument
 stops the crystal) with a wake on each button's pin going low, which MicroPython does not
 set up itself, so it is written to IO_BANK0's DORMANT_WAKE_INTE registers here. On USB
-power (VBUS on GP24, not readable on a Pico W) DORMANT would drop the USB connection, so
-it waits in short light sleeps instead. The board stops its sampling Timer and its
+power DORMANT would drop the USB connection, so it waits in short light sleeps instead.
+Each board says where USB is: the Pico and Pico 2 sense VBUS on GP24; a Pico W's VBUS
+sense is the wireless chip's GPIO2 ("WL_GPIO2" in MicroPython's W builds), since GP24 is
+that chip's data line there. The board stops its sampling Timer and its
 watchdog around wait() (the watchdog would count on after the wake). battery_mv() reads
 VSYS for the diagnostics screen.
 
@@ -31,6 +33,7 @@ from micropython import const
 # bits, +0x3000 clears them (the atomic aliases).
 _WAKE_INTE = (("RP2350", 0x400282D8), ("RP2040", 0x40014160))
 _VBUS_GPIO = const(24)  # Pico and Pico 2: high while USB powers the board
+_VBUS_W = "WL_GPIO2"  # Pico W and Pico 2 W: the same sense, on the wireless chip
 _NAP_MS = const(20)  # a light sleep on USB power, between looks at the buttons
 SLOW_HZ = 48000000  # the display dimmed or off: the lowest clock the USB PLL also runs at
 
@@ -60,8 +63,13 @@ class PicoPower:
                 pass  # a firmware that cannot: it stays at its clock
 
     def usb_powered(self):
+        """VBUS is present: the board's own sense line. On a W build that cannot reach its
+        radio chip it assumes USB: a nap costs more than DORMANT, a dropped link more."""
         if " W" in self.chip:
-            return True  # VBUS is on the radio chip: assume USB, never drop the link
+            try:
+                return Pin(_VBUS_W, Pin.IN).value() == 1
+            except (ValueError, OSError):
+                return True
         return Pin(_VBUS_GPIO, Pin.IN).value() == 1
 
     def wait(self, gpios, read):

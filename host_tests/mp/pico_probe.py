@@ -220,6 +220,8 @@ class ProbeBoard(board_pico.PicoBoard):
         self.idle_n = array("i", bytes(4 * 16))
         self.idle_alloc = array("i", bytes(4 * 16))
         self.idle_max = array("i", bytes(4 * 16))
+        self.idle_all = array("i", bytes(4 * 16))  # every idle pass, and their time: the
+        self.idle_us = array("i", bytes(4 * 16))  # CPU's busy share between presses
         self.passes = 0
         self.max_cpu_us = 0
         self.max_press_pass_us = 0
@@ -320,6 +322,8 @@ class ProbeBoard(board_pico.PicoBoard):
                 self.idle_alloc[st] += alloc
             if us > self.idle_max[st]:
                 self.idle_max[st] = us
+            self.idle_all[st] += 1
+            self.idle_us[st] += us
             return
         if self.shots and (self.press_seen or self.passes == 1):  # 1: the boot frame
             self.shot_level ^= 1
@@ -414,7 +418,8 @@ def main(opts):
         app = r.app
         for st in range(len(SCREENS)):
             if b.idle_n[st]:
-                print("I", SCREENS[st], b.idle_n[st], b.idle_alloc[st], b.idle_max[st])
+                print("I", SCREENS[st], b.idle_n[st], b.idle_alloc[st], b.idle_max[st],
+                      b.idle_all[st], b.idle_us[st])
         g = app.turn.game
         print("S passes", b.passes, "max_cpu_us", b.max_cpu_us, "free0", free0,
               "max_press_pass_us", b.max_press_pass_us)
