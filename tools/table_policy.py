@@ -1,45 +1,30 @@
-"""Build Expert's tables: exact optimal turn-start values for Yahtzee (each joker rule) and
-Yatzy, by backward induction over the filled-box masks, vectorized with NumPy.
+"""Checking Expert's tables (for `make bench-strategy` and the tests): the device's policy
+(its integer in-turn search on the quantized table, its exact tie rules) evaluated exactly,
+not sampled, on the game the table was built for or on another joker rule it may serve.
 
-    python tools/build_tables.py [--out tables] [--only yahtzee_1,yatzy] [--force]
+    python tools/table_policy.py [--tables tables]
 
-For every rule set it writes tables/<name>.bin (format in firmware/picoyacht/strategy_table.py)
-and tables/<name>.json with the exact optimum and the quantization loss: the device's
-policy (integer in-turn search on the quantized table, its exact tie rules) evaluated
-exactly, not sampled. A table is rebuilt only when this script, the rules or the engine
-changed since it was written (or with --force).
-
+A NumPy solve by backward induction over the filled-box masks, written independently of
+tools/build_tables.py (whose exact optima it also reproduces, for games without Sharp Dice).
 The in-turn search is the device's (picoyacht.strategy): S = value of ending the turn with
 each roll; then per re-roll stage, expect (mean over one more die) and maxdown (best
 sub-multiset). Here each of those runs on a (keeps x positions) array at once.
 """
 
 import argparse
-import hashlib
 import json
 import sys
 import time
 from pathlib import Path
 
+import build_tables as bt
 import numpy as np
 from paths import ROOT
 
 from picoyacht import engine, rules
-from picoyacht.strategy_table import HEADER, MAGIC
 
 ONE = engine.ONE
-BSHIFT = 7
 CHUNK = 1024
-
-# name -> (rule set, joker variant or None)
-TABLES = {
-    "yahtzee_0": (rules.YAHTZEE, rules.JOKER_FORCED),
-    "yahtzee_1": (rules.YAHTZEE, rules.JOKER_FREE),
-    "yahtzee_2": (rules.YAHTZEE, rules.JOKER_ORIGINAL),
-    "yatzy": (rules.YATZY, None),
-}
-# the table installed as the shared Yahtzee table (serves every joker variant)
-SHARED = {"yahtzee": "yahtzee_0"}
 
 
 def parents(d):
@@ -72,41 +57,6 @@ class Progress:
             if self.done >= self.total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
-
-
-# ---- upper-total classes -------------------------------------------------------------------
-def upper_classes(ndice=5, at=63):
-    """Per upper mask U: slot[U][up] = live class (0..) or 255 (bonus decided), the live
-    classes' representative totals, and how many there are. Totals are capped at `at`."""
-    slot = np.full((64, 64), 255, dtype=np.uint8)
-    reps = []
-    for u in range(64):
-        reach = {0}
-        for f in range(1, 7):
-            if u >> (f - 1) & 1:
-                reach = {min(at, a + k * f) for a in reach for k in range(ndice + 1)}
-        fut = {0}
-        for f in range(1, 7):
-            if not u >> (f - 1) & 1:
-                fut = {a + k * f for a in fut for k in range(ndice + 1)}
-        sums = sorted(fut)
-
-        def key(up, sums=sums):
-            if up >= at:
-                return None
-            c = [x for x in sums if x >= at - up]
-            return c[0] if c else None
-
-        keys = sorted({key(up) for up in reach if key(up) is not None})
-        rep = []
-        for k in keys:
-            rep.append(min(up for up in reach if key(up) == k))
-        for up in range(64):
-            k = key(up)
-            if k is not None:
-                slot[u, up] = keys.index(k) if k in keys else 254
-        reps.append(rep)
-    return slot, reps
 
 
 # ---- the game as arrays ----------------------------------------------------------------------
@@ -158,7 +108,7 @@ class Spec:
             subs.append(lst)
         width = max(len(x) for x in subs)
         self.subs = np.array([x + [x[0]] * (width - len(x)) for x in subs], dtype=np.int64)
-        self.slot, self.reps = upper_classes()
+        self.slot, self.reps = bt.upper_classes()
 
     def lgroups(self):
         return (1 << (self.nb - 6)) + ((1 << (self.nb - 7)) if self.Y == 2 else 0)
@@ -418,155 +368,43 @@ def solve(spec, Vq=None, label="solve"):
     return V
 
 
-# ---- the file ---------------------------------------------------------------------------------
-def layout(spec):
-    nlive = np.array([len(r) for r in spec.reps])
-    uoff = np.concatenate([[0], np.cumsum(nlive)[:-1]])
-    gsize = 128 + int(nlive.sum())
-    return nlive, uoff, gsize
-
-
-def encode(spec, V):
-    """Quantize: 16-bit decided value per (lower group, upper mask), one byte per live
-    class. Returns the file bytes."""
-    nlive, uoff, gsize = layout(spec)
-    ng = spec.lgroups()
-    body = np.zeros((ng, gsize), dtype=np.uint8)
-    scale = float(1 << BSHIFT)
-    for m in range(spec.full):
-        low, u = m >> 6, m & 63
-        for y in range(spec.Y):
-            if y and not (m >> spec.yzb & 1):
-                continue
-            g = spec.lgroup(low, y)
-            vdec = V[m, y, spec.at]
-            if np.isnan(vdec):
-                continue
-            base = int(round(vdec * scale))
-            assert 0 <= base < 65536, (m, y, vdec)
-            body[g, 2 * u] = base & 255
-            body[g, 2 * u + 1] = base >> 8
-            for k, up in enumerate(spec.reps[u]):
-                dv = V[m, y, up] - base / scale
-                if np.isnan(dv):
-                    continue
-                q = int(round(dv * 255 / spec.bonus))
-                body[g, 128 + uoff[u] + k] = min(255, max(0, q))
-    head = bytearray(16)
-    head[0:4] = MAGIC
-    head[4] = spec.rid
-    head[5] = 255 if spec.joker is None else spec.joker
-    head[6] = spec.nb
-    head[7] = spec.at
-    head[8] = spec.bonus
-    head[9] = BSHIFT
-    head[10:12] = ng.to_bytes(2, "little")
-    head[12:14] = gsize.to_bytes(2, "little")
-    out = bytes(head) + uoff.astype("<u2").tobytes() + spec.slot.tobytes()
-    assert len(out) == HEADER
-    return out + body.tobytes()
-
-
-def decode(spec, data):
-    """The device's fixed-point value of every position of a table file, as V[mask, y, up]
-    (int64), using exactly strategy_table's arithmetic."""
-    nlive, uoff, gsize = layout(spec)
-    bshift = data[9]
-    bonus = data[8]
-    body = np.frombuffer(data[HEADER:], dtype=np.uint8).reshape(-1, gsize).astype(np.int64)
-    V = np.zeros((spec.full + 1, spec.Y, 64), dtype=np.int64)
-    masks = np.arange(spec.full)
-    for y in range(spec.Y):
-        ok = masks if y == 0 else masks[(masks >> spec.yzb) & 1 == 1]
-        g = np.array([spec.lgroup(m >> 6, y) for m in ok])
-        u = ok & 63
-        base = (body[g, 2 * u] | (body[g, 2 * u + 1] << 8)) << (16 - bshift)
-        for up in range(64):
-            s = spec.slot[u, up].astype(np.int64)
-            live = s < 254
-            d = body[g, np.minimum(128 + uoff[u] + np.where(live, s, 0), gsize - 1)]
-            V[ok, y, up] = base + np.where(live, (d * (bonus << 16) + 127) // 255, 0)
-    return V
-
-
-def optimum(V):
-    return float(V[0, 0, 0])
-
-
-def build(name, out_dir, force=False, start=0):
-    rid, joker = TABLES[name]
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    binf, meta = out_dir / (name + ".bin"), out_dir / (name + ".json")
-    stamp = source_stamp()
-    npy = out_dir / (name + ".exact.npy")
-    if not force and binf.exists() and meta.exists() and npy.exists():
-        old = json.loads(meta.read_text())
-        if old.get("stamp") == stamp:
-            sys.stderr.write("%s: up to date\n" % binf)
-            return old
+# ---- checking a built table -------------------------------------------------------------------
+def check(name, tables=ROOT / "tables", out=sys.stderr):
+    """The device policy's exact loss on its own game, and for a Yahtzee table the loss of
+    serving each other joker rule (against that rule's own optimum). Games without Sharp
+    Dice only: the policy solve models the device's search as it is."""
+    rid, joker, sharp = bt.TABLES[name]
+    path = Path(tables) / (name + ".bin")
+    info = json.loads(path.with_suffix(".json").read_text())
+    if sharp or bt.Spec(rid, joker).n != 5:
+        return {"name": name, "optimum": info["optimum"], "checked": False}
     t0 = time.time()
-    spec = Spec(rid, joker, start)
-    V = solve(spec, label=name + " exact")
-    t_exact = time.time() - t0
-    data = encode(spec, V)
-    Vq = decode(spec, data)
-    Vp = solve(spec, Vq, label=name + " policy")
-    info = {
-        "name": name, "rid": rid, "joker": joker,
-        "optimum": optimum(V), "device_policy": optimum(Vp),
-        "loss": optimum(V) - optimum(Vp), "bytes": len(data),
-        "seconds_exact": round(t_exact, 1), "seconds_total": round(time.time() - t0, 1),
-        "stamp": stamp,
-    }
-    # a shared table serving the other joker variants: measure the device policy there
+    Vq = bt.decode(bt.Spec(rid, joker), path.read_bytes())
+    res = {"name": name, "optimum": info["optimum"], "checked": True}
+    res["device_policy"] = bt.optimum(solve(Spec(rid, joker), Vq, label=name + " policy"))
+    res["loss"] = res["optimum"] - res["device_policy"]
     if rid == rules.YAHTZEE:
-        info["as_shared"] = {}
+        res["as_shared"] = {}
         for other in (rules.JOKER_FORCED, rules.JOKER_FREE, rules.JOKER_ORIGINAL):
             if other == joker:
                 continue
-            ospec = Spec(rid, other, start)
-            Vo = solve(ospec, Vq, label="%s as j%d" % (name, other))
-            info["as_shared"][str(other)] = optimum(Vo)
-    np.save(npy, V)  # the exact values, for the bench's agreement check
-    tmp = binf.with_suffix(".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(binf)
-    meta.write_text(json.dumps(info, indent=1))
-    sys.stderr.write("%s: optimum %.6f, device policy %.6f (loss %.6f), %d bytes\n" % (
-        name, info["optimum"], info["device_policy"], info["loss"], len(data)))
-    return info
-
-
-# Bump when the DP or the encoding changes; the tables also depend on the rules and format.
-BUILDER_VERSION = 1
-
-
-def source_stamp():
-    h = hashlib.sha256(b"%d" % BUILDER_VERSION)
-    for p in (ROOT / "firmware/picoyacht/rules.py",
-              ROOT / "firmware/picoyacht/strategy_table.py"):
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+            own = json.loads((Path(tables) / ("yahtzee_%d.json" % other)).read_text())
+            v = bt.optimum(solve(Spec(rid, other), Vq, label="%s for j%d" % (name, other)))
+            res["as_shared"][rules.JOKER_NAMES[other]] = {
+                "device_policy": v, "loss": own["optimum"] - v}
+    res["seconds"] = round(time.time() - t0, 1)
+    return res
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=str(ROOT / "tables"))
-    ap.add_argument("--only", default="")
-    ap.add_argument("--force", action="store_true")
+    ap.add_argument("--tables", default=str(ROOT / "tables"))
+    ap.add_argument("--only", default="yahtzee_0,yahtzee_1,yahtzee_2,yatzy")
     a = ap.parse_args(argv)
-    names = [x for x in a.only.split(",") if x] or list(TABLES)
-    infos = {}
-    for name in names:
-        infos[name] = build(name, a.out, a.force)
-    out = Path(a.out)
-    for alias, src in SHARED.items():
-        if (out / (src + ".bin")).exists():
-            (out / (alias + ".bin")).write_bytes((out / (src + ".bin")).read_bytes())
-    for name, info in infos.items():
-        print("%-10s optimum %.4f  device %.4f  loss %.5f  %7d bytes" % (
-            name, info["optimum"], info["device_policy"], info["loss"], info["bytes"]))
+    for name in a.only.split(","):
+        bt.build(name, a.tables)
+    for name in a.only.split(","):
+        print(json.dumps(check(name, a.tables)))
 
 
 if __name__ == "__main__":

@@ -1,19 +1,21 @@
 """Expert's table: the optimal value of every turn-start position, read from flash.
 
-Written by tools/build_tables.py. A position is (filled mask, upper total capped at the
-bonus threshold, Yahtzee-bonus flag). Lossless collapses: once the upper bonus is decided
-(reached, or out of reach) the upper total no longer matters, and two totals that no
-remaining upper scores can tell apart share one value. What is stored, per group of
-(lower mask, flag, upper mask): a 16-bit "decided" value (units 2^-BSHIFT points), then
-one byte per live upper-total class: the extra value of the bonus still being in play, in
-units of bonus/255. Little-endian file layout:
+Written by tools/build_tables.py, one file per game and option (Sharp Dice changes every
+value). A position is (filled mask, upper total capped at the bonus threshold, Yahtzee-bonus
+flag). Lossless collapses: once the upper bonus is decided (reached, or out of reach) the
+upper total no longer matters, and two totals that no remaining upper scores can tell apart
+share one value. What is stored, per group of (lower mask, flag, upper mask): a 16-bit
+"decided" value (units 2^-BSHIFT points), then one byte per live upper-total class: the
+extra value of the bonus still being in play, in units of bonus/255. Little-endian file
+layout, with A = bonus_at + 1 (the upper totals 0..bonus_at):
 
-    0   b"PYT1"
+    0   b"PYT2"
     4   u8 rule set id, u8 joker variant built for (255: none), u8 boxes, u8 bonus_at
-    8   u8 bonus, u8 BSHIFT, u16 lower groups, u16 group size in bytes, u16 reserved
+    8   u8 bonus, u8 BSHIFT, u16 lower groups, u16 group size in bytes,
+    14  u8 flags (bit 0: built for Sharp Dice), u8 reserved
     16  u16 uoff[64]: offset of each upper mask's live bytes inside a group
-    144 u8 slot[64][64]: live class of (upper mask, upper total), 255 = decided
-    4240 the groups, lower-group index (lower mask, flag) major, fixed size each
+    144 u8 slot[64][A]: live class of (upper mask, upper total), 255 = decided
+    144 + 64 A  the groups, lower-group index (lower mask, flag) major, fixed size each
 
 The table is never loaded: each value costs up to three seek + readinto calls into small
 preallocated buffers, and a turn needs a few dozen values.
@@ -21,8 +23,14 @@ preallocated buffers, and a turn needs a few dozen values.
 
 from array import array
 
-HEADER = 4240
-MAGIC = b"PYT1"
+MAGIC = b"PYT2"
+FLAG_SHARP = 1
+_SLOTS = 144  # where slot[][] starts
+
+
+def header_size(bonus_at):
+    """Bytes before the groups: they start after one slot row per upper mask."""
+    return _SLOTS + 64 * (bonus_at + 1)
 
 
 class Table:
@@ -40,12 +48,14 @@ class Table:
         self.bshift = h[9]
         self.ngroups = h[10] | h[11] << 8
         self.gsize = h[12] | h[13] << 8
+        self.sharp = bool(h[14] & FLAG_SHARP)
+        self.header = header_size(self.at)
         raw = bytearray(128)
         f.readinto(raw)
         self.uoff = array("H", bytes(128))
         for u in range(64):
             self.uoff[u] = raw[2 * u] | raw[2 * u + 1] << 8
-        self.row = bytearray(64)  # slot row of one upper mask
+        self.row = bytearray(self.at + 1)  # slot row of one upper mask
         self.row_u = -1
         self.b2 = bytearray(2)
         self.b1 = bytearray(1)
@@ -94,9 +104,9 @@ class Table:
             return 0
         f = self.f
         u = mask & 63
-        base = HEADER + self._lgroup(mask, y) * self.gsize
+        base = self.header + self._lgroup(mask, y) * self.gsize
         if u != self.row_u:
-            f.seek(HEADER - 4096 + 64 * u)
+            f.seek(_SLOTS + (self.at + 1) * u)
             f.readinto(self.row)
             self.row_u = u
             self.reads += 1
