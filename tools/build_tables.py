@@ -336,20 +336,21 @@ def encode(spec, V):
     ng = spec.lgroups()
     body = np.zeros((ng, gsize), dtype=np.uint8)
     scale = float(1 << BSHIFT)
-    for m in range(spec.full):
-        low, u = m >> 6, m & 63
-        for y in range(spec.Y):
-            if (y and not (m >> spec.yzb & 1)) or np.isnan(V[m, y, spec.at]):
-                continue
-            g = spec.lgroup(low, y)
-            base = int(round(V[m, y, spec.at] * scale))
-            assert 0 <= base < 65536, (m, y)
-            body[g, 2 * u], body[g, 2 * u + 1] = base & 255, base >> 8
-            for k, up in enumerate(spec.reps[u]):
-                dv = V[m, y, up] - base / scale
-                if not np.isnan(dv):
-                    q = int(round(dv * 255 / spec.bonus))
-                    body[g, 128 + uoff[u] + k] = min(255, max(0, q))
+    masks = np.arange(spec.full)
+    for y in range(spec.Y):
+        m = masks[~np.isnan(V[masks, y, spec.at])]
+        if y:
+            m = m[(m >> spec.yzb & 1) == 1]
+        g, u = lgroups(spec, m, y), m & 63
+        base = np.round(V[m, y, spec.at] * scale).astype(np.int64)
+        assert ((0 <= base) & (base < 65536)).all()
+        body[g, 2 * u], body[g, 2 * u + 1] = base & 255, base >> 8
+        for uu in range(64):
+            sel = u == uu
+            for k, up in enumerate(spec.reps[uu]):
+                dv = V[m[sel], y, up] - base[sel] / scale
+                q = np.clip(np.round(np.nan_to_num(dv) * 255 / spec.bonus), 0, 255)
+                body[g[sel], 128 + uoff[uu] + k] = q
     head = bytearray(16)
     head[0:4] = MAGIC
     head[4:10] = bytes((spec.rid, 255 if spec.joker is None else spec.joker, spec.nb,
@@ -360,6 +361,11 @@ def encode(spec, V):
     out = bytes(head) + uoff.astype("<u2").tobytes() + spec.slot.tobytes()
     assert len(out) == header_size(spec.at)
     return out + body.tobytes()
+
+
+def lgroups(spec, m, y):
+    """Spec.lgroup over an array of masks."""
+    return np.array([spec.lgroup(x >> 6, y) for x in m], dtype=np.int64)
 
 
 def decode(spec, data):
@@ -373,7 +379,7 @@ def decode(spec, data):
     masks = np.arange(spec.full)
     for y in range(spec.Y):
         ok = masks if y == 0 else masks[(masks >> spec.yzb) & 1 == 1]
-        g = np.array([spec.lgroup(m >> 6, y) for m in ok])
+        g = lgroups(spec, ok, y)
         u = ok & 63
         base = (body[g, 2 * u] | (body[g, 2 * u + 1] << 8)) << (16 - bshift)
         for up in range(spec.at + 1):

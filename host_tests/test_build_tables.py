@@ -1,0 +1,124 @@
+"""Expert's table builder: each game and option's optimum against independent solvers'
+figures, Sharp Dice's "throw them all again", and the table file each writes as the device
+reads it (CPython only: the builder is a host tool)."""
+
+import build_tables as bt
+import numpy as np
+import pytest
+
+from picoyacht import engine, rules, strategy_table
+
+# Expected final totals from the start, playing optimally, from solvers independent of this
+# repository (the free-choice joker's is Verhoeff's published 254.5896).
+OPTIMA = {
+    "yahtzee_0": 254.5877287,
+    "yahtzee_1": 254.5896095,
+    "yahtzee_2": 253.9910414,
+    "yatzy": 248.4399894,
+    "yahtzee_0_sharp": 309.8884692,
+    "deluxe": 251.4643134,
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMA))
+def test_the_optimum_matches_independent_solvers(name):
+    """The whole solve, a few seconds each. Negative controls: Chance doubled with Sharp
+    Dice, and Deluxe's bonus counted at 63, each move their optimum off these figures."""
+    rid, joker, sharp = bt.TABLES[name]
+    V = bt.solve(bt.Spec(rid, joker, sharp=sharp))
+    assert bt.optimum(V) == pytest.approx(OPTIMA[name], abs=2e-6)
+
+
+def test_every_table_name_has_its_game_and_options():
+    for name, (rid, joker, sharp) in bt.TABLES.items():
+        assert bt.table_name(rid, 0 if joker is None else joker, sharp) == name
+    assert bt.table_name(rules.MAXI, 0, False) is None
+    assert bt.words("yahtzee_1_sharp") == "Yahtzee, Free joker, Sharp Dice"
+
+
+def last_turn(rid, box, sharp):
+    """The last turn of a game with only `box` open and the upper bonus decided."""
+    spec = bt.Spec(rid, rules.JOKER_FORCED if rid == rules.YAHTZEE else None,
+                   ((1 << rules.RULESETS[rid].nboxes) - 1) & ~(1 << box), sharp=sharp)
+    return spec, bt.solve(spec)
+
+
+def hold_values(spec, V, roll, left):
+    """(throw all again, best hold of some dice, score now) for a roll as face counts, in
+    the NumPy spelling of the builder's search, which must value the turn as the kernel."""
+    Sm, Ss, holds, turn = bt.turn_search(spec, V, spec.start, spec.at, 0)
+    assert turn == pytest.approx(V[spec.start, 0, spec.at])
+    keeps = spec.graph[0]
+    r = keeps.index(roll) - spec.graph[3][spec.n]
+    subs = [i for i, k in enumerate(keeps[:len(holds[left])])
+            if 0 < sum(k) and all(a <= b for a, b in zip(k, roll, strict=True))]
+    return holds[left][0], max(holds[left][subs]), Sm[r]
+
+
+def test_throwing_all_the_dice_again_for_a_doubled_yahtzee():
+    """Last turn, only the Yahtzee box open, 1-2-3-4-6 with one re-roll left. With Sharp
+    Dice, throwing all five (a Yahtzee in one throw scores 100: 100 x 6/6^5) beats holding
+    one die (50 x 1/6^4); without it the two are worth the same. Negative controls: the
+    kernel or turn_search valuing "throw all" as a hold (A[0] from expect only) fail this."""
+    yz = rules.RULESETS[rules.YAHTZEE].yahtzee_box
+    roll = (1, 1, 1, 1, 0, 1)
+    spec, V = last_turn(rules.YAHTZEE, yz, True)
+    throw, hold, now = hold_values(spec, V, roll, 1)
+    assert throw == pytest.approx(100 * 6 / 6 ** 5)
+    assert hold == pytest.approx(50 / 6 ** 4)
+    assert now == 0 and throw > hold
+    spec, V = last_turn(rules.YAHTZEE, yz, False)
+    throw, hold, _ = hold_values(spec, V, roll, 1)
+    assert throw == pytest.approx(hold) == pytest.approx(50 / 6 ** 4)
+
+
+def test_the_kernel_and_its_numpy_spelling_agree():
+    """turn_search (NumPy, one position) against turn_kernel.c on a Sharp sub-game.
+    Negative control: the kernel's "throw all" from expect only fails this."""
+    rs = rules.RULESETS[rules.YAHTZEE]
+    start = ((1 << rs.nboxes) - 1) & ~(0b10000001 | 1 << rs.yahtzee_box)
+    spec = bt.Spec(rules.YAHTZEE, rules.JOKER_FREE, start, sharp=True)
+    V = bt.solve(spec)
+    for m in (start, start | 1, start | 0b10000001, start | 1 << rs.yahtzee_box):
+        for up, y in ((0, 0), (60, 0), (63, 1)):
+            if y and not m >> rs.yahtzee_box & 1:
+                continue
+            assert bt.turn_search(spec, V, m, up, y)[3] == pytest.approx(V[m, y, up])
+
+
+@pytest.mark.parametrize("rid,sharp", [(rules.DELUXE, False), (rules.YAHTZEE, True)])
+def test_the_device_reads_what_the_builder_wrote(tmp_path, rid, sharp):
+    """A cut-down game's table through strategy_table.Table: the header's options, and
+    every value as the decoder (the builder's own arithmetic) has it. Deluxe's bonus at 84
+    needs slot rows 85 wide. Negative control: the reader with 64-wide rows fails."""
+    rs = rules.RULESETS[rid]
+    start = ((1 << rs.nboxes) - 1) & ~(0b110000 | 0b11 << 9)
+    spec = bt.Spec(rid, rules.JOKER_FORCED if rs.joker else None, start, sharp=sharp)
+    V = bt.solve(spec)
+    data = bt.encode(spec, V)
+    path = tmp_path / "t.bin"
+    path.write_bytes(data)
+    Vq = bt.decode(spec, data)
+    t = strategy_table.Table.open(str(path))
+    assert (t.rid, t.nb, t.at, t.bonus, t.sharp) == (rid, rs.nboxes, rs.bonus_at, rs.bonus, sharp)
+    assert t.joker == (rules.JOKER_FORCED if rs.joker else 255)
+    checked = 0
+    for m in range(spec.full):
+        if m & start != start:
+            continue
+        for y in range(spec.Y):
+            for up in range(0, rs.bonus_at + 1, 3):
+                if np.isnan(V[m, y, up]) or (y and not m >> spec.yzb & 1):
+                    continue
+                assert t.value(m, up, y) == Vq[m, y, up]
+                assert abs(t.value(m, up, y) / engine.ONE - V[m, y, up]) < 0.2
+                checked += 1
+    assert checked > 50
+    t.close()
+
+
+def test_an_old_table_file_is_refused(tmp_path):
+    path = tmp_path / "old.bin"
+    path.write_bytes(b"PYT1" + bytes(5000))
+    with pytest.raises(ValueError):
+        strategy_table.Table.open(str(path))
