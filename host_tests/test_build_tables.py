@@ -2,31 +2,24 @@
 figures, Sharp Dice's "throw them all again", and the table file each writes as the device
 reads it (CPython only: the builder is a host tool)."""
 
+from pathlib import Path
+
 import build_tables as bt
 import numpy as np
 import pytest
+from table_policy import REFERENCE_OPTIMA
 
 from picoyacht import engine, rules, strategy_table
 
-# Expected final totals from the start, playing optimally, from solvers independent of this
-# repository (the free-choice joker's is Verhoeff's published 254.5896).
-OPTIMA = {
-    "yahtzee_0": 254.5877287,
-    "yahtzee_1": 254.5896095,
-    "yahtzee_2": 253.9910414,
-    "yatzy": 248.4399894,
-    "yahtzee_0_sharp": 309.8884692,
-    "deluxe": 251.4643134,
-}
 
-
-@pytest.mark.parametrize("name", sorted(OPTIMA))
+@pytest.mark.parametrize("name", sorted(REFERENCE_OPTIMA))
 def test_the_optimum_matches_independent_solvers(name):
-    """The whole solve, a few seconds each. Negative controls: Chance doubled with Sharp
-    Dice, and Deluxe's bonus counted at 63, each move their optimum off these figures."""
+    """Against figures from solvers independent of this repository; the whole solve, a
+    few seconds each. Negative control: Chance doubled with Sharp Dice moves the Sharp
+    optimum off its figure."""
     rid, joker, sharp = bt.TABLES[name]
     V = bt.solve(bt.Spec(rid, joker, sharp=sharp))
-    assert bt.optimum(V) == pytest.approx(OPTIMA[name], abs=2e-6)
+    assert bt.optimum(V) == pytest.approx(REFERENCE_OPTIMA[name], abs=2e-6)
 
 
 def test_every_table_name_has_its_game_and_options():
@@ -117,8 +110,44 @@ def test_the_device_reads_what_the_builder_wrote(tmp_path, rid, sharp):
     t.close()
 
 
-def test_an_old_table_file_is_refused(tmp_path):
+def test_a_table_from_before_the_format_is_passed_over(tmp_path):
+    """A tables/ cache from an older builder: Expert plays as Normal rather than crash.
+    Negative control: Table.open without its ValueError catch raises here."""
     path = tmp_path / "old.bin"
     path.write_bytes(b"PYT1" + bytes(5000))
-    with pytest.raises(ValueError):
-        strategy_table.Table.open(str(path))
+    assert strategy_table.Table.open(str(path)) is None
+    with pytest.raises(ValueError), open(path, "rb") as f:
+        strategy_table.Table(f)
+
+
+@pytest.mark.parametrize("name", ["yahtzee_0", "deluxe", "yatzy_sharp"])
+def test_a_tables_size_is_known_before_it_is_built(name):
+    rid, joker, sharp = bt.TABLES[name]
+    spec = bt.Spec(rid, joker, ((1 << rules.RULESETS[rid].nboxes) - 1) & ~1, sharp=sharp)
+    assert len(bt.encode(spec, bt.solve(spec))) == bt.file_size(name)
+
+
+def test_the_dev_server_builds_a_table_the_page_asks_for(tmp_path):
+    """`make web`: the site lacks the table; the first request builds it into the cache
+    and serves it, with its progress in words. Negative control: a server started without
+    a cache answers 404."""
+    import io
+    import sys
+    import urllib.request
+    from contextlib import redirect_stdout
+
+    sys.path.insert(0, str(Path(bt.__file__).parent / "web"))
+    import serve
+
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    site.mkdir()
+    server, url = serve.start(site, tables=cache)
+    words = io.StringIO()
+    try:
+        with redirect_stdout(words):
+            data = urllib.request.urlopen(url + "tables/yahtzee.bin").read()
+    finally:
+        server.shutdown()
+    assert data[:4] == strategy_table.MAGIC and len(data) == bt.file_size("yahtzee_0")
+    assert (cache / "yahtzee_0.bin").read_bytes() == data
+    assert "Expert's table for Yahtzee: done" in words.getvalue()

@@ -60,6 +60,14 @@ def words(name):
     return out + (", Sharp Dice" if sharp else "")
 
 
+def file_size(name):
+    """The bytes of a table's file, known before it is built (for a page's progress bar)."""
+    rs = rules.RULESETS[TABLES[name][0]]
+    _, reps = upper_classes(rs.ndice, rs.bonus_at)
+    groups = (1 << (rs.nboxes - 6)) + ((1 << (rs.nboxes - 7)) if rs.joker else 0)
+    return header_size(rs.bonus_at) + groups * (128 + sum(len(r) for r in reps))
+
+
 class Progress:
     """One line in words, rewritten in place: "Expert's table for Yatzy: 40 %, 6 s left"."""
 

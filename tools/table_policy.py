@@ -25,6 +25,16 @@ from picoyacht import engine, rules
 
 ONE = engine.ONE
 CHUNK = 1024
+# Expected final totals from the start, playing optimally, from solvers independent of this
+# repository (the free-choice joker's is Verhoeff's published 254.5896).
+REFERENCE_OPTIMA = {
+    "yahtzee_0": 254.5877287,
+    "yahtzee_1": 254.5896095,
+    "yahtzee_2": 253.9910414,
+    "yatzy": 248.4399894,
+    "yahtzee_0_sharp": 309.8884692,
+    "deluxe": 251.4643134,
+}
 
 
 def parents(d):

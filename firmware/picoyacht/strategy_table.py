@@ -66,13 +66,19 @@ class Table:
 
     @classmethod
     def open(cls, path_or_file):
-        if isinstance(path_or_file, str):
-            try:
-                f = open(path_or_file, "rb")
-            except OSError:
-                return None
+        """The table in a file, or None when a path names no file or a file of another
+        format (a table built before this reader): Expert then plays as Normal."""
+        if not isinstance(path_or_file, str):
+            return cls(path_or_file)
+        try:
+            f = open(path_or_file, "rb")
+        except OSError:
+            return None
+        try:
             return cls(f)
-        return cls(path_or_file)
+        except ValueError:
+            f.close()
+            return None
 
     def close(self):
         self.f.close()
