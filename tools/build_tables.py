@@ -427,6 +427,7 @@ def build(name, out_dir, force=False, out=sys.stderr):
     if not force and is_current(name, out_dir):
         return json.loads(meta.read_text())
     t0 = time.time()
+    out.write("\rExpert's table for %s: 0 %%" % words(name))
     rid, joker, sharp = TABLES[name]
     spec = Spec(rid, joker, sharp=sharp)
     V = solve(spec, Progress(words(name), count_positions(spec), out))
@@ -443,6 +444,20 @@ def build(name, out_dir, force=False, out=sys.stderr):
         if src == name:
             (out_dir / (alias + ".bin")).write_bytes(data)
     return info
+
+
+def provide(file, cache, out=sys.stderr):
+    """<cache>/<file> (a table's file, or an alias such as yahtzee.bin), built first if it
+    is missing or stale; None when no table has that name."""
+    stem = file[:-4] if file.endswith(".bin") else ""
+    name = SHARED.get(stem, stem)
+    if name not in TABLES:
+        return None
+    build(name, cache, out=out)
+    path = Path(cache) / file
+    if stem != name:
+        path.write_bytes((Path(cache) / (name + ".bin")).read_bytes())
+    return path
 
 
 def main(argv=None):

@@ -130,18 +130,31 @@ class Table:
 
 
 DIRS = ("/rom/tables", "/tables", "tables")
-# A board that brings a table in when a game needs it (the browser's) sets this: its tables
-# are not on the filesystem yet while setup asks about them.
+# A board that brings a table in when a game needs it (the browser's, the simulator's) sets
+# this: its tables are not on the filesystem yet while setup asks about them.
 on_demand = False
+# The simulator's board sets this to a function of the file names (best first) that returns
+# once it has put one into DIRS, or cannot: load() calls it when a game first needs one.
+bring = None
 
 
 def load(game, dirs=DIRS):
     """The table for this game's rule set from the first directory that has it, or None
     (Expert then plays as Normal). Yahtzee prefers the table of its joker variant.
     /rom/tables: the read-only ROMFS a `make uf2` firmware carries, read in place from
-    flash; /tables: copied by `make flash`; tables: the simulator's, in the repository."""
+    flash; /tables: copied by `make flash`; tables: the simulator's, in the repository.
+    A board that sets `bring` is asked for a missing table once, before giving up."""
+    names = file_names(game.rs.id, game.options.joker)
+    t = _first(names, dirs)
+    if t is None and bring is not None and names:
+        bring(names)
+        t = _first(names, dirs)
+    return t
+
+
+def _first(names, dirs):
     for d in dirs:
-        for name in file_names(game.rs.id, game.options.joker):
+        for name in names:
             t = Table.open(d + "/" + name)
             if t is not None:
                 return t

@@ -54,14 +54,13 @@ def bring_table(site, file, cache):
     sys.path.insert(0, str(ROOT / "tools"))
     import build_tables
 
-    stem = file[:-4] if file.endswith(".bin") else ""
-    name = build_tables.SHARED.get(stem, stem)
-    if name not in build_tables.TABLES or (site / "tables" / file).exists():
+    if (site / "tables" / file).exists():
         return
     with _BUILDING:
-        build_tables.build(name, cache, out=sys.stdout)
-        (site / "tables").mkdir(exist_ok=True)
-        shutil.copyfile(Path(cache) / (name + ".bin"), site / "tables" / file)
+        path = build_tables.provide(file, cache, out=sys.stdout)
+        if path is not None:
+            (site / "tables").mkdir(exist_ok=True)
+            shutil.copyfile(path, site / "tables" / file)
 
 
 def start(directory, port=0, tables=None):
