@@ -151,3 +151,24 @@ def test_the_dev_server_builds_a_table_the_page_asks_for(tmp_path):
     assert data[:4] == strategy_table.MAGIC and len(data) == bt.file_size("yahtzee_0")
     assert (cache / "yahtzee_0.bin").read_bytes() == data
     assert "Expert's table for Yahtzee: done" in words.getvalue()
+
+
+def test_load_asks_the_board_once_for_a_missing_table(tmp_path, monkeypatch):
+    """strategy_table.bring (the simulator's board sets it): called with the game's file
+    names when none is there, and the table it brings is opened. Negative control: load()
+    without its bring call returns None here."""
+    from picoyacht.game import Game
+
+    asked = []
+
+    def bring(names):
+        asked.append(names)
+        spec = bt.Spec(rules.YATZY, None, (1 << 15) - 2)
+        (tmp_path / names[0]).write_bytes(bt.encode(spec, bt.solve(spec)))
+
+    monkeypatch.setattr(strategy_table, "bring", bring)
+    g = Game(rules.YATZY, ["a"])
+    t = strategy_table.load(g, (str(tmp_path),))
+    assert t is not None and t.rid == rules.YATZY and len(asked) == 1
+    t.close()
+    assert strategy_table.load(g, (str(tmp_path),)) is not None and len(asked) == 1

@@ -290,7 +290,7 @@ def test_setup_knows_which_rule_sets_find_their_table(tmp_path):
     for rid, joker in ((rules.YAHTZEE, rules.JOKER_ORIGINAL), (rules.YATZY, 0)):
         g = Game(rid, ["a"], options=Options(joker=joker))
         names = strategy_table.file_names(rid, joker)
-        (tmp_path / names[0]).write_bytes(b"PYT1" + bytes(4236))  # load() opens the same
+        (tmp_path / names[0]).write_bytes(strategy_table.MAGIC + bytes(4236))  # load() opens it
         assert strategy_table.available(rid, joker, d) and strategy_table.load(g, d)
 
 
