@@ -172,3 +172,21 @@ def test_load_asks_the_board_once_for_a_missing_table(tmp_path, monkeypatch):
     assert t is not None and t.rid == rules.YATZY and len(asked) == 1
     t.close()
     assert strategy_table.load(g, (str(tmp_path),)) is not None and len(asked) == 1
+
+
+def test_a_table_serving_another_game_is_valued_by_that_games_points():
+    """The bench's measure of one table serving another game: on its own game a table
+    gives the optimum; the plain table choosing for a Sharp Dice game loses points there,
+    yet never scores above that game's optimum. Negative control: the kernel carrying
+    the best true value rather than the true value of the choice made fails this."""
+    rs = rules.RULESETS[rules.YAHTZEE]
+    start = ((1 << rs.nboxes) - 1) & ~((1 << 5) | (1 << 6) | (1 << 10) | (1 << 12))
+    sharp = bt.Spec(rules.YAHTZEE, rules.JOKER_FORCED, start, sharp=True)
+    V = bt.solve(sharp)
+    plain = bt.solve(bt.Spec(rules.YAHTZEE, rules.JOKER_FORCED, start))
+    own = bt.solve(sharp, served=V)
+    other = bt.solve(sharp, served=plain)
+    live = ~np.isnan(V)
+    assert np.allclose(own[live], V[live])
+    assert (other[live] <= V[live] + 1e-9).all()
+    assert other[start, 0, 0] < V[start, 0, 0] - 0.1

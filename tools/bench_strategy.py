@@ -80,6 +80,7 @@ def tables_section():
         out[name] = {"optimum": info["optimum"], "reference": ref, "bytes": info["bytes"],
                      "build_seconds": times[name]}
         out[name].update(tp.check(name, TABLES))
+    served = tp.served_losses(TABLES)
     free = out["yahtzee_1"]["optimum"]
     sizes = {}
     for name in ("yahtzee", "yatzy"):
@@ -93,7 +94,8 @@ def tables_section():
     used = sum(-(-s // block) * block for s in sizes.values()) + fw + 16 * block
     return {"tables": out, "device_table_bytes": sizes, "firmware_mpy_bytes": fw,
             "fs_bytes": PICO_FS, "fs_estimate_used": used, "fits": used <= PICO_FS,
-            "free_joker_optimum": free, "build_seconds_all": round(sum(times.values()), 1)}
+            "free_joker_optimum": free, "build_seconds_all": round(sum(times.values()), 1),
+            "served_losses": served}
 
 
 # ---- games ---------------------------------------------------------------------------
@@ -268,6 +270,9 @@ def report(out):
             print("  %-16s serving the %s joker: loss %.5f" % ("", j, v["loss"]))
     print("  every table built in %.1f s (goal 180 s); Yahtzee's in %.1f s (goal 10 s)" % (
         out["build_seconds_all"], out["tables"]["yahtzee_0"]["build_seconds"]))
+    print("One table serving another game (exact search on it, evaluated exactly), loss a game:")
+    for pair, loss in out["served_losses"].items():
+        print("  %-36s %9.6f%s" % (pair, loss, "" if loss <= 0.01 else "  (over 0.01)"))
     print("  device tables %s; firmware .mpy %d bytes; estimated fs use %d of %d: %s" % (
         out["device_table_bytes"], out["firmware_mpy_bytes"], out["fs_estimate_used"],
         out["fs_bytes"], "fits" if out["fits"] else "DOES NOT FIT"))

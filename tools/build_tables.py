@@ -213,36 +213,39 @@ def weights(spec, V, cm, cy, cu):
     return Wu, W
 
 
-def jokers(spec, cm, cy, Wu, W):
+def jokers(spec, cm, cy, Wu, W, Wut=None, Wt=None):
     """Where n alike is a joker (the Yahtzee box filled): (jok, value from held dice, value
-    from one throw) per position and face, the Yahtzee bonus included."""
+    from one throw) per position and face, the Yahtzee bonus included; then the same
+    values read from Wut, Wt for the boxes chosen on Wu, W (another table serving)."""
     N = len(cm)
-    jm = np.zeros((N, 6))
-    js = np.zeros((N, 6))
+    Wut, Wt = (Wu, W) if Wut is None else (Wut, Wt)
+    out = [np.zeros((N, 6)) for _ in range(4)]
     if spec.yzb < 0:
-        return np.zeros(N, dtype=bool), jm, js
+        return (np.zeros(N, dtype=bool), *out)
     jok = (cm >> spec.yzb & 1) == 1
     idx = np.nonzero(jok)[0]
     openm = spec.full & ~cm[idx]
     ybonus = rules.YAHTZEE_BONUS * cy[idx]
     for f in range(6):
         allowed = spec.jallow[openm, f]
-        bm = np.full(len(idx), -np.inf)
-        bs = bm.copy()
+        best = [np.full(len(idx), -np.inf), np.full(len(idx), -np.inf)]
+        true = [np.zeros(len(idx)), np.zeros(len(idx))]
         filled = (cm[idx] >> f) & 1
         for b in range(spec.nb):
             ok = (allowed >> b & 1) == 1
             if b < 6:
                 k = spec.n if (b == f and spec.joker != OR) else 0
-                vm = vs = Wu[idx, b, k]
+                vals = [(Wu[idx, b, k], Wut[idx, b, k])] * 2
             else:
                 pts = spec.jl[f, b, filled]
-                vm, vs = pts[:, 0] + W[idx, b, 0], pts[:, 1] + W[idx, b, 0]
-            bm = np.where(ok & (vm > bm), vm, bm)
-            bs = np.where(ok & (vs > bs), vs, bs)
-        jm[idx, f] = bm + ybonus
-        js[idx, f] = bs + ybonus
-    return jok, jm, js
+                vals = [(pts[:, i] + W[idx, b, 0], pts[:, i] + Wt[idx, b, 0]) for i in (0, 1)]
+            for i, (q, t) in enumerate(vals):
+                better = ok & (q > best[i])
+                best[i] = np.where(better, q, best[i])
+                true[i] = np.where(better, t, true[i])
+        for i, v in enumerate(best + true):
+            out[i][idx, f] = v + ybonus
+    return (jok, *out)
 
 
 def positions(spec):
@@ -267,8 +270,10 @@ def positions(spec):
     return out
 
 
-def solve(spec, progress=None):
-    """Exact optimal values: V[mask, y, up] (float64; NaN where never needed)."""
+def solve(spec, progress=None, served=None):
+    """Exact optimal values: V[mask, y, up] (float64; NaN where never needed). served:
+    another table's exact values (same rule set): then the true values of playing this
+    game with that table's choices instead (what serving it costs)."""
     V = np.full((spec.full + 1, spec.Y, spec.at + 1), np.nan)
     V[spec.full] = 0.0
     colmap = np.where(spec.slot < 254, spec.slot.astype(np.int64) + 1, 0)
@@ -279,7 +284,12 @@ def solve(spec, progress=None):
         for a in range(0, len(cm), CHUNK):
             sl = slice(a, a + CHUNK)
             Wu, W = weights(spec, V, cm[sl], cy[sl], cu[sl])
-            vals[sl] = spec.kernel.turns(Wu, W, *jokers(spec, cm[sl], cy[sl], Wu, W))
+            if served is None:
+                vals[sl] = spec.kernel.turns(Wu, W, *jokers(spec, cm[sl], cy[sl], Wu, W)[:3])
+            else:
+                Wuq, Wq = weights(spec, served, cm[sl], cy[sl], cu[sl])
+                jok, jmq, jsq, jmt, jst = jokers(spec, cm[sl], cy[sl], Wuq, Wq, Wu, W)
+                vals[sl] = spec.kernel.turns_served((Wuq, Wq, jmq, jsq), (Wu, W, jmt, jst), jok)
             if progress:
                 progress.step(len(vals[sl]))
         bm, by = cm[bo], cy[bo]
@@ -304,7 +314,7 @@ def turn_search(spec, V, mask, up, y):
     keeps, child, parent, start, prob, yroll = spec.graph
     cm, cy, cu = (np.array([x]) for x in (mask, y, up))
     Wu, W = weights(spec, V, cm, cy, cu)
-    jok, jm, js = jokers(spec, cm, cy, Wu, W)
+    jok, jm, js = jokers(spec, cm, cy, Wu, W)[:3]
     r = np.arange(len(spec.cnt))
     Sm = np.max(Wu[0, np.arange(6)[None, :], spec.cnt], axis=1)
     Ss = Sm.copy()

@@ -406,6 +406,26 @@ def check(name, tables=ROOT / "tables", out=sys.stderr):
     return res
 
 
+# (table, game it serves): every joker rule on every other's table, with and without Sharp
+# Dice, and each game with Sharp Dice on its plain table
+SERVED = [(a + sh, b + sh) for sh in ("", "_sharp") for a in ("yahtzee_0", "yahtzee_1",
+          "yahtzee_2") for b in ("yahtzee_0", "yahtzee_1", "yahtzee_2") if a != b] + [
+    ("yahtzee_0", "yahtzee_0_sharp"), ("yatzy", "yatzy_sharp")]
+
+
+def served_losses(tables=ROOT / "tables", pairs=SERVED):
+    """{"table for game": loss a game}: an exact search choosing on one table's values
+    while playing another game, evaluated exactly, against that game's own optimum."""
+    out = {}
+    for table, game in pairs:
+        rid, joker, sharp = bt.TABLES[game]
+        Vq = np.load(Path(tables) / (table + ".exact.npy"))
+        own = json.loads((Path(tables) / (game + ".json")).read_text())["optimum"]
+        v = bt.optimum(bt.solve(bt.Spec(rid, joker, sharp=sharp), served=Vq))
+        out["%s for %s" % (table, game)] = own - v
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", default=str(ROOT / "tables"))

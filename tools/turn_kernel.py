@@ -56,7 +56,7 @@ class Kernel:
                          *(a.ctypes.data_as(_D if a.dtype == np.float64 else _I)
                            for a in self.keep))
         self.dll = library()
-        self.work = np.empty(self.nk + 4 * self.nr)
+        self.work = np.empty(2 * self.nk + 8 * self.nr)
 
     def turns(self, Wu, W, jok, jm, js):
         """Each position's expected points from this turn on (see turn_kernel.c)."""
@@ -71,4 +71,17 @@ class Kernel:
                        jok.ctypes.data_as(ctypes.POINTER(ctypes.c_ubyte)),
                        jm.ctypes.data_as(_D), js.ctypes.data_as(_D),
                        self.work.ctypes.data_as(_D), out.ctypes.data_as(_D))
+        return out
+
+    def turns_served(self, q, t, jok):
+        """Each position's true value when choices follow q = (Wu, W, jm, js) (another
+        table's) and points follow t = (Wu, W, jm, js) (see turn_kernel.c)."""
+        arrs = [np.ascontiguousarray(a, dtype=np.float64) for a in (
+            q[0], q[1], t[0], t[1], q[2], q[3], t[2], t[3])]
+        jok = np.ascontiguousarray(jok, dtype=np.uint8)
+        out = np.empty(len(jok))
+        ptr = [a.ctypes.data_as(_D) for a in arrs]
+        self.dll.turns_served(ctypes.byref(self.dice), ctypes.c_int(len(jok)), *ptr[:4],
+                              jok.ctypes.data_as(ctypes.POINTER(ctypes.c_ubyte)), *ptr[4:],
+                              self.work.ctypes.data_as(_D), out.ctypes.data_as(_D))
         return out
