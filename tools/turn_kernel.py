@@ -6,6 +6,7 @@ and nothing stale is ever loaded. Plain gcc, no other dependency.
 
 import ctypes
 import hashlib
+import os
 import subprocess
 
 import numpy as np
@@ -30,7 +31,7 @@ def library():
     lib = BUILD / ("turn_kernel-%s.so" % hashlib.sha256(src).hexdigest()[:12])
     if not lib.exists():
         BUILD.mkdir(exist_ok=True)
-        tmp = lib.with_suffix(".tmp")
+        tmp = lib.with_suffix(".%d.tmp" % os.getpid())  # test workers may compile at once
         subprocess.run(["gcc", "-O3", "-shared", "-fPIC", "-o", str(tmp), str(SRC), "-lm"],
                        check=True)
         tmp.replace(lib)
