@@ -75,8 +75,9 @@ sim: $(STAMP)  ## the desktop simulator (SIMARGS="--buttons 4" for the minimal b
 shots: $(STAMP)  ## PNG screenshots of every screen (build/shots, docs/shots)
 	$(BIN)/python tools/shots.py
 
-# Expert's tables: exact DP with NumPy, progress on stderr, cached in tables/ (git-ignored);
-# rebuilt only when the builder, rules or engine change.
+# Expert's tables, every game and option with an optimum: exact DP (NumPy and a small C
+# kernel built with gcc), cached in tables/ (git-ignored); rebuilt only when the builder or
+# the rules change. About a minute for all of them.
 tables: $(STAMP)  ## Expert's tables, cached in tables/
 	$(BIN)/python tools/build_tables.py
 
@@ -85,8 +86,9 @@ tables: $(STAMP)  ## Expert's tables, cached in tables/
 calibrate-avg: $(STAMP)  ## re-measure what Normal's estimate leaves out of the final total
 	$(BIN)/python tools/calibrate_avg.py
 
-# CPU levels and coach: 10,000 seeded games per level and rule set, Expert agreement,
-# MicroPython decision time, ops and RAM -> build/bench_strategy.json.
+# CPU levels and coach: every table's build time and optimum, the device policy's exact
+# loss on each table and serving other joker rules, 10,000 seeded games per level and rule
+# set, Expert agreement, MicroPython decision time, ops and RAM -> build/bench_strategy.json.
 bench-strategy: $(STAMP) tables  ## CPU levels and coach over seeded games (build/bench_strategy.json)
 	$(BIN)/python tools/bench_strategy.py $(BENCHARGS)
 
@@ -110,12 +112,13 @@ stress: $(STAMP)  ## power cuts, I/O errors, mutations and mashed buttons at ful
 	$(BIN)/python tools/stress.py $(STRESSARGS)
 
 # Play it in a browser: the unchanged firmware on MicroPython's WebAssembly port. Builds the
-# static site build/web (page, the pinned port from npm, the package as .mpy, Expert's
-# tables, built first if missing) and serves it on http://127.0.0.1:8000 (WEBARGS="--port
-# 8080"). Any static host serves build/web as it is.
-web: $(STAMP) web-deps tables  ## build the browser version into build/web and serve it on 127.0.0.1:8000
-	$(BIN)/python tools/web/build_site.py
-	$(BIN)/python tools/web/serve.py $(WEBARGS)
+# static site build/web (page, the pinned port from npm, the package as .mpy) and serves
+# it on http://127.0.0.1:8000 (WEBARGS="--port 8080"); Expert's table for a game is built
+# the first time the page asks for it (seconds), then cached in tables/. A static host
+# serves build/web as it is, with the tables `make tables` built.
+web: $(STAMP) web-deps  ## build the browser version into build/web and serve it on 127.0.0.1:8000
+	$(BIN)/python tools/web/build_site.py --tables-on-request
+	$(BIN)/python tools/web/serve.py --build-tables $(WEBARGS)
 
 # The page's npm packages from tools/web's lockfile, into build/npm (npm ci, when it changed).
 web-deps: $(STAMP)  ## the page's npm packages, from tools/web's lockfile

@@ -172,35 +172,16 @@ def fresh_clone(tmp_path):
     return clone
 
 
-def test_a_fresh_clone_is_offered_the_tables_once_and_a_no_is_remembered(tmp_path):
-    """Without tables the first run offers to build them; "n" starts the game (the title
-    is drawn) and is remembered under build/, so the next run goes straight to the title.
-    Fails if the offer is not made, if a "no" does not reach the title, or if the answer
-    is not remembered (control: offer_tables without its `declined.exists()` check asks
-    again on the second run)."""
+def test_a_fresh_clone_goes_straight_to_the_title(tmp_path):
+    """Without tables the first run asks nothing and builds nothing up front: the title is
+    drawn at once (a game builds its own table when it first needs one). Fails if an
+    offer or a build stands before the title (control: the old offer of sim.py)."""
     import sys
 
     clone = fresh_clone(tmp_path)
     sim = [sys.executable, str(clone / "tools" / "sim.py")]
-    text, code = run_in_terminal(sim, cwd=clone, answer=b"n\r")
-    title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
-    assert "Expert's tables are not built" in text and OFFER in text, text[-2000:]
-    assert title in panel_frames(text) and code == 0, text[-2000:]
-    assert (clone / "build" / "sim-tables-declined").exists()
-    text, code = run_in_terminal(sim, cwd=clone, answer=b"y\r")
-    assert OFFER not in text and title in panel_frames(text) and code == 0, text[-2000:]
-
-
-def test_an_unanswered_offer_still_reaches_the_title_and_asks_again(tmp_path):
-    """Nobody at the keyboard: after --ask-seconds the game starts without tables, and no
-    answer is recorded, so the next run asks again. Fails if the offer waits for ever or
-    takes silence for a "no" (control: ask_tty without its select timeout hangs here)."""
-    import sys
-
-    clone = fresh_clone(tmp_path)
-    sim = [sys.executable, str(clone / "tools" / "sim.py"), "--ask-seconds", "1"]
     text, code = run_in_terminal(sim, cwd=clone, answer=None)
     title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
-    assert OFFER in text and "No answer" in text, text[-2000:]
+    assert OFFER not in text and "Expert's table" not in text, text[-2000:]
     assert title in panel_frames(text) and code == 0, text[-2000:]
-    assert not (clone / "build" / "sim-tables-declined").exists()
+    assert not (clone / "tables").exists()

@@ -273,40 +273,36 @@ def test_every_rule_sets_expert_game_fits_the_sims_heap_with_a_picos_spare(rid):
     assert r.returncode == 0 and "OK" in r.stdout, r.stdout[-1500:] + r.stderr[-1500:]
 
 
-def test_the_offer_to_build_tables_asks_once_and_builds_on_yes(tmp_path):
-    """offer_tables: no question when the tables are there or a "no" is on record; "y"
-    runs the build and reports the tables there; silence is not a "no". Control: making
-    it ask whenever tables are missing fails the second call."""
-    tables, declined = tmp_path / "tables", tmp_path / "build" / "declined"
-    asked, said = [], []
-
-    def ask(answer):
-        return lambda: asked.append(answer) or answer
-
-    def offer(answer, build=lambda: False):
-        return sim.offer_tables(ask(answer), build, tables, declined, said.append)
-
-    assert offer(None) is False and asked == [None] and not declined.exists()
-    assert offer("n") is False and declined.exists()
-    assert offer("y") is False and asked == [None, "n"]  # not asked again
-    declined.unlink()
-
-    def build():
-        tables.mkdir()
-        for name in sim.TABLE_FILES:
-            (tables / name).write_bytes(b"PYT1")
-        return True
-
-    assert offer("y", build) is True and asked[-1] == "y"
-    assert offer("n") is True and asked[-1] == "y" and not declined.exists()
-
-
-def test_the_offer_is_not_made_without_a_terminal(monkeypatch):
-    """A piped stdin (CI, a script) gets no question and no wait."""
+def test_a_game_that_needs_a_table_waits_for_its_build_with_progress_in_words(tmp_path,
+                                                                              monkeypatch):
+    """`make sim`: a game asks for its table (strategy_table.bring is the board's
+    bring_table); sim.serve_tables builds it into the cache while the board shows the
+    progress in words in place of the key legend; then the game opens it. Negative
+    control: with no serve_tables running, bring_table gives up and nothing is built."""
     import io
+    import threading
 
-    out = io.StringIO()
-    assert sim.ask_tty(30, io.StringIO("y\n"), out) is None and out.getvalue() == ""
+    from picoyacht import strategy_table
+
+    wanted, tables = tmp_path / "wanted", tmp_path / "tables"
+    sim.say_in(wanted, "")
+    panel = io.BytesIO()
+    monkeypatch.setattr(board_term.TermBoard, "_tty_setup", lambda board: None)
+    board = board_term.TermBoard(FULL, None, (128, 36), 0, panel)
+    board.wanted = str(wanted)
+    stop = threading.Event()
+    worker = threading.Thread(target=sim.serve_tables, args=(wanted, stop, tables))
+    worker.start()
+    try:
+        board.bring_table(["yahtzee_2.bin", "yahtzee.bin"])
+    finally:
+        stop.set()
+        worker.join()
+    assert wanted.read_text() == ""
+    assert strategy_table.Table.open(str(tables / "yahtzee_2.bin")).joker == 2
+    drawn = panel.getvalue().decode()
+    assert "Expert's table for Yahtzee, Original joker: " in drawn and " s left" in drawn
+    assert board.legend == board_term.LEGEND_FULL
 
 
 def test_the_firmware_under_the_unix_port_finds_tables_where_sim_runs_it(tmp_path):
@@ -315,10 +311,12 @@ def test_the_firmware_under_the_unix_port_finds_tables_where_sim_runs_it(tmp_pat
     Control: a run from elsewhere (tmp_path's parent) finds nothing."""
     import mpy_run
 
+    from picoyacht import strategy_table
+
     from conftest import FIRMWARE, ROOT, compiled_firmware
 
     (tmp_path / "tables").mkdir()
-    header = b"PYT1" + bytes((1, 255, 15, 63, 50, 7)) + bytes(4240 - 10)
+    header = strategy_table.MAGIC + bytes((1, 255, 15, 63, 50, 7)) + bytes(4240 - 10)
     (tmp_path / "tables" / "yatzy.bin").write_bytes(header)
     code = ("from picoyacht import strategy_table, game, roller, rules\n"
             "g = game.Game(1, ['A'], bytearray((3,)), rules.Options(), roller.Roller(1), 1)\n"

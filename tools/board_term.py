@@ -12,7 +12,8 @@ PICOYACHT_PANEL names where the panel is drawn (sim.py passes the terminal there
 process's own output, tracebacks included, to a file: printed into the raw terminal it
 scrolled the panel). PICOYACHT_TERM_FILE names a file sim.py rewrites with "COLSxROWS"
 when the terminal is resized: the board reads it a few times a second and lays the panel
-out anew.
+out anew. PICOYACHT_TABLE_WANTED names the file through which a game asks sim.py for an
+Expert's table that is not built yet (bring_table).
 """
 
 import sys
@@ -48,6 +49,8 @@ TAP_MS = 90
 LONG_TAP_MS = 900
 RESIZE_CHECK_MS = 250  # how often the size file is read
 LOG_LINES = 3  # console lines shown under the panel
+WANT_POLL_MS = 100  # how often a game waiting for its table looks for news of it
+WANT_WAITS = 50  # polls without an answer from sim.py before playing on without the table
 # (name, panel columns, panel rows) of each rendering, the roomiest first
 RENDERINGS = (("half-blocks", 128, 32), ("Braille", 64, 16))
 
@@ -212,6 +215,7 @@ class TermBoard(HeadlessBoard):
         self.panel = panel  # a file to draw to (PICOYACHT_PANEL), else stdout
         self.size = size
         self.size_file = None  # PICOYACHT_TERM_FILE
+        self.wanted = None  # PICOYACHT_TABLE_WANTED
         self.size_at = self.t
         self._tty_setup()
 
@@ -322,8 +326,37 @@ class TermBoard(HeadlessBoard):
     def idle(self):
         self._check_size()
         self._draw()
-        self._time.sleep_ms(self.SAMPLE_MS) if hasattr(self._time, "sleep_ms") else \
-            self._time.sleep(self.SAMPLE_MS / 1000)
+        self.pause(self.SAMPLE_MS)
+
+    def bring_table(self, names):
+        """strategy_table.bring: asks sim.py for a table ("want" and its file names in the
+        wanted file), then shows what sim.py writes there (its progress in words) in place
+        of the key legend until it empties the file; gives up if nothing answers."""
+        legend = self.legend
+        with open(self.wanted, "w") as f:
+            f.write("want " + " ".join(names))
+        unanswered = 0
+        while unanswered < WANT_WAITS:
+            self.pause(WANT_POLL_MS)
+            try:
+                with open(self.wanted) as f:
+                    text = f.read().strip()
+            except OSError:
+                text = ""
+            if not text:
+                break
+            if text.startswith("want "):
+                unanswered += 1
+            elif text != self.legend:
+                self.legend = text
+                self.shown = -1
+                self._draw()
+        self.legend = legend
+        self.shown = -1
+
+    def pause(self, ms):
+        tm = self._time
+        tm.sleep_ms(ms) if hasattr(tm, "sleep_ms") else tm.sleep(ms / 1000)
 
     def _draw(self):
         """Repaint when the panel got new bytes, into one reused bytearray."""
@@ -379,6 +412,13 @@ def make_board():
     panel = env("PICOYACHT_PANEL")
     board = TermBoard(present, store, size, boot, open(panel, "wb") if panel else None)
     board.size_file = env("PICOYACHT_TERM_FILE")
+    wanted = env("PICOYACHT_TABLE_WANTED")
+    if wanted:
+        from picoyacht import strategy_table
+
+        board.wanted = wanted
+        strategy_table.on_demand = True
+        strategy_table.bring = board.bring_table
     if env("PICOYACHT_LOG"):
         board.log_file = open(env("PICOYACHT_LOG"), "a")
     tones = env("PICOYACHT_TONES")

@@ -11,18 +11,19 @@ The panel is laid out again when the terminal is resized. What the firmware prin
 (tracebacks, faults) goes to --console FILE, not over the panel; its name is shown on exit.
 
 Expert's tables are read from tables/ (the firmware opens "tables/<name>.bin" from the
-repository's root, as it would /tables on a Pico). When they are missing, the first run
-offers to build them (tools/build_tables.py, a few minutes, its progress shown); a "no" is
-remembered in build/, and no answer within --ask-seconds starts the game without them.
+repository's root, as it would /tables on a Pico). A game that needs one that is not built
+yet asks for it (the board writes its file names to PICOYACHT_TABLE_WANTED); this process
+builds it (tools/build_tables.py, seconds) while the board shows the progress in words in
+place of the key legend, and the game goes on with it. Each is built once, then cached.
 """
 
 import argparse
 import os
-import select
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import wave
 from pathlib import Path
 
@@ -41,65 +42,53 @@ HOST_LIVE = 128896
 HEAP_KB = PICO_FREE * HOST_LIVE // PICO_LIVE // 1024
 
 TABLES = ROOT / "tables"
-# What strategy_table.load reads first for a new game's default options, and what `make
-# uf2` builds: the shared Yahtzee table comes from yahtzee_0.
-TABLE_FILES = ("yahtzee.bin", "yatzy.bin")
-TABLE_BUILD = ("--only", "yahtzee_0,yatzy")
-DECLINED = ROOT / "build" / "sim-tables-declined"
-ASK_SECONDS = 60
-OFFER = """Expert's tables are not built. Without them the CPU Expert plays as Normal, and the
-coach's hints and tips are rougher estimates.
-Build them now? It takes a few minutes, once. [y/N] """
+WANTED = ROOT / "build" / "sim-table-wanted"
 
 
-def tables_built(tables=TABLES):
-    return all((Path(tables) / name).exists() for name in TABLE_FILES)
+def say_in(path, text):
+    """Replace the file's text in one step: the board never reads half of it."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
 
 
-def ask_tty(seconds, stdin=None, out=None):
-    """The player's answer to the offer, lowercased, or None when stdin is not a terminal
-    or nothing was typed within `seconds` (a newcomer's run must not hang here)."""
-    stdin = stdin or sys.stdin
-    out = out or sys.stdout
-    if not stdin.isatty():
-        return None
-    out.write(OFFER)
-    out.flush()
-    ready, _, _ = select.select([stdin], [], [], seconds)
-    if not ready:
-        out.write("\n")
-        return None
-    return stdin.readline().strip().lower()
+class Progress:
+    """The builder's progress lines (a file-like for build_tables) into the wanted file,
+    where the board reads the latest."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def write(self, text):
+        text = text.strip("\r\n ")
+        if text:
+            say_in(self.path, text)
+
+    def flush(self):
+        pass
 
 
-def build_tables(out=TABLES):
-    """tools/build_tables.py with its progress on this terminal; True when it worked."""
-    cmd = [sys.executable, str(ROOT / "tools" / "build_tables.py"), "--out", str(out),
-           *TABLE_BUILD]
-    return subprocess.run(cmd).returncode == 0
-
-
-def offer_tables(ask, build, tables=TABLES, declined=DECLINED, say=print):
-    """Offers to build Expert's tables once: not when they are there or a "no" is on record.
-    ask() is the answer (None: no answer); build() builds them. True if they are there."""
-    if tables_built(tables):
-        return True
-    if declined.exists():
-        return False
-    answer = ask()
-    if answer in ("y", "yes"):
-        say("Building Expert's tables...")
-        if build() and tables_built(tables):
-            return True
-        say("The build failed; starting without them (`make tables` tries again).")
-        return False
-    if answer is None:
-        say("No answer: starting without Expert's tables (asked again next time).")
-    else:
-        declined.parent.mkdir(parents=True, exist_ok=True)
-        declined.write_text("no\n")
-        say("Starting without them; not asked again. `make tables` builds them any time.")
-    return False
+def serve_tables(wanted, stop, tables=TABLES, provide=None):
+    """Until `stop` is set: when the board writes "want <file names>" into `wanted`, build
+    the first of them that is a table (progress in words into the same file), then empty
+    the file: the board stops waiting and opens it. A failed build is said there."""
+    if provide is None:
+        from build_tables import provide
+    while not stop.wait(0.2):
+        try:
+            text = wanted.read_text()
+        except OSError:
+            continue
+        if not text.startswith("want "):
+            continue
+        try:
+            for file in text.split()[1:]:
+                if provide(file, tables, Progress(wanted)) is not None:
+                    break
+        except Exception as e:  # noqa: BLE001 (whatever broke, the game goes on)
+            say_in(wanted, "Expert's table could not be built (%s)" % e)
+            stop.wait(3)
+        say_in(wanted, "")
 
 
 def parse_tones(text):
@@ -187,12 +176,11 @@ def main(argv=None):
     ap.add_argument("--wav", help="write the piezo's tones to this WAV file on exit")
     ap.add_argument("--console", default=str(ROOT / "build" / "sim-console.txt"),
                     help="where the firmware's own output goes")
-    ap.add_argument("--ask-seconds", type=float, default=ASK_SECONDS,
-                    help="how long the offer to build Expert's tables waits for an answer")
     a = ap.parse_args(argv)
     fit = terminal_fit()
-    offer_tables(lambda: ask_tty(a.ask_seconds), build_tables)
-    env = dict(os.environ, PICOYACHT_TERM=fit)
+    WANTED.parent.mkdir(parents=True, exist_ok=True)
+    say_in(WANTED, "")
+    env = dict(os.environ, PICOYACHT_TERM=fit, PICOYACHT_TABLE_WANTED=str(WANTED))
     if a.buttons:
         env["PICOYACHT_BUTTONS"] = str(a.buttons)
     # the firmware runs in the repository's root (where tables/ is): paths made absolute
@@ -225,7 +213,12 @@ def main(argv=None):
         env["PYTHONPATH"] = os.pathsep.join(
             str(ROOT / d) for d in ("firmware", "tools", "tools/hostlib"))
         cmd = [sys.executable, str(ROOT / "firmware" / "main.py")]
-    rc = run_beside_panel(cmd, env, fit, Path(a.console))
+    stop = threading.Event()
+    threading.Thread(target=serve_tables, args=(WANTED, stop), daemon=True).start()
+    try:
+        rc = run_beside_panel(cmd, env, fit, Path(a.console))
+    finally:
+        stop.set()
     if a.log:
         print("game log: %s (python tools/gamelog.py %s)" % (a.log, a.log))
     if tones is not None:

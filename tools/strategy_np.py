@@ -8,7 +8,7 @@ With exact=True it runs the same search in float64 on the exact table (the bench
 
 import numpy as np
 import paths  # noqa: F401  (the firmware package on the path)
-from build_tables import joker_allowed, parents
+from table_policy import joker_allowed, parents
 
 from picoyacht import engine, estimate, rules, strategy
 

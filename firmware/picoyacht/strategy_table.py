@@ -1,20 +1,21 @@
 """Expert's table: the optimal value of every turn-start position, read from flash.
 
-Written by tools/build_tables.py. A position is (filled mask, upper total capped at the
-bonus threshold, Yahtzee-bonus flag). Lossless collapses: once the upper bonus is decided
-(reached, or out of reach) the upper total no longer matters, and two totals that no
-remaining upper scores can tell apart share one value. What is stored, per group of
-(lower mask, flag, upper mask): a 16-bit "decided" value (units 2^-BSHIFT points), then
-one byte per live upper-total class: the extra value of the bonus still being in play, in
-units of bonus/255. Little-endian file layout:
+Written by tools/build_tables.py, one file per game and option (Sharp Dice changes every
+value). A position is (filled mask, upper total capped at the bonus threshold, Yahtzee-bonus
+flag). Lossless collapses: once the upper bonus is decided (reached, or out of reach) the
+upper total no longer matters, and two totals that no remaining upper scores can tell apart
+share one value. What is stored, per group of (lower mask, flag, upper mask): a 16-bit
+"decided" value (units 2^-BSHIFT points), then one byte per live upper-total class: the
+extra value of the bonus still being in play, in units of bonus/255. Little-endian file
+layout, with A = bonus_at + 1 (the upper totals 0..bonus_at):
 
-    0   b"PYT1"
+    0   b"PYT2"
     4   u8 rule set id, u8 joker variant built for (255: none), u8 boxes, u8 bonus_at
-    8   u8 bonus, u8 BSHIFT, u16 lower groups, u16 group size in bytes, u8 flags (bit 0:
-        Sharp Dice), u8 reserved
+    8   u8 bonus, u8 BSHIFT, u16 lower groups, u16 group size in bytes,
+    14  u8 flags (bit 0: built for Sharp Dice), u8 reserved
     16  u16 uoff[64]: offset of each upper mask's live bytes inside a group
-    144 u8 slot[64][64]: live class of (upper mask, upper total), 255 = decided
-    4240 the groups, lower-group index (lower mask, flag) major, fixed size each
+    144 u8 slot[64][A]: live class of (upper mask, upper total), 255 = decided
+    144 + 64 A  the groups, lower-group index (lower mask, flag) major, fixed size each
 
 The table is never loaded: each value costs up to three seek + readinto calls into small
 preallocated buffers, and a turn needs a few dozen values.
@@ -22,8 +23,14 @@ preallocated buffers, and a turn needs a few dozen values.
 
 from array import array
 
-HEADER = 4240
-MAGIC = b"PYT1"
+MAGIC = b"PYT2"
+FLAG_SHARP = 1
+_SLOTS = 144  # where slot[][] starts
+
+
+def header_size(bonus_at):
+    """Bytes before the groups: they start after one slot row per upper mask."""
+    return _SLOTS + 64 * (bonus_at + 1)
 
 
 class Table:
@@ -41,13 +48,14 @@ class Table:
         self.bshift = h[9]
         self.ngroups = h[10] | h[11] << 8
         self.gsize = h[12] | h[13] << 8
-        self.sharp = bool(h[14] & 1)  # built for Sharp Dice
+        self.sharp = bool(h[14] & FLAG_SHARP)
+        self.header = header_size(self.at)
         raw = bytearray(128)
         f.readinto(raw)
         self.uoff = array("H", bytes(128))
         for u in range(64):
             self.uoff[u] = raw[2 * u] | raw[2 * u + 1] << 8
-        self.row = bytearray(64)  # slot row of one upper mask
+        self.row = bytearray(self.at + 1)  # slot row of one upper mask
         self.row_u = -1
         self.b2 = bytearray(2)
         self.b1 = bytearray(1)
@@ -58,26 +66,33 @@ class Table:
 
     @classmethod
     def open(cls, path_or_file):
-        if isinstance(path_or_file, str):
-            try:
-                f = open(path_or_file, "rb")
-            except OSError:
-                return None
+        """The table in a file, or None when a path names no file or a file of another
+        format (a table built before this reader): Expert then plays as Normal."""
+        if not isinstance(path_or_file, str):
+            return cls(path_or_file)
+        try:
+            f = open(path_or_file, "rb")
+        except OSError:
+            return None
+        try:
             return cls(f)
-        return cls(path_or_file)
+        except ValueError:
+            f.close()
+            return None
 
     def close(self):
         self.f.close()
 
     def serves(self, game):
-        """True when this table was built for exactly the game's rules: its rule set, upper
-        bonus, joker variant and Sharp Dice. Any other game's optimum differs, so a table
-        built for another serves none (Expert then plays by Normal's estimate)."""
+        """True when this table was built for the game's rules: its rule set, upper bonus,
+        joker variant and Sharp Dice. The Forced (0) and Free (1) jokers' tables serve each other:
+        `make bench-strategy` measures what that costs, far inside Expert's goal of 0.01 a
+        game; any other pairing costs more, so it serves none (Expert then estimates)."""
         rs = game.rs
         o = game.options
         return (rs.id == self.rid and rs.nboxes == self.nb and rs.bonus_at == self.at
                 and rs.upper_bonus(o) == self.bonus
-                and (not rs.joker or o.joker == self.joker)
+                and (not rs.joker or o.joker >> 1 == self.joker >> 1)
                 and self.sharp == (rs.sharp and o.sharp))
 
     def _lgroup(self, mask, y):
@@ -102,9 +117,9 @@ class Table:
             return 0
         f = self.f
         u = mask & 63
-        base = HEADER + self._lgroup(mask, y) * self.gsize
+        base = self.header + self._lgroup(mask, y) * self.gsize
         if u != self.row_u:
-            f.seek(HEADER - 4096 + 64 * u)
+            f.seek(_SLOTS + (self.at + 1) * u)
             f.readinto(self.row)
             self.row_u = u
             self.reads += 1
@@ -122,19 +137,32 @@ class Table:
 
 
 DIRS = ("/rom/tables", "/tables", "tables")
-# A board that brings a table in when a game needs it (the browser's) sets this: its tables
-# are not on the filesystem yet while setup asks about them.
+# A board that brings a table in when a game needs it (the browser's, the simulator's) sets
+# this: its tables are not on the filesystem yet while setup asks about them.
 on_demand = False
+# The simulator's board sets this to a function of the file names (best first) that returns
+# once it has put one into DIRS, or cannot: load() calls it when a game first needs one.
+bring = None
 
 
 def load(game, dirs=DIRS):
     """The table that serves this game (Table.serves) from the first directory that has
     it, or None (Expert then plays by Normal's estimate, and says so).
     /rom/tables: the read-only ROMFS a `make uf2` firmware carries, read in place from
-    flash; /tables: copied by `make flash`; tables: the simulator's, in the repository."""
+    flash; /tables: copied by `make flash`; tables: the simulator's, in the repository.
+    A board that sets `bring` is asked for a missing table once, before giving up."""
     o = game.options
+    names = file_names(game.rs.id, o.joker, game.rs.sharp and o.sharp)
+    t = _first(game, names, dirs)
+    if t is None and bring is not None and names:
+        bring(names)
+        t = _first(game, names, dirs)
+    return t
+
+
+def _first(game, names, dirs):
     for d in dirs:
-        for name in file_names(game.rs.id, o.joker, game.rs.sharp and o.sharp):
+        for name in names:
             t = Table.open(d + "/" + name)
             if t is not None:
                 if t.serves(game):
@@ -164,10 +192,14 @@ def file_names(rid, joker, sharp=False):
     (on only where the rule set has it), the best first; () if none can. (The browser
     board fetches the first one the site has before a game needs it.)"""
     tail = "_sharp.bin" if sharp else ".bin"
-    if rid == 0:  # Yahtzee
-        if sharp or joker:
-            return ("yahtzee_%d%s" % (joker, tail),)
-        return ("yahtzee_0.bin", "yahtzee.bin")  # yahtzee.bin: older builds' name for it
+    if rid == 0:  # Yahtzee: its own joker's table, then the one that shares with it
+        own = "yahtzee_%d%s" % (joker, tail)
+        if joker == 2:
+            return (own,)
+        kin = "yahtzee_%d%s" % (1 - joker, tail)
+        if sharp:
+            return (own, kin)
+        return (own, kin, "yahtzee.bin")  # yahtzee.bin: older builds' name for Forced's
     if rid == 1:  # Yatzy
         return ("yatzy" + tail,)
     if rid == 5:  # Deluxe

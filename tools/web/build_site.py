@@ -1,6 +1,6 @@
 """Build the static site that plays PicoYacht in a browser: build/web/.
 
-    python tools/web/build_site.py [--out build/web] [--no-tables]
+    python tools/web/build_site.py [--out build/web] [--no-tables | --tables-on-request]
 
 What goes in: the page (index.html, page.js, bundle.mjs), the pinned MicroPython
 WebAssembly port from npm (mp/), and firmware.bin: config.py, the picoyacht package, and
@@ -8,7 +8,9 @@ the two boards (tools/board_sim.py, tools/web/board_web.py), compiled to .mpy (b
 the port loads without compiling: no -march, as it has no native emitter; fast_viper,
 which needs one, stays out and fast.py plays its Python loops), in one file the page
 unpacks into the port's filesystem. And Expert's tables from tables/ (`make tables`) with
-tables.json (name -> bytes), fetched by the page only when a game needs one.
+tables.json (name -> bytes), fetched by the page only when a game needs one. With
+--tables-on-request (`make web`) tables.json lists every table, built or not, and
+tools/web/serve.py --build-tables builds one the first time the page asks for it.
 
 The folder is plain files: any static host serves it (see the README).
 """
@@ -61,7 +63,7 @@ def bundle(files):
     return struct.pack("<I", len(index)) + index + b"".join(data for _, data in files)
 
 
-def build(out, tables=True):
+def build(out, tables=True, on_request=False):
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
@@ -79,10 +81,17 @@ def build(out, tables=True):
     (out / "firmware.bin").write_bytes(bundle(files))
     sizes = {}
     if tables:
+        import build_tables
+
         (out / "tables").mkdir()
-        for t in sorted((ROOT / "tables").glob("*.bin")):
-            shutil.copyfile(t, out / "tables" / t.name)
-            sizes[t.name] = t.stat().st_size
+        cache = ROOT / "tables"
+        for alias, name in {**{n: n for n in build_tables.TABLES}, **build_tables.SHARED}.items():
+            file = alias + ".bin"
+            if build_tables.is_current(name, cache):
+                shutil.copyfile(cache / file, out / "tables" / file)
+                sizes[file] = (cache / file).stat().st_size
+            elif on_request:
+                sizes[file] = build_tables.file_size(name)
     (out / "tables.json").write_text(json.dumps(sizes))
     return out
 
@@ -92,8 +101,10 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "build" / "web"))
     ap.add_argument("--no-tables", action="store_true",
                     help="leave Expert's tables out (Expert then plays as Normal)")
+    ap.add_argument("--tables-on-request", action="store_true",
+                    help="list every table; serve.py --build-tables builds one when asked")
     args = ap.parse_args()
-    out = build(args.out, not args.no_tables)
+    out = build(args.out, not args.no_tables, args.tables_on_request)
     n = json.loads((out / "tables.json").read_text())
     total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     print("built %s: %d bytes, %d of Expert's tables%s" % (
