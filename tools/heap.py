@@ -2,7 +2,7 @@
 set and per layout: the heap rows of docs/PERFORMANCE.md (`make bench-pico` calls smallest()).
 
     python tools/heap.py [--rules 0,4|maxi|all] [--layout uf2|mpy] [--seats 4] [--coach 2]
-                         [--lo 8] [--hi 128] [--jobs 2] [--config "SAMPLE_MS = 20"]
+                         [--sharp] [--lo 8] [--hi 128] [--jobs 2] [--config "SAMPLE_MS = 20"]
                          [--uf2 FILE] [--check KB]
     python tools/heap.py --sim
 
@@ -54,6 +54,7 @@ s = app.settings
 s.rid = {rules}
 s.nplayers = {seats}
 s.coach = {coach}
+s.options.sharp = {sharp}
 for i in range({seats}):
     s.kinds[i] = 3
 _fault = app.fault
@@ -85,7 +86,8 @@ def rule_ids(text):
             for r in text.split(",")]
 
 
-def game(free, seats=4, rules=0, coach=0, config=None, before=(), after=(), uf2=UF2):
+def game(free, seats=4, rules=0, coach=0, config=None, before=(), after=(), uf2=UF2,
+         sharp=False):
     """One all-Expert game on the .uf2 with `free` bytes of heap. `config`: a drive
     config.py laid over the built-in; `before` and `after` it: code run at the REPL (the
     output of each in "execs")."""
@@ -94,7 +96,7 @@ def game(free, seats=4, rules=0, coach=0, config=None, before=(), after=(), uf2=
         steps.append({"put": ["/config.py", config]})
     steps += [{"exec": code} for code in after]
     steps.append({"put": ["/main.py", HARNESS.format(free=free, seats=seats, rules=rules,
-                                                     coach=coach)]})
+                                                     coach=coach, sharp=bool(sharp))]})
     r = pico.run_frozen(uf2, steps, '"ev":"end"|' + FAILURE, sim_s=1800, timeout=WALL_S)
     out = r.get("out", "")
     left = re.search(r"HEAP_LEFT (\d+)", out)
@@ -106,13 +108,13 @@ def game(free, seats=4, rules=0, coach=0, config=None, before=(), after=(), uf2=
             "tail": (out or r.get("error", ""))[-600:]}
 
 
-def completes(layout, rid, free, seats=4, coach=2, config=SAMPLING, uf2=UF2):
+def completes(layout, rid, free, seats=4, coach=2, config=SAMPLING, uf2=UF2, sharp=False):
     """(whether the game completes with `free` bytes of heap, why not)."""
     if layout == "uf2":
-        r = game(free, seats, rid, coach, config and config + "\n", uf2=uf2)
+        r = game(free, seats, rid, coach, config and config + "\n", uf2=uf2, sharp=sharp)
         return r["completed"], r["failure"] or r["tail"]
     p = pico.probe({"players": seats, "cpus": seats, "level": 3, "rules": rid, "coach": coach,
-                    "record": 0}, free=free, timeout=WALL_S)
+                    "record": 0, "sharp": int(sharp)}, free=free, timeout=WALL_S)
     ok = p.completed and not p.faults()
     return ok, "\n".join(p.faults()[:8]) or p.error[-600:]
 
@@ -207,6 +209,7 @@ def main(argv=None):
     ap.add_argument("--config", default=SAMPLING, help="over the pin map (.uf2 only)")
     ap.add_argument("--uf2", default=str(UF2))
     ap.add_argument("--sim", action="store_true", help="the simulator's heap figures")
+    ap.add_argument("--sharp", action="store_true", help="Sharp Dice on (Yahtzee, Yatzy)")
     a = ap.parse_args(argv)
     if a.sim:
         free, pico_live, host = sim_figures()
@@ -219,15 +222,15 @@ def main(argv=None):
     rows = []
     for rid in rule_ids(a.rules):
         kb, failure = smallest(a.layout, rid, a.seats, a.lo, a.hi, a.jobs, coach=a.coach,
-                               config=a.config, uf2=a.uf2)
+                               config=a.config, uf2=a.uf2, sharp=a.sharp)
         if failure:
             print("first failure below the answer:\n" + failure)
         budget, figure, ok = verdict(a.layout, rid, a.seats, kb, free)
         if a.check and kb is not None:
             figure = "completes at %d KB (not bisected)" % kb
         rows.append((RULE_NAMES[rid], kb))
-        print("%s %s, %d seats: %s (budget %s): %s" % (
-            a.layout, RULE_NAMES[rid], a.seats, figure, budget,
+        print("%s %s%s, %d seats: %s (budget %s): %s" % (
+            a.layout, RULE_NAMES[rid], " + Sharp Dice" if a.sharp else "", a.seats, figure, budget,
             {True: "ok", False: "OVER", None: "?"}[ok]))
     return rows
 
