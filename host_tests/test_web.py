@@ -199,7 +199,7 @@ def browser(site):
     server, url = serve.start(site)
     try:
         r = subprocess.run(["node", str(DRIVERS / "browser_check.mjs"), str(npm.modules()), url,
-                            "frames", "keyboard", "table", "clicks", "faults"],
+                            "frames", "keyboard", "table", "clicks", "faults", "viewports"],
                            capture_output=True, text=True, timeout=400, cwd=ROOT)
     finally:
         server.shutdown()
@@ -222,7 +222,7 @@ def test_a_whole_game_by_keyboard_on_a_phone_sized_page(browser):
     assert (kb["scored"], kb["over"], kb["errors"]) == (13, True, [])
     sizes = kb["sizes"]
     assert sizes["page"] == 390 and sizes["panelWidth"] >= 2 * 128
-    assert len(sizes["buttons"]) == 11 and min(sizes["buttons"]) >= 32
+    assert len(sizes["buttons"]) == 11 and min(sizes["buttons"]) >= 44
 
 
 def test_a_held_key_repeats_through_the_firmwares_debouncer(browser):
@@ -237,7 +237,7 @@ def test_a_whole_game_by_clicking_the_buttons_of_the_4_button_build_on_a_phone(b
     assert c["rest"] == {"scored": 11, "over": True}
     sizes = c["sizes"]
     assert sizes["page"] == 390 and sizes["panelWidth"] >= 2 * 128
-    assert len(sizes["buttons"]) == 4 and min(sizes["buttons"]) >= 32
+    assert len(sizes["buttons"]) == 4 and min(sizes["buttons"]) >= 44
 
 
 def test_a_reload_offers_to_resume(browser):
@@ -270,3 +270,23 @@ def test_each_fault_is_said_on_the_page_and_play_goes_on(browser):
 def test_wiping_leaves_no_save_and_no_game(browser):
     w = browser["faults"]["wiped"]
     assert w["stored"] == [] and w["game"] is None and w["screen"] == "title"
+
+
+def test_every_phone_size_shows_the_panel_and_every_button_without_scrolling(browser):
+    """Upright and on its side from 320x568 to 932x430, and a desktop, for both builds:
+    the panel inside its frame, every on-screen button inside the viewport and at least
+    44 px each way, nothing scrolled."""
+    seen = browser["viewports"]["seen"]
+    assert len(seen) == 26
+    for v in seen:
+        where = "%dx%d%s" % (v["width"], v["height"], " (4 buttons)" if v["four"] else "")
+        panel, inside = v["panel"], v["inside"]
+        assert panel["right"] - panel["left"] >= 2 * 128, where
+        assert panel["left"] >= inside["left"] and panel["right"] <= inside["right"], where
+        assert panel["top"] >= inside["top"] and panel["bottom"] <= inside["bottom"], where
+        assert len(v["buttons"]) == (4 if v["four"] else 11), where
+        for b in v["buttons"]:
+            assert b["left"] >= 0 and b["top"] >= 0, where
+            assert b["right"] <= v["width"] and b["bottom"] <= v["height"], where
+            assert min(b["right"] - b["left"], b["bottom"] - b["top"]) >= 44, where
+        assert (v["scrollX"], v["scrollY"]) == (0, 0), where

@@ -7,7 +7,7 @@
 // Scenarios: frames (the canvas along the golden frames' path), keyboard (a whole game by
 // keys), table (a CPU seat's game fetches Expert's table, with progress), clicks (a 4-button game by clicking, reloaded after
 // two boxes: the resume screen), faults (no WebAssembly, storage off, storage full, a
-// damaged save), bench (load time, site bytes, the longest loop pass while a CPU thinks),
+// damaged save), viewports (every phone size: the panel and the buttons' boxes), bench (load time, site bytes, the longest loop pass while a CPU thinks),
 // shot PATH (a screenshot for the README).
 import { launch } from "../../tools/web/chromium.mjs";
 
@@ -369,6 +369,45 @@ async function faults() {
   out(result);
 }
 
+// Every phone, upright and on its side, and a desktop: where the panel, its frame and each
+// on-screen button land, for both builds, with no scrolling.
+const VIEWPORTS = [[320, 568], [360, 640], [375, 667], [390, 844], [414, 896], [430, 932],
+  [568, 320], [640, 360], [667, 375], [844, 390], [896, 414], [932, 430], [1280, 800]];
+
+async function viewports() {
+  const seen = [];
+  for (const four of [false, true]) {
+    for (const [width, height] of VIEWPORTS) {
+      const init = (f) => localStorage.setItem("picoyacht-option:buttons", f ? "4" : "11");
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height });
+      await page.addInitScript(init, four);
+      await page.goto(url);
+      await booted(page);
+      const boxes = await page.evaluate(() => {
+        const box = (el) => {
+          const r = el.getBoundingClientRect();
+          return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        };
+        const frame = document.getElementById("device");
+        const edge = parseFloat(getComputedStyle(frame).borderLeftWidth);
+        const f = box(frame);
+        return {
+          panel: box(document.getElementById("panel")),
+          inside: { left: f.left + edge, top: f.top + edge, right: f.right - edge,
+            bottom: f.bottom - edge },
+          buttons: [...document.querySelectorAll("button[data-button]")]
+            .filter((b) => b.offsetParent !== null).map(box),
+          scrollX: window.scrollX, scrollY: window.scrollY,
+        };
+      });
+      seen.push({ four, width, height, ...boxes });
+      await page.close();
+    }
+  }
+  out({ check: "viewports", seen });
+}
+
 async function bench() {
   // Load: navigation start to the first frame on the canvas; the first load is cold (an
   // empty cache), the rest warm.
@@ -424,7 +463,7 @@ try {
   for (let i = 0; i < scenarios.length; i++) {
     const name = scenarios[i];
     if (name === "shot") await shot(scenarios[++i]);
-    else await { frames, keyboard, table, clicks, faults, bench }[name]();
+    else await { frames, keyboard, table, clicks, faults, viewports, bench }[name]();
   }
 } finally {
   await close();

@@ -213,11 +213,18 @@ function wireButtons(four) {
 const panel = { ctx: null, image: null };
 
 function fitPanel() {
-  // Whole device pixels per OLED pixel, so every pixel is the same square.
+  // Whole device pixels per OLED pixel, so every pixel is the same square; as large as the
+  // frame's glass allows across, and as tall as leaves every button in view.
   const dpr = window.devicePixelRatio || 1;
-  const room = Math.min(document.querySelector("main").clientWidth, 560);
-  const scale = Math.max(1, Math.floor((room * dpr) / W));
   const canvas = $("panel");
+  const glass = $("screen");
+  const inset = 8; // the case's edge stays visible either side of the panel
+  const across = glass.clientWidth - 2 * inset;
+  const device = $("device").getBoundingClientRect();
+  const others = device.bottom + window.scrollY - canvas.getBoundingClientRect().height;
+  const down = window.innerHeight - others - 4;
+  const scale = Math.max(1, Math.min(Math.floor((across * dpr) / W),
+    Math.floor((down * dpr) / H)));
   canvas.style.width = (scale * W) / dpr + "px";
   canvas.style.height = (scale * H) / dpr + "px";
 }
