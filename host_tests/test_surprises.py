@@ -228,7 +228,7 @@ def test_new_game_asks_before_replacing_a_saved_game():
     r = Rig()
     kept = _saved_game_at_title(r)
     assert r.d.pick(menus.T_NEW)
-    assert r.screen == "message" and r.app.screen.title == "Replace saved game?"
+    assert r.screen == "message" and r.app.screen.title == "Replace game?"
     r.d.press(K.B_MENU)
     assert r.screen == "title" and r.app.screen.items[0] == menus.T_RESUME
     r.d.run_ms(100)

@@ -32,9 +32,9 @@ KEYS_FULL = {
 }
 KEYS_FOUR = {k: b for k, b in KEYS_FULL.items() if b >= B_UP}
 QUIT_KEYS = ("q", "\x03")  # q, Ctrl-C
-LEGEND_FULL = ("1-6 hold  spc/r roll  w/s k/j up/dn  enter/o/a OK  m/b/bksp menu  caps: long"
-               "  q quit")
-LEGEND_FOUR = "w/s k/j up/dn  enter/o/a = A  m/b/bksp = B  caps: long  q quit"
+# Each "keys:action" pair in the 79 columns an 80-column terminal leaves.
+LEGEND_FULL = "1-6:hold spc/r:roll w/s,k/j:up/down enter/o/a:OK m/b/bksp:menu CAPS:long q:quit"
+LEGEND_FOUR = "w/s,k/j:up/down enter/o/a:A m/b/bksp:B CAPS:long q:quit"
 TAP_MS = 90
 LONG_TAP_MS = 900
 RESIZE_CHECK_MS = 250  # how often the size file is read

@@ -58,13 +58,19 @@ def move_words(game, score, arg):
 
 
 def tip_words(game, cost, best):
-    """The coach's two rows on a move that gave away `cost` (from half a point): how much,
-    then the best move (strategy's kind << 8 | arg), or "" for a good move."""
+    """The coach's two rows on a move that gave away `cost` (from half a point): the dice it
+    judged and how much, then the best move (strategy's kind << 8 | arg), or "" for a
+    good move."""
     if cost < _TIP_CENTI:
         return ""
-    text = "Gave away " + centi(cost) + "; best:"
-    if len(text) > _LINE:
-        text = "Gave " + centi(cost) + "; best:"
+    dice = ""  # the dice it judged: a roll or a score replaces them on the panel
+    for i in range(len(game.dice)):
+        dice += str(game.dice[i])
+    text = dice + " gave " + centi(cost)
+    for tail in (", best:", "; best", ":"):
+        if len(text) + len(tail) <= _LINE:
+            break
+    text += tail
     return text + "\n" + move_words(game, best >> 8, best & 255)
 
 

@@ -65,7 +65,7 @@ class Title(Choice):
             app.show(self.turn.resume())
         elif code == T_NEW:
             if self.turn.resumable():  # Start would replace it: ask first
-                app.message("Replace saved game?", self.turn.summary(),
+                app.message("Replace game?", self.turn.summary(),
                             app.keys("OK: new  Menu: keep"), self._new_or_keep)
             else:
                 app.go("setup")
@@ -75,7 +75,7 @@ class Title(Choice):
             app.show(self.turn.start_demo())
 
     def _new_or_keep(self, btn):
-        """The answer to "Replace saved game?": Menu keeps it, at the title."""
+        """The answer to "Replace game?": Menu keeps it, at the title."""
         app = self.app
         app.home()
         if btn != B_MENU:

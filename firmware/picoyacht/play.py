@@ -60,7 +60,7 @@ class Play(Screen):
         self.seen_turn = -1
         self.anim_dice = bytearray(6)
         self._rng = (app.boot_ms & 0xFFFF) | 1  # for roll animations only, never the dice
-        self.legend = "1-6: hold  OK: pick" if app.full else "Up/Dn: move  A: pick"
+        self.legend = ""
 
     def enter(self):
         """A new game or a new turn (a box scored, or one undone) starts on Roll, with no
@@ -71,6 +71,10 @@ class Play(Screen):
             self.seen_turn = g.turn
             self.cursor = len(g.dice)
             self.hint_mask = 0
+        if not self.app.full:
+            self.legend = "Up/Dn: move  A: pick"
+        else:  # the hold keys this game's dice have
+            self.legend = "1-5: hold  OK: pick" if len(g.dice) == 5 else "1-6: hold  OK: pick"
         self.anim = 0
         self.turn.coach.wait(self.app.now)
 
@@ -203,13 +207,15 @@ class Play(Screen):
         cv.bar(0)
         x = cv.text(g.names[seat], 1, 0, 0)
         if g.kinds[seat]:
-            cv.text("CPU", x + 4, 0, 0)
+            x = cv.text("CPU", x + 4, 0, 0)
         xr = cv.rnum(g.total(seat), W, 0, 0)
         if app.save_state.failed:
-            cv.glyph(font.BANG, xr - 8, 0, 0)
+            xr -= 8
+            cv.glyph(font.BANG, xr, 0, 0)
         # status line: a note, or the rolls left and the round
         if app.status.text:
             app.status.draw(cv, 8, 1)
+            rolls_brief(cv, g.rolls_left, g.turn // g.nseats + 1, g.rs.nboxes, x, xr)
         else:
             rolls_row(cv, g.rolls_used, g.rolls_left, g.turn // g.nseats + 1, g.rs.nboxes, 8)
         n = len(g.dice)
@@ -247,6 +253,25 @@ class Play(Screen):
             x += w + 4
         if not (app.status.text and cv.line(app.status.text, 1, 1, 56)):  # a note's 2nd row
             cv.text(self.legend, 1, 56, 1, 21)
+
+
+def rolls_brief(cv, left, rnd, nboxes, x0, xr):
+    """The rolls left and the round in the title bar, between the name (ending at x0) and
+    the total (from xr), while a note or a tip takes the status row: "2[#] 8/13", or only
+    the rolls when both do not fit."""
+    wr = (ndigits(rnd) + 1 + ndigits(nboxes)) * CELL + CELL
+    wl = ndigits(left) * CELL + 7
+    x = xr - CELL - wl
+    if x - wr >= x0 + CELL:
+        x -= wr
+    elif x < x0 + CELL:
+        return
+    x = cv.num(left, x, 0, 0)
+    cv.fb.fill_rect(x + 1, 1, 5, 5, 0)
+    if x + 7 + wr <= xr - CELL:
+        x = cv.num(rnd, x + 7 + CELL, 0, 0)
+        cv.glyph(47, x, 0, 0)
+        cv.num(nboxes, x + CELL, 0, 0)
 
 
 def rolls_row(cv, used, left, rnd, nboxes, y):

@@ -254,8 +254,10 @@ async function keyboard() {
   await page.waitForTimeout(100);
   const press = presser(page, "keys");
   await newGame(page, press, false);
+  await page.waitForTimeout(100);
+  const holdsShown = await page.locator("button.hold:visible").count();
   const result = await play(page, press);
-  out({ check: "keyboard", ...result, sizes, moves,
+  out({ check: "keyboard", ...result, sizes, moves, holdsShown,
     messages: await messages(page), errors });
   await page.close();
 }
@@ -399,6 +401,7 @@ async function viewports() {
           buttons: [...document.querySelectorAll("button[data-button]")]
             .filter((b) => b.offsetParent !== null).map(box),
           scrollX: window.scrollX, scrollY: window.scrollY,
+          five: document.body.classList.contains("five"),
         };
       });
       seen.push({ four, width, height, ...boxes });

@@ -24,7 +24,7 @@ const NAV_KEYS = "<kbd>W</kbd>/<kbd>S</kbd>, <kbd>K</kbd>/<kbd>J</kbd> or arrows
   "<kbd>Enter</kbd>, <kbd>O</kbd> or <kbd>A</kbd>";
 const MENU_KEYS = "<kbd>M</kbd>, <kbd>B</kbd>, <kbd>Backspace</kbd> or <kbd>Esc</kbd>";
 const LONG = ". Hold a key (or a button) for a long press.";
-const LEGEND_FULL = "Keys: <kbd>1</kbd>-<kbd>6</kbd> hold, <kbd>Space</kbd> or <kbd>R</kbd> " +
+const LEGEND_FULL = "Keys: <kbd>1</kbd>-<kbd>6</kbd> hold (<kbd>1</kbd>-<kbd>5</kbd> with 5 dice), <kbd>Space</kbd> or <kbd>R</kbd> " +
   "roll, " + NAV_KEYS + " OK, " + MENU_KEYS + " menu" + LONG;
 const LEGEND_FOUR = "Keys: " + NAV_KEYS + " = A, " + MENU_KEYS + " = B" + LONG;
 
@@ -252,6 +252,14 @@ function draw(status) {
   if (!state.title) state.title = performance.now(); // since navigation began
 }
 
+// A hold button for each of the game's dice: no sixth one in a 5-dice game.
+function showHolds() {
+  const five = state.board.dice() === 5;
+  if (document.body.classList.contains("five") === five) return;
+  document.body.classList.toggle("five", five);
+  fitPanel();
+}
+
 // ------------------------------------------------------------------ Expert's tables
 let tableSizes = null;
 
@@ -311,6 +319,7 @@ function frame() {
   if ((status & 0xffff) !== state.lastWrites || state.frames === 0) {
     state.lastWrites = status & 0xffff;
     draw(status);
+    showHolds();
   }
   if (status & 0x40000 && !state.fetching) fetchTable(state.board.wanted);
   requestAnimationFrame(frame);
