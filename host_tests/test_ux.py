@@ -292,6 +292,19 @@ def costly_chance(r):
     r.score(chance, (6, 6, 6, 6, 6))
 
 
+def test_a_tip_leaves_the_rolls_left_and_the_round_in_view():
+    """While a tip takes the status row, the title bar carries the rolls left and the
+    round. Breaks if the tip covers them, as it did."""
+    r = Rig(coach=2)
+    r.new_game()
+    costly_chance(r)
+    app = r.app
+    g = app.turn.game
+    assert app.screen.NAME == "play" and app.status.text
+    in_bar = [n for n, x, y in numbers(app, "num") if y == 0]
+    assert in_bar == [g.rolls_left, g.turn // g.nseats + 1, g.rs.nboxes]
+
+
 def test_solo_tip_stays_on_the_play_screen_until_a_key():
     r = Rig(coach=2)
     r.new_game()
