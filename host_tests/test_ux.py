@@ -259,6 +259,27 @@ def test_a_long_ok_steps_a_value_back(present):
         assert s.coach == want
 
 
+def test_setup_says_how_a_value_steps_both_ways():
+    """The help row under the list names the keys of the chosen row: OK forward and a
+    held OK back on a value (4-button: A), editing on a name, starting on Start; a held
+    OK then steps back as it says. Breaks if the screen does not say it, as it did not."""
+    for present, ok in ((FULL, "OK"), (FOUR, "A")):
+        r = Rig(present)
+        app = r.app
+        s = app.settings
+        s.nplayers = 2
+        r.d.pick(menus.T_NEW)
+        setup = app.screen
+        setup.sel = bytes(setup.items).index(newgame.R_PLAYERS)
+        assert ok + " next  hold " + ok + " back" in words(app)
+        r.d.press(K.B_OK, hold=1000)  # a long press
+        assert s.nplayers == 1
+        setup.sel = bytes(setup.items).index(newgame.R_NAME)
+        assert ok + ": edit the name" in words(app)
+        setup.sel = len(setup.items) - 1
+        assert ok + ": start  " + ("Menu" if ok == "OK" else "B") + ": exit" in words(app)
+
+
 def test_start_game_is_on_every_setup_page():
     r = Rig()
     app = r.app
@@ -275,7 +296,7 @@ def test_start_game_is_on_every_setup_page():
         app.dirty = True
         app.render()
         pages.add(setup.page)
-        bottom.add(r.d.frame()[7 * 128:])  # the row under the page: Start, unselected
+        bottom.add(r.d.frame()[6 * 128:7 * 128])  # the row under the page: Start, unselected
     assert len(pages) >= 3 and len(bottom) == 1
     setup.sel = 0
     r.d.press(K.B_UP)  # one press from the top reaches Start
