@@ -308,6 +308,7 @@ class Card(Screen):
     rows = b""
     row = 0
     confirm = False
+    menu_down = False  # Menu pressed here: let go, back to the dice; held, the box's help
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -320,7 +321,8 @@ class Card(Screen):
         g = self.turn.game
         self.rows = card_rows(g.rs)
         self.confirm = False
-        app.note("")
+        self.menu_down = False
+        app.note(app.keys("Hold Menu: box help"))
         self.work_out(g, True)
         best = -1
         best_pts = -1
@@ -359,28 +361,68 @@ class Card(Screen):
             self.confirm = False
             app.note("")
         elif btn == B_OK:
-            code = self.rows[self.row]
-            if code >= ROW_UPPER:
-                app.note("Pick a box")
-                return
-            st = g.box_state(code)
-            if st == FILLED:
-                app.note("Already filled")
-            elif st == LOCKED:
-                app.note("Roll first" if not g.rolls_used else "Joker: not here")
-            elif st == ZERO and not self.confirm:
-                self.confirm = True  # the question waits for the next key, however late
-                app.note(app.keys("Score 0? OK again"), -1, NOTE_KEY)
-            else:
-                self.confirm = False
-                nxt = self.turn.score(code)
-                if nxt is not None:
-                    app.show(nxt)
+            self.pick()
+        elif btn == B_MENU:
+            self.menu_down = True  # back to the dice on release; held, the box's help
         else:  # back to the dice; Roll and the hold buttons act there at once
             app.note("")
             app.back()
             if btn == B_ROLL or (btn < 6 and btn < len(g.dice)):
                 app.screen.key(btn)
+
+    def release(self, btn):
+        if btn == B_MENU and self.menu_down:
+            self.menu_down = False
+            self.app.note("")
+            self.app.back()
+
+    def long(self, btn):
+        if btn == B_MENU and self.menu_down:
+            self.menu_down = False
+            self.explain()
+
+    def explain(self):
+        """The box under the cursor in words, from box_help (imported for this and
+        forgotten again: its text stays in flash); OK comes back to this row."""
+        import picoyacht
+        from picoyacht import box_help
+
+        app = self.app
+        g = self.turn.game
+        code = self.rows[self.row]
+        if code < ROW_UPPER:
+            needs, scores = box_help.box_words(g.rs.id, code)
+            lines = [g.rs.boxes[code][NAME] + ": " + needs + ";", "scores " + scores + "."]
+        else:
+            lines = [box_help.upper_bonus_words(g.rs, g.options) + "."]
+        picoyacht.forget("box_help")
+        app.find("message").set("Box help", lines, app.keys("OK: back"), self._explained)
+        app.go("message")
+
+    def _explained(self, btn):
+        self.app.back()
+
+    def pick(self):
+        """OK on the cursor's row: score it, or say why not."""
+        app = self.app
+        g = self.turn.game
+        code = self.rows[self.row]
+        if code >= ROW_UPPER:
+            app.note("Pick a box")
+            return
+        st = g.box_state(code)
+        if st == FILLED:
+            app.note("Already filled")
+        elif st == LOCKED:
+            app.note("Roll first" if not g.rolls_used else "Joker: not here")
+        elif st == ZERO and not self.confirm:
+            self.confirm = True  # the question waits for the next key, however late
+            app.note(app.keys("Score 0? OK again"), -1, NOTE_KEY)
+        else:
+            self.confirm = False
+            nxt = self.turn.score(code)
+            if nxt is not None:
+                app.show(nxt)
 
     def draw(self, cv):
         """One seat's card: header with page indicator, 7 rows, the four box states."""
