@@ -199,7 +199,8 @@ def browser(site):
     server, url = serve.start(site)
     try:
         r = subprocess.run(["node", str(DRIVERS / "browser_check.mjs"), str(npm.modules()), url,
-                            "frames", "keyboard", "table", "clicks", "faults", "viewports"],
+                            "frames", "keyboard", "table", "clicks", "faults", "viewports",
+                            "offline"],
                            capture_output=True, text=True, timeout=400, cwd=ROOT)
     finally:
         server.shutdown()
@@ -291,3 +292,29 @@ def test_every_phone_size_shows_the_panel_and_every_button_without_scrolling(bro
             assert b["right"] <= v["width"] and b["bottom"] <= v["height"], where
             assert min(b["right"] - b["left"], b["bottom"] - b["top"]) >= 44, where
         assert (v["scrollX"], v["scrollY"]) == (0, 0), where
+
+
+def test_a_second_visit_plays_a_game_with_an_expert_seat_with_the_network_off(browser):
+    """The service worker kept the site and the table the Expert seat fetched: offline, the
+    reload offers the game, which plays to its end with no message and no error."""
+    o = browser["offline"]
+    assert o["controlled"] and o["online"] is False
+    assert o["first"]["scored"] == 1 and o["resumed"] == "message"
+    assert o["rest"] == {"scored": 12, "over": True}
+    assert o["expert"] == 3 and o["messages"] == [] and o["errors"] == []
+
+
+def test_the_page_is_installable_and_says_its_version_and_rules(browser):
+    """A manifest with the two icons (PNGs drawn from the firmware's die), the version, a
+    link to the rules and to the project, and a rules panel per game with every box, the
+    game being played open."""
+    o = browser["offline"]
+    assert o["manifest"] == {"name": "PicoYacht", "display": "standalone",
+                             "icons": ["192x192", "512x512"]}
+    assert o["iconType"] == "image/png" and o["iconBytes"] > 100
+    assert o["version"].startswith(json.loads((ROOT / "package.json").read_text())["version"])
+    assert o["links"] == ["rules.txt", "readme.txt"]
+    rules = {r["name"]: r for r in o["rules"]}
+    assert len(rules) == 6
+    assert rules["Maxi Yatzy: 6 dice, 20 boxes"]["rows"] == 20
+    assert [r["name"] for r in o["rules"] if r["open"]] == ["Yahtzee: 5 dice, 13 boxes"]

@@ -236,6 +236,12 @@ class WebBoard(HeadlessBoard):
         game = self.app.turn.game
         return len(game.dice) if game is not None else 6
 
+    def rules_id(self):
+        """The rule set of the game on, else the one setup would start: the rules panel
+        opens it."""
+        game = self.app.turn.game
+        return game.rs.id if game is not None else self.app.settings.rid
+
 
 def start(host, buttons, now):
     """The board and its Runner, for the page; `buttons` 4 for the minimal build."""

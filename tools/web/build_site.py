@@ -8,7 +8,9 @@ the two boards (tools/board_sim.py, tools/web/board_web.py), compiled to .mpy (b
 the port loads without compiling: no -march, as it has no native emitter; fast_viper,
 which needs one, stays out and fast.py plays its Python loops), in one file the page
 unpacks into the port's filesystem. And Expert's tables from tables/ (`make tables`) with
-tables.json (name -> bytes), fetched by the page only when a game needs one.
+tables.json (name -> bytes), fetched by the page only when a game needs one. Then what
+installs it and plays it offline (site_extras.py): icons, a manifest, the rules panel's
+data, the version, and the service worker sw.js.
 
 The folder is plain files: any static host serves it (see the README).
 """
@@ -26,6 +28,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "tools"))  # paths does the rest
 import npm  # noqa: E402
 import paths  # noqa: E402, F401
+import site_extras  # noqa: E402
 from mpy_build import mpy_cross  # noqa: E402
 
 PAGE_FILES = ("index.html", "page.js", "bundle.mjs")
@@ -61,7 +64,7 @@ def bundle(files):
     return struct.pack("<I", len(index)) + index + b"".join(data for _, data in files)
 
 
-def build(out, tables=True):
+def build(out, tables=True, project_url=""):
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
@@ -84,6 +87,7 @@ def build(out, tables=True):
             shutil.copyfile(t, out / "tables" / t.name)
             sizes[t.name] = t.stat().st_size
     (out / "tables.json").write_text(json.dumps(sizes))
+    site_extras.write(out, ROOT, HERE / "sw.js", project_url)
     return out
 
 
@@ -92,8 +96,10 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "build" / "web"))
     ap.add_argument("--no-tables", action="store_true",
                     help="leave Expert's tables out (Expert then plays as Normal)")
+    ap.add_argument("--project-url", default="",
+                    help="the project's address for the page's link (else the README, as text)")
     args = ap.parse_args()
-    out = build(args.out, not args.no_tables)
+    out = build(args.out, not args.no_tables, args.project_url)
     n = json.loads((out / "tables.json").read_text())
     total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     print("built %s: %d bytes, %d of Expert's tables%s" % (

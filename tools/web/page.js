@@ -252,12 +252,67 @@ function draw(status) {
   if (!state.title) state.title = performance.now(); // since navigation began
 }
 
-// A hold button for each of the game's dice: no sixth one in a 5-dice game.
+// A hold button for each of the game's dice: no sixth one in a 5-dice game. And the rules
+// panel opens the game being played (or set up).
 function showHolds() {
+  const rid = state.board.rules_id();
+  if (rid !== state.rulesShown) {
+    state.rulesShown = rid;
+    for (const d of document.querySelectorAll("#rules details")) {
+      d.open = Number(d.dataset.rules) === rid;
+    }
+  }
   const five = state.board.dice() === 5;
   if (document.body.classList.contains("five") === five) return;
   document.body.classList.toggle("five", five);
   fitPanel();
+}
+
+// ------------------------------------------------------------------ how to play
+// rules.json is built from the firmware's box_help (the device's own help on a box): a
+// panel per game with its boxes, what each needs and scores, and its other rules.
+async function showRules() {
+  let games;
+  try {
+    games = await (await fetch("rules.json")).json();
+  } catch {
+    return; // the page plays on without its rules panel
+  }
+  const el = (tag, text) => {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const box = $("rules");
+  for (const g of games) {
+    const d = el("details");
+    d.dataset.rules = g.id;
+    d.append(el("summary", `${g.name}: ${g.dice} dice, ${g.boxes.length} boxes`));
+    const table = el("table");
+    const head = el("tr");
+    for (const h of ["box", "the dice must show", "score"]) head.append(el("th", h));
+    table.append(head);
+    for (const row of g.boxes) {
+      const tr = el("tr");
+      for (const cell of row) tr.append(el("td", cell));
+      table.append(tr);
+    }
+    const notes = el("ul");
+    for (const n of g.notes) notes.append(el("li", n));
+    d.append(table, notes);
+    box.append(d);
+  }
+  state.rulesShown = -1;
+  if (state.board) showHolds(); // else the first frame opens the game's panel
+}
+
+// The service worker (sw.js) keeps the site and the tables it fetched: the next visit
+// plays offline. 127.0.0.1 counts as a secure origin; file:// has none.
+function keepOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("sw.js").catch((e) => {
+    console.warn("no offline copy: " + e.message);
+  });
 }
 
 // ------------------------------------------------------------------ Expert's tables
@@ -428,3 +483,5 @@ async function main() {
 }
 
 main();
+showRules();
+keepOffline();
