@@ -1,8 +1,12 @@
-# PicoYacht: every host-side job bootstraps its own .venv from requirements-dev.txt.
+# PicoYacht: every host-side job bootstraps its own .venv: make sim and make web from
+# requirements-play.txt alone, the rest from requirements-dev.txt (which includes it).
 PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+PLAY    := $(VENV)/.installed-play
+# Playing is served by either install: the whole one, once made, includes play's.
+PLAYS   := $(if $(wildcard $(STAMP)),$(STAMP),$(PLAY))
 MP      := $(BIN)/micropython
 
 .PHONY: test lint sim bench bench-strategy tables shots flash flash-src stress clean hardware uf2 \
@@ -16,10 +20,15 @@ help:  ## this list (what plain `make` prints)
 	    if (sub(/.*## /, "", d)) c = d; else { sub(/ \(.*/, "", c); sub(/[,;:.]$$/, "", c) } \
 	    printf "  make %-15s %s\n", t, c } { c = "" }' $(firstword $(MAKEFILE_LIST))
 
-$(STAMP): requirements-dev.txt
+$(STAMP): requirements-dev.txt requirements-play.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $(STAMP)
+
+$(PLAY): requirements-play.txt
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -r requirements-play.txt
+	touch $(PLAY)
 
 venv: $(STAMP)  ## the project's .venv (every other target makes it when needed)
 
@@ -68,7 +77,7 @@ clean:  ## remove .venv, build/ and dist/
 
 # Desktop simulator of the unchanged firmware (MicroPython unix port, Pico-sized heap).
 # SIMARGS="--buttons 4" for the minimal build, "--cpython" to run under CPython.
-sim: $(STAMP)  ## the desktop simulator (SIMARGS="--buttons 4" for the minimal build)
+sim: $(PLAYS)  ## the desktop simulator (SIMARGS="--buttons 4" for the minimal build)
 	$(BIN)/python tools/sim.py $(SIMARGS)
 
 # PNG screenshots of every screen from the real framebuffer (build/shots, docs/shots).
@@ -77,7 +86,7 @@ shots: $(STAMP)  ## PNG screenshots of every screen (build/shots, docs/shots)
 
 # Expert's tables: exact DP with NumPy, progress on stderr, cached in tables/ (git-ignored);
 # rebuilt only when the builder, rules or engine change.
-tables: $(STAMP)  ## Expert's tables, cached in tables/
+tables: $(PLAYS)  ## Expert's tables, cached in tables/
 	$(BIN)/python tools/build_tables.py
 
 # The hint's "avg" without a table: Normal's shortfall from the final total, measured over
@@ -113,12 +122,12 @@ stress: $(STAMP)  ## power cuts, I/O errors, mutations and mashed buttons at ful
 # static site build/web (page, the pinned port from npm, the package as .mpy, Expert's
 # tables, built first if missing) and serves it on http://127.0.0.1:8000 (WEBARGS="--port
 # 8080"). Any static host serves build/web as it is.
-web: $(STAMP) web-deps tables  ## build the browser version into build/web and serve it on 127.0.0.1:8000
+web: $(PLAYS) web-deps tables  ## build the browser version into build/web and serve it on 127.0.0.1:8000
 	$(BIN)/python tools/web/build_site.py
 	$(BIN)/python tools/web/serve.py $(WEBARGS)
 
 # The page's npm packages from tools/web's lockfile, into build/npm (npm ci, when it changed).
-web-deps: $(STAMP)  ## the page's npm packages, from tools/web's lockfile
+web-deps: $(PLAYS)  ## the page's npm packages, from tools/web's lockfile
 	$(BIN)/python tools/web/npm.py >/dev/null
 
 # The page's budgets in headless Chromium (Debian's /usr/bin/chromium): load to the title
