@@ -5,6 +5,8 @@ tables in docs/RULES.md (host_tests/test_box_help.py holds the three together).
 Imported only when help opens and forgotten after (picoyacht.forget): frozen, these bytes
 stay in flash. A box is a line b"needs|score"; each rule set lists its boxes' lines."""
 
+from picoyacht.rules import NAME
+
 # Every distinct box, one line each; a rule set's boxes are lines of it (BOXES).
 _LINES = (
     b"anything|total of that face\n"  # 0: the upper section
@@ -82,3 +84,16 @@ def box_words(rid, box):
 def upper_bonus_words(rs, options):
     """The upper bonus in words, as the game plays it."""
     return "Upper bonus: +%d at %d or more" % (rs.upper_bonus(options), rs.bonus_at)
+
+
+def explain(app, game, code, then):
+    """The help screen for a scorecard row (a box, else the upper bonus), over the card:
+    OK calls then."""
+    rs = game.rs
+    if code < rs.nboxes:
+        needs, scores = box_words(rs.id, code)
+        lines = [rs.boxes[code][NAME] + ": " + needs + ";", "scores " + scores + "."]
+    else:
+        lines = [upper_bonus_words(rs, game.options) + "."]
+    app.find("message").set("Box help", lines, app.keys("OK: back"), then)
+    app.go("message")

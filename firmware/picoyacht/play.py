@@ -382,22 +382,13 @@ class Card(Screen):
             self.explain()
 
     def explain(self):
-        """The box under the cursor in words, from box_help (imported for this and
-        forgotten again: its text stays in flash); OK comes back to this row."""
+        """The box under the cursor in words (box_help, imported for this and forgotten
+        again: its text stays in flash); OK comes back to this row."""
         import picoyacht
         from picoyacht import box_help
 
-        app = self.app
-        g = self.turn.game
-        code = self.rows[self.row]
-        if code < ROW_UPPER:
-            needs, scores = box_help.box_words(g.rs.id, code)
-            lines = [g.rs.boxes[code][NAME] + ": " + needs + ";", "scores " + scores + "."]
-        else:
-            lines = [box_help.upper_bonus_words(g.rs, g.options) + "."]
+        box_help.explain(self.app, self.turn.game, self.rows[self.row], self._explained)
         picoyacht.forget("box_help")
-        app.find("message").set("Box help", lines, app.keys("OK: back"), self._explained)
-        app.go("message")
 
     def _explained(self, btn):
         self.app.back()
