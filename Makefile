@@ -1,8 +1,12 @@
-# PicoYacht: every host-side job bootstraps its own .venv from requirements-dev.txt.
+# PicoYacht: every host-side job bootstraps its own .venv: make sim and make web from
+# requirements-play.txt alone, the rest from requirements-dev.txt (which includes it).
 PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+PLAY    := $(VENV)/.installed-play
+# Playing is served by either install: the whole one, once made, includes play's.
+PLAYS   := $(if $(wildcard $(STAMP)),$(STAMP),$(PLAY))
 MP      := $(BIN)/micropython
 
 .PHONY: test lint sim bench bench-strategy tables shots flash flash-src stress clean hardware uf2 \
@@ -16,10 +20,15 @@ help:  ## this list (what plain `make` prints)
 	    if (sub(/.*## /, "", d)) c = d; else { sub(/ \(.*/, "", c); sub(/[,;:.]$$/, "", c) } \
 	    printf "  make %-15s %s\n", t, c } { c = "" }' $(firstword $(MAKEFILE_LIST))
 
-$(STAMP): requirements-dev.txt
+$(STAMP): requirements-dev.txt requirements-play.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $(STAMP)
+
+$(PLAY): requirements-play.txt
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -r requirements-play.txt
+	touch $(PLAY)
 
 venv: $(STAMP)  ## the project's .venv (every other target makes it when needed)
 
@@ -68,7 +77,7 @@ clean:  ## remove .venv, build/ and dist/
 
 # Desktop simulator of the unchanged firmware (MicroPython unix port, Pico-sized heap).
 # SIMARGS="--buttons 4" for the minimal build, "--cpython" to run under CPython.
-sim: $(STAMP)  ## the desktop simulator (SIMARGS="--buttons 4" for the minimal build)
+sim: $(PLAYS)  ## the desktop simulator (SIMARGS="--buttons 4" for the minimal build)
 	$(BIN)/python tools/sim.py $(SIMARGS)
 
 # PNG screenshots of every screen from the real framebuffer (build/shots, docs/shots).
@@ -78,7 +87,7 @@ shots: $(STAMP)  ## PNG screenshots of every screen (build/shots, docs/shots)
 # Expert's tables, every game and option with an optimum: exact DP (NumPy and a small C
 # kernel built with gcc), cached in tables/ (git-ignored); rebuilt only when the builder or
 # the rules change. About a minute for all of them.
-tables: $(STAMP)  ## Expert's tables, cached in tables/
+tables: $(PLAYS)  ## Expert's tables, cached in tables/
 	$(BIN)/python tools/build_tables.py
 
 # The hint's "avg" without a table: Normal's shortfall from the final total, measured over
@@ -116,12 +125,12 @@ stress: $(STAMP)  ## power cuts, I/O errors, mutations and mashed buttons at ful
 # it on http://127.0.0.1:8000 (WEBARGS="--port 8080"); Expert's table for a game is built
 # the first time the page asks for it (seconds), then cached in tables/. A static host
 # serves build/web as it is, with the tables `make tables` built.
-web: $(STAMP) web-deps  ## build the browser version into build/web and serve it on 127.0.0.1:8000
+web: $(PLAYS) web-deps  ## build the browser version into build/web and serve it on 127.0.0.1:8000
 	$(BIN)/python tools/web/build_site.py --tables-on-request
 	$(BIN)/python tools/web/serve.py --build-tables $(WEBARGS)
 
 # The page's npm packages from tools/web's lockfile, into build/npm (npm ci, when it changed).
-web-deps: $(STAMP)  ## the page's npm packages, from tools/web's lockfile
+web-deps: $(PLAYS)  ## the page's npm packages, from tools/web's lockfile
 	$(BIN)/python tools/web/npm.py >/dev/null
 
 # The page's budgets in headless Chromium (Debian's /usr/bin/chromium): load to the title

@@ -57,18 +57,18 @@ def test_readme_names_every_simulator_key_and_no_other():
 
 
 def legend_keys(legend):
-    """The keys a terminal legend names: "w/s k/j", "spc/r", "enter/o/a", "m/b/bksp"."""
-    short = {"spc": "space", "bksp": "backspace", "esc": "escape"}
+    """The keys a terminal legend names: "w/s,k/j,↑↓:move", "spc/r:roll", "1-6:hold"."""
+    short = {"spc": "space", "bs": "backspace", "esc": "escape", "ent": "enter", "↑↓": "arrows"}
     keys = set()
-    for group in legend.split("  "):
-        first = group.split(" ")[0]
-        if first in ("caps:", "(caps:"):
+    for pair in legend.split(" "):
+        named, _, action = pair.partition(":")
+        if named == "CAPS":  # a capital letter is a long press: not a key of its own
             continue
-        for word in group.split(" "):
-            parts = word.split("/")
-            if all(len(p) == 1 and p.isalnum() or p in short or p in ("enter", "arrows")
-                   or re.fullmatch(r"\d-\d", p) for p in parts):
-                keys |= expand(short.get(p, p) for p in parts)
+        assert action, pair
+        for part in named.replace(",", "/").split("/"):
+            assert len(part) == 1 and part.isalnum() or part in short \
+                or re.fullmatch(r"\d-\d", part), pair
+            keys |= expand([short.get(part, part)])
     return keys
 
 
@@ -81,6 +81,8 @@ def test_terminal_legends_name_each_builds_keys():
     assert set(board_term.SEQUENCES.values()) == {K.B_UP, K.B_DOWN}  # what "arrows" are
     assert board_term.ESC_BUTTON == K.B_MENU
     assert set(board_term.KEYS_FOUR.values()) == {7, 8, 9, 10}  # Up, Down, A, B
+    for legend in (board_term.LEGEND_FULL, board_term.LEGEND_FOUR):
+        assert len(legend) < 80  # whole in an 80-column terminal (its last column is kept)
 
 
 def js_map(text, name):

@@ -228,6 +228,27 @@ def test_the_panel_goes_where_sim_says_and_is_laid_out_again_on_resize(term, mon
     assert any(0x2800 < ord(c) < 0x2900 for c in after.decode("utf-8"))
     escape = re.compile("\x1b\\[[0-9;?]*[A-Za-z]")
     assert max(len(escape.sub("", line)) for line in after.decode("utf-8").split("\r\n")) < 70
+    # too small for any rendering: a notice, no panel, until the terminal grows again
+    seen = len(panel.read_bytes())
+    size.write_text("40x10")
+    for _ in range(3):
+        clock[0] += board_term.RESIZE_CHECK_MS
+        runner.step()
+    runner.app.redraw()  # a frame while it is small: still only the notice
+    clock[0] += 5
+    runner.step()
+    small = panel.read_bytes()[seen:].decode("utf-8")
+    assert "too small" in small and "40x10" in small
+    assert not any(0x2580 <= ord(c) < 0x2900 for c in small)  # nothing of the panel
+    assert max(len(escape.sub("", line)) for line in small.split("\r\n")) < 40
+    seen = len(panel.read_bytes())
+    size.write_text("128x36")
+    for _ in range(3):
+        clock[0] += board_term.RESIZE_CHECK_MS
+        runner.step()
+    back = panel.read_bytes()[seen:].decode("utf-8")
+    assert board.draw_panel is board_term.draw_half
+    assert "\u2580" in back or "\u2588" in back  # the panel again
 
 
 def test_sim_gives_the_firmware_the_terminal_as_panel_and_a_file_for_its_output(

@@ -230,7 +230,7 @@ def test_new_game_asks_before_replacing_a_saved_game():
     kept = _saved_game_at_title(r)
     for key in (K.B_MENU, K.B_OK):
         assert r.d.pick(menus.T_NEW)
-        assert r.screen == "message" and r.app.screen.title == "Replace saved game?"
+        assert r.screen == "message" and r.app.screen.title == "Replace game?"
         r.d.press(key)
         assert r.screen == "title" and r.app.screen.items[0] == menus.T_RESUME
         r.d.run_ms(100)
@@ -259,13 +259,13 @@ def test_no_single_key_replaces_a_saved_game(btn, hold):
     r = Rig()
     kept = _saved_game_at_title(r)
     assert r.d.pick(menus.T_NEW)
-    _question(r, "Replace saved game?")
+    _question(r, "Replace game?")
     r.d.press(btn, hold=hold)
     assert r.screen in ("title", "message"), r.screen
     r = r.reboot()  # the boot offers the game; its Menu asks the same question
     assert r.screen == "message" and r.app.screen.title == "Saved game"
     r.d.press(K.B_MENU)
-    _question(r, "Replace saved game?")
+    _question(r, "Replace game?")
     r.d.press(btn, hold=hold)
     assert r.screen in ("title", "message"), r.screen
     r.d.run_ms(100)

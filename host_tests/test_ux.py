@@ -259,6 +259,27 @@ def test_a_long_ok_steps_a_value_back(present):
         assert s.coach == want
 
 
+def test_setup_says_how_a_value_steps_both_ways():
+    """The help row under the list names the keys of the chosen row: OK forward and a
+    held OK back on a value (4-button: A), editing on a name, starting on Start; a held
+    OK then steps back as it says. Breaks if the screen does not say it, as it did not."""
+    for present, ok in ((FULL, "OK"), (FOUR, "A")):
+        r = Rig(present)
+        app = r.app
+        s = app.settings
+        s.nplayers = 2
+        r.d.pick(menus.T_NEW)
+        setup = app.screen
+        setup.sel = bytes(setup.items).index(newgame.R_PLAYERS)
+        assert ok + " next  hold " + ok + " back" in words(app)
+        r.d.press(K.B_OK, hold=1000)  # a long press
+        assert s.nplayers == 1
+        setup.sel = bytes(setup.items).index(newgame.R_NAME)
+        assert ok + ": edit the name" in words(app)
+        setup.sel = len(setup.items) - 1
+        assert ok + ": start  " + ("Menu" if ok == "OK" else "B") + ": exit" in words(app)
+
+
 def test_start_game_is_on_every_setup_page():
     r = Rig()
     app = r.app
@@ -275,7 +296,7 @@ def test_start_game_is_on_every_setup_page():
         app.dirty = True
         app.render()
         pages.add(setup.page)
-        bottom.add(r.d.frame()[7 * 128:])  # the row under the page: Start, unselected
+        bottom.add(r.d.frame()[6 * 128:7 * 128])  # the row under the page: Start, unselected
     assert len(pages) >= 3 and len(bottom) == 1
     setup.sel = 0
     r.d.press(K.B_UP)  # one press from the top reaches Start
@@ -292,6 +313,19 @@ def costly_chance(r):
     r.score(chance, (6, 6, 6, 6, 6))
 
 
+def test_a_tip_leaves_the_rolls_left_and_the_round_in_view():
+    """While a tip takes the status row, the title bar carries the rolls left and the
+    round. Breaks if the tip covers them, as it did."""
+    r = Rig(coach=2)
+    r.new_game()
+    costly_chance(r)
+    app = r.app
+    g = app.turn.game
+    assert app.screen.NAME == "play" and app.status.text
+    in_bar = [n for n, x, y in numbers(app, "num") if y == 0]
+    assert in_bar == [g.rolls_left, g.turn // g.nseats + 1, g.rs.nboxes]
+
+
 def test_solo_tip_stays_on_the_play_screen_until_a_key():
     r = Rig(coach=2)
     r.new_game()
@@ -299,12 +333,14 @@ def test_solo_tip_stays_on_the_play_screen_until_a_key():
     app = r.app
     assert app.screen.NAME == "play"
     tip = app.status.text
-    # no table here: the figure is Normal's estimate, and says so
-    assert tip.startswith("Est. gave ") and tip.endswith("; best:\nTake Yahtzee 50"), tip
+    # it names the dice it judged (the next turn's "?" dice have replaced them); no table
+    # here: the figure is Normal's estimate, and says so
+    assert tip.startswith("66666 ~gave ") and tip.endswith("best\nTake Yahtzee 50"), tip
+    assert "Rolls" not in app.status.text
     r.d.run_ms(20000)  # as long as the player needs
     assert app.status.text == tip
     r.d.press(K.B_ROLL)  # the next key clears it, and rolls as usual
-    assert not app.status.text.startswith("Gave") and app.turn.game.rolls_used == 1
+    assert not app.status.text.startswith("66666") and app.turn.game.rolls_used == 1
 
 
 def test_tip_waits_when_a_cpu_plays_next():
@@ -612,7 +648,7 @@ def test_saved_game_menu_goes_to_a_new_game_setup():
     r.new_game()
     r.app.offer_resume()
     r.d.press(K.B_MENU)
-    assert r.app.screen.title == "Replace saved game?"  # Start would replace the game
+    assert r.app.screen.title == "Replace game?"  # Start would replace the game
     r.d.press(K.B_DOWN)
     r.d.press(K.B_OK)
     assert r.app.screen.NAME == "setup"

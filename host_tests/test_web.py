@@ -236,8 +236,9 @@ def browser(site):
     server, url = serve.start(site)
     try:
         r = subprocess.run(["node", str(DRIVERS / "browser_check.mjs"), str(npm.modules()), url,
-                            "frames", "keyboard", "table", "clicks", "faults", "storage"],
-                           capture_output=True, text=True, timeout=400, cwd=ROOT)
+                            "frames", "keyboard", "table", "clicks", "faults", "storage",
+                            "viewports", "offline"],
+                           capture_output=True, text=True, timeout=600, cwd=ROOT)
     finally:
         server.shutdown()
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
@@ -259,7 +260,8 @@ def test_a_whole_game_by_keyboard_on_a_phone_sized_page(browser):
     assert (kb["scored"], kb["over"], kb["errors"]) == (13, True, [])
     sizes = kb["sizes"]
     assert sizes["page"] == 390 and sizes["panelWidth"] >= 2 * 128
-    assert len(sizes["buttons"]) == 11 and min(sizes["buttons"]) >= 32
+    assert len(sizes["buttons"]) == 11 and min(sizes["buttons"]) >= 44
+    assert kb["holdsShown"] == 5  # a Yahtzee game: no sixth hold button
 
 
 def test_a_held_key_repeats_through_the_firmwares_debouncer(browser):
@@ -274,7 +276,7 @@ def test_a_whole_game_by_clicking_the_buttons_of_the_4_button_build_on_a_phone(b
     assert c["rest"] == {"scored": 11, "over": True}
     sizes = c["sizes"]
     assert sizes["page"] == 390 and sizes["panelWidth"] >= 2 * 128
-    assert len(sizes["buttons"]) == 4 and min(sizes["buttons"]) >= 32
+    assert len(sizes["buttons"]) == 4 and min(sizes["buttons"]) >= 44
 
 
 def test_a_reload_offers_to_resume(browser):
@@ -332,3 +334,47 @@ def test_a_start_that_fails_is_said_on_the_page_and_wipe_still_works(browser):
     w = browser["storage"]["failedWiped"]
     assert w["stored"] == [] and w["game"] is None and w["screen"] == "title"
     assert w["errors"] == []
+def test_every_phone_size_shows_the_panel_and_every_button_without_scrolling(browser):
+    """Upright and on its side from 320x568 to 932x430, and a desktop, for both builds:
+    the panel inside its frame, every on-screen button inside the viewport and at least
+    44 px each way, nothing scrolled."""
+    seen = browser["viewports"]["seen"]
+    assert len(seen) == 26
+    for v in seen:
+        where = "%dx%d%s" % (v["width"], v["height"], " (4 buttons)" if v["four"] else "")
+        panel, inside = v["panel"], v["inside"]
+        assert panel["right"] - panel["left"] >= 2 * 128, where
+        assert panel["left"] >= inside["left"] and panel["right"] <= inside["right"], where
+        assert panel["top"] >= inside["top"] and panel["bottom"] <= inside["bottom"], where
+        assert len(v["buttons"]) == (4 if v["four"] else 10 if v["five"] else 11), where
+        for b in v["buttons"]:
+            assert b["left"] >= 0 and b["top"] >= 0, where
+            assert b["right"] <= v["width"] and b["bottom"] <= v["height"], where
+            assert min(b["right"] - b["left"], b["bottom"] - b["top"]) >= 44, where
+        assert (v["scrollX"], v["scrollY"]) == (0, 0), where
+
+
+def test_a_second_visit_plays_a_game_with_an_expert_seat_with_the_network_off(browser):
+    """The service worker kept the site and the table the Expert seat fetched: offline, the
+    reload offers the game, which plays to its end with no message and no error."""
+    o = browser["offline"]
+    assert o["controlled"] and o["online"] is False
+    assert o["first"]["scored"] == 1 and o["resumed"] == "message"
+    assert o["rest"] == {"scored": 12, "over": True}
+    assert o["expert"] == 3 and o["messages"] == [] and o["errors"] == []
+
+
+def test_the_page_is_installable_and_says_its_version_and_rules(browser):
+    """A manifest with the two icons (PNGs drawn from the firmware's die), the version, a
+    link to the rules and to the project, and a rules panel per game with every box, the
+    game being played open."""
+    o = browser["offline"]
+    assert o["manifest"] == {"name": "PicoYacht", "display": "standalone",
+                             "icons": ["192x192", "512x512"]}
+    assert o["iconType"] == "image/png" and o["iconBytes"] > 100
+    assert o["version"].startswith(json.loads((ROOT / "package.json").read_text())["version"])
+    assert o["links"] == ["rules.txt", "readme.txt"]
+    rules = {r["name"]: r for r in o["rules"]}
+    assert len(rules) == 6
+    assert rules["Maxi Yatzy: 6 dice, 20 boxes"]["rows"] == 20
+    assert [r["name"] for r in o["rules"] if r["open"]] == ["Yahtzee: 5 dice, 13 boxes"]

@@ -8,7 +8,7 @@ from test_ux import Rig, finish, numbers, words
 from picoyacht import buttons as K
 from picoyacht import menus, newgame
 from picoyacht.game import HUMAN
-from picoyacht.rules import CASINO5, DELUXE
+from picoyacht.rules import CASINO5, DELUXE, MAXI, YAHTZEE
 from picoyacht.saves import Settings
 from picoyacht.screens import KIND_NAMES, ROW_WALLET, row_sum
 from picoyacht.wallets import WALLET_START
@@ -85,7 +85,7 @@ def _key_letters(app):
 
 
 @pytest.mark.parametrize("present,hint,letters,legend", [
-    (FULL, "hold Menu", "123456RUDOM", "1-6: hold  OK: pick"),
+    (FULL, "hold Menu", "123456RUDOM", "1-5: hold  OK: pick"),
     (FOUR, "hold B", "UDAB", "Up/Dn: move  A: pick"),
 ])
 def test_prompts_name_the_builds_own_buttons(present, hint, letters, legend):
@@ -100,6 +100,15 @@ def test_prompts_name_the_builds_own_buttons(present, hint, letters, legend):
     r2 = Rig(present)
     r2.new_game()
     assert r2.app.screen.NAME == "play" and legend in words(r2.app)
+
+
+def test_the_hold_legend_names_the_games_own_dice():
+    """A 5-dice game's legend holds with 1-5, a 6-dice game's with 1-6. Breaks with one
+    "1-6: hold" for every game."""
+    for rid, legend in ((YAHTZEE, "1-5: hold"), (MAXI, "1-6: hold")):
+        r = Rig(FULL)
+        r.new_game((HUMAN,), rid)
+        assert r.app.screen.NAME == "play" and legend + "  OK: pick" in words(r.app), rid
 
 
 def test_deluxe_shows_its_roll_off_then_the_first_turn():

@@ -42,9 +42,9 @@ SEQ_MAX = 16  # a sequence longer than this is garbage, dropped
 LONG = 0x100  # KeyDecoder's flag on a long press
 NO_KEY = -1
 QUIT_KEYS = ("q", "\x03")  # q, Ctrl-C
-LEGEND_FULL = ("1-6 hold  spc/r roll  w/s k/j arrows up/dn  enter/o/a OK  m/b/bksp esc menu"
-               "  caps: long  q quit")
-LEGEND_FOUR = "w/s k/j arrows up/dn  enter/o/a = A  m/b/bksp esc = B  caps: long  q quit"
+# Each "keys:action" pair in the 79 columns an 80-column terminal leaves (↑↓: the arrows).
+LEGEND_FULL = "1-6:hold spc/r:roll w/s,k/j,↑↓:move ent/o/a:OK m/b/bs/esc:menu CAPS:long q:quit"
+LEGEND_FOUR = "w/s,k/j,↑↓:move ent/o/a:A m/b/bs/esc:B CAPS:long q:quit"
 TAP_MS = 90
 LONG_TAP_MS = 900
 RESIZE_CHECK_MS = 250  # how often the size file is read
@@ -124,6 +124,21 @@ class KeyDecoder:
         lone = self.seq == ""
         self.seq = None
         return ESC_BUTTON if lone else NO_KEY
+def cramped_notice(cols, rows):
+    """What a terminal resized below every rendering shows, broken to its width: the game
+    plays on, and the panel comes back when the terminal is large enough."""
+    small = RENDERINGS[-1]
+    text = ("Terminal too small for the panel (%dx%d; it needs %dx%d). Make it larger and "
+            "the panel comes back; q quits." % (cols, rows, small[1], small[2] + 1))
+    width = max(8, cols - 1)
+    lines = []
+    while text:
+        cut = len(text) if len(text) <= width else text.rfind(" ", 0, width + 1)
+        if cut <= 0:
+            cut = width
+        lines.append(text[:cut])
+        text = text[cut:].lstrip()
+    return "\r\n".join(lines[:max(1, rows)])
 
 
 def _cell(out, pos, cp):
@@ -216,17 +231,23 @@ class TermBoard(HeadlessBoard):
         self.size = size
         self.size_file = None  # PICOYACHT_TERM_FILE
         self.wanted = None  # PICOYACHT_TABLE_WANTED
+        self.cramped = False  # resized too small: a notice instead of the panel
         self.size_at = self.t
         self._tty_setup()
 
     def resize(self, cols, rows):
-        """Lay the panel out for a cols x rows terminal and redraw it whole."""
-        fit = layout(cols, rows) or (len(RENDERINGS) - 1, 0)
+        """Lay the panel out for a cols x rows terminal and redraw it whole; one too small
+        for any rendering gets a notice instead, until it grows again."""
+        fit = layout(cols, rows)
+        self.cramped = fit is None
+        fit = fit or (len(RENDERINGS) - 1, 0)
         self.draw_panel = _DRAW[fit[0]]
         self.log_lines = fit[1]
         self.width = cols
         self.shown = -1
         self._write(b"\x1b[2J")
+        if self.cramped:
+            self._write(b"\x1b[H\x1b[0m" + cramped_notice(cols, rows).encode())
 
     def _check_size(self):
         if self.size_file is None or ticks_diff(self.t, self.size_at) < RESIZE_CHECK_MS:
@@ -361,7 +382,7 @@ class TermBoard(HeadlessBoard):
     def _draw(self):
         """Repaint when the panel got new bytes, into one reused bytearray."""
         i2c = self.i2c
-        if i2c.writes == self.shown:
+        if i2c.writes == self.shown or self.cramped:
             return
         self.shown = i2c.writes
         out = self.out

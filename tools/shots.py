@@ -98,6 +98,11 @@ def png(frame, scale=SCALE, caption=None):
         for _ in range(BORDER):
             rows.append(b"\x00" + blank)
         h += 8 * half + BORDER
+    return encode_png(w, h, rows)
+
+
+def encode_png(w, h, rows):
+    """An 8-bit RGB PNG from its rows, each a filter byte (0) and w RGB triples."""
     raw = zlib.compress(b"".join(rows), 9)
 
     def chunk(kind, data):

@@ -305,7 +305,10 @@ class App:
         btn = ev & 15
         bit = 1 << btn
         if kind == RELEASE:
-            self.swallow &= ~bit
+            if self.swallow & bit:
+                self.swallow &= ~bit
+            elif self.power == AWAKE:
+                self.screen.release(btn)
             return
         if self.swallow & bit:
             return  # LONG/REPEAT of the press that woke the screen

@@ -63,14 +63,19 @@ def avg_words(value, exact):
 
 
 def tip_words(game, cost, best, exact=True):
-    """The coach's two rows on a move that gave away `cost` (from half a point): how much
-    (an estimate's figure says so unless `exact`), then the best move (strategy's kind << 8
-    | arg), or "" for a good move."""
+    """The coach's two rows on a move that gave away `cost` (from half a point): the dice it
+    judged and how much ("~gave" where the figure is an estimate, unless `exact`), then the
+    best move (strategy's kind << 8 | arg), or "" for a good move."""
     if cost < _TIP_CENTI:
         return ""
-    text = ("Gave away " if exact else "Est. gave ") + centi(cost) + "; best:"
-    if len(text) > _LINE:
-        text = ("Gave " if exact else "Est. ") + centi(cost) + "; best:"
+    dice = ""  # the dice it judged: a roll or a score replaces them on the panel
+    for i in range(len(game.dice)):
+        dice += str(game.dice[i])
+    text = dice + (" gave " if exact else " ~gave ") + centi(cost)
+    for tail in (", best:", "; best", ":"):
+        if len(text) + len(tail) <= _LINE:
+            break
+    text += tail
     return text + "\n" + move_words(game, best >> 8, best & 255)
 
 

@@ -77,12 +77,12 @@ class Title(Choice):
         the question whose answer is Keep unless the player moves to New game."""
         app = self.app
         if self.turn.resumable():
-            app.ask("Replace saved game?", self.turn.summary(), "New game", self._new_or_keep)
+            app.ask("Replace game?", self.turn.summary(), "New game", self._new_or_keep)
         else:
             app.go("setup")
 
     def _new_or_keep(self, btn):
-        """The answer to "Replace saved game?": Keep (B_MENU) keeps it, at the title."""
+        """The answer to "Replace game?": Keep (B_MENU) keeps it, at the title."""
         app = self.app
         app.home()
         if btn != B_MENU:

@@ -24,7 +24,7 @@ R_START = const(8)
 R_SOUND = const(9)
 R_KIND = const(16)  # + seat
 R_NAME = const(32)  # + seat
-_PER_PAGE = const(6)  # setting rows per page; "Start game" is pinned under them
+_PER_PAGE = const(5)  # setting rows per page; "Start game" is pinned under them, then help
 _EXPERT = const(3)  # the seat kind that reads Expert's table
 
 LABELS = ("Game", "Joker", "Sharp dice", "Bet", "Saved rolls", "Upper bonus", "Players",
@@ -35,13 +35,19 @@ NAME_CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
 
 
 class Setup(Choice):
-    """One row per setting; OK steps a value forward, a long OK (or Roll) back; Menu
-    leaves. "Start game" is the last row, drawn under every page: Up from the first row
-    reaches it in one press."""
+    """One row per setting; OK steps a value forward, a long OK (or Roll) back, as the
+    help row under the list says; Menu leaves. "Start game" is the last row, drawn under
+    every page: Up from the first row reaches it in one press."""
 
     NAME = "setup"
     page = 0
     tabled = True  # Expert's table is there for the chosen rule set
+
+    def __init__(self, app):
+        Choice.__init__(self, app)
+        # the help row for a value, a name and Start, in the build's key names
+        self.helps = (app.keys("OK next  hold OK back"), app.keys("OK: edit the name"),
+                      app.keys("OK: start  Menu: exit"))
 
     def enter(self):
         self.sel = 0
@@ -158,6 +164,8 @@ class Setup(Choice):
             self.draw_row(cv, items[i], y, c)
             if i == last:
                 break
+        code = items[self.sel]
+        cv.text(self.helps[2 if code == R_START else 1 if code >= R_NAME else 0], 1, 56)
 
     def draw_row(self, cv, code, y, c):
         """One row: the label in colour c (0 inside the selection box), the value."""
@@ -245,7 +253,7 @@ class Name(Screen):
 
     def __init__(self, app):
         Screen.__init__(self, app)
-        self.prompts = (app.keys("Up/Dn letter OK next"), app.keys("Menu: done"))
+        self.prompts = (app.keys("Up/Dn letter OK next"), app.keys("Menu or hold OK: done"))
 
     def edit_seat(self, seat):
         self.seat = seat

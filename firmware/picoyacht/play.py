@@ -60,7 +60,7 @@ class Play(Screen):
         self.seen_turn = -1
         self.anim_dice = bytearray(6)
         self._rng = (app.boot_ms & 0xFFFF) | 1  # for roll animations only, never the dice
-        self.legend = "1-6: hold  OK: pick" if app.full else "Up/Dn: move  A: pick"
+        self.legend = ""
 
     def enter(self):
         """A new game or a new turn (a box scored, or one undone) starts on Roll, with no
@@ -71,6 +71,10 @@ class Play(Screen):
             self.seen_turn = g.turn
             self.cursor = len(g.dice)
             self.hint_mask = 0
+        if not self.app.full:
+            self.legend = "Up/Dn: move  A: pick"
+        else:  # the hold keys this game's dice have
+            self.legend = "1-5: hold  OK: pick" if len(g.dice) == 5 else "1-6: hold  OK: pick"
         self.anim = 0
         self.turn.coach.wait(self.app.now)
 
@@ -203,13 +207,15 @@ class Play(Screen):
         cv.bar(0)
         x = cv.text(g.names[seat], 1, 0, 0)
         if g.kinds[seat]:
-            cv.text("CPU", x + 4, 0, 0)
+            x = cv.text("CPU", x + 4, 0, 0)
         xr = cv.rnum(g.total(seat), W, 0, 0)
         if app.save_state.failed:
-            cv.glyph(font.BANG, xr - 8, 0, 0)
+            xr -= 8
+            cv.glyph(font.BANG, xr, 0, 0)
         # status line: a note, or the rolls left and the round
         if app.status.text:
             app.status.draw(cv, 8, 1)
+            rolls_brief(cv, g.rolls_left, g.turn // g.nseats + 1, g.rs.nboxes, x, xr)
         else:
             rolls_row(cv, g.rolls_used, g.rolls_left, g.turn // g.nseats + 1, g.rs.nboxes, 8)
         n = len(g.dice)
@@ -249,6 +255,25 @@ class Play(Screen):
             cv.text(self.legend, 1, 56, 1, 21)
 
 
+def rolls_brief(cv, left, rnd, nboxes, x0, xr):
+    """The rolls left and the round in the title bar, between the name (ending at x0) and
+    the total (from xr), while a note or a tip takes the status row: "2[#] 8/13", or only
+    the rolls when both do not fit."""
+    wr = (ndigits(rnd) + 1 + ndigits(nboxes)) * CELL + CELL
+    wl = ndigits(left) * CELL + 7
+    x = xr - CELL - wl
+    if x - wr >= x0 + CELL:
+        x -= wr
+    elif x < x0 + CELL:
+        return
+    x = cv.num(left, x, 0, 0)
+    cv.fb.fill_rect(x + 1, 1, 5, 5, 0)
+    if x + 7 + wr <= xr - CELL:
+        x = cv.num(rnd, x + 7 + CELL, 0, 0)
+        cv.glyph(47, x, 0, 0)
+        cv.num(nboxes, x + CELL, 0, 0)
+
+
 def rolls_row(cv, used, left, rnd, nboxes, y):
     """The play screen's status row: the rolls, a hollow box for each one used and a solid
     one for each left, then the round ("8/20") on the right. Maxi's saved rolls can outgrow
@@ -283,6 +308,7 @@ class Card(Screen):
     rows = b""
     row = 0
     confirm = False
+    menu_down = False  # Menu pressed here: let go, back to the dice; held, the box's help
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -295,7 +321,8 @@ class Card(Screen):
         g = self.turn.game
         self.rows = card_rows(g.rs)
         self.confirm = False
-        app.note("")
+        self.menu_down = False
+        app.note(app.keys("Hold Menu: box help"))
         self.work_out(g, True)
         best = -1
         best_pts = -1
@@ -334,28 +361,59 @@ class Card(Screen):
             self.confirm = False
             app.note("")
         elif btn == B_OK:
-            code = self.rows[self.row]
-            if code >= ROW_UPPER:
-                app.note("Pick a box")
-                return
-            st = g.box_state(code)
-            if st == FILLED:
-                app.note("Already filled")
-            elif st == LOCKED:
-                app.note("Roll first" if not g.rolls_used else "Joker: not here")
-            elif st == ZERO and not self.confirm:
-                self.confirm = True  # the question waits for the next key, however late
-                app.note(app.keys("Score 0? OK again"), -1, NOTE_KEY)
-            else:
-                self.confirm = False
-                nxt = self.turn.score(code)
-                if nxt is not None:
-                    app.show(nxt)
+            self.pick()
+        elif btn == B_MENU:
+            self.menu_down = True  # back to the dice on release; held, the box's help
         else:  # back to the dice; Roll and the hold buttons act there at once
             app.note("")
             app.back()
             if btn == B_ROLL or (btn < 6 and btn < len(g.dice)):
                 app.screen.key(btn)
+
+    def release(self, btn):
+        if btn == B_MENU and self.menu_down:
+            self.menu_down = False
+            self.app.note("")
+            self.app.back()
+
+    def long(self, btn):
+        if btn == B_MENU and self.menu_down:
+            self.menu_down = False
+            self.explain()
+
+    def explain(self):
+        """The box under the cursor in words (box_help, imported for this and forgotten
+        again: its text stays in flash); OK comes back to this row."""
+        import picoyacht
+        from picoyacht import box_help
+
+        box_help.explain(self.app, self.turn.game, self.rows[self.row], self._explained)
+        picoyacht.forget("box_help")
+
+    def _explained(self, btn):
+        self.app.back()
+
+    def pick(self):
+        """OK on the cursor's row: score it, or say why not."""
+        app = self.app
+        g = self.turn.game
+        code = self.rows[self.row]
+        if code >= ROW_UPPER:
+            app.note("Pick a box")
+            return
+        st = g.box_state(code)
+        if st == FILLED:
+            app.note("Already filled")
+        elif st == LOCKED:
+            app.note("Roll first" if not g.rolls_used else "Joker: not here")
+        elif st == ZERO and not self.confirm:
+            self.confirm = True  # the question waits for the next key, however late
+            app.note(app.keys("Score 0? OK again"), -1, NOTE_KEY)
+        else:
+            self.confirm = False
+            nxt = self.turn.score(code)
+            if nxt is not None:
+                app.show(nxt)
 
     def draw(self, cv):
         """One seat's card: header with page indicator, 7 rows, the four box states."""

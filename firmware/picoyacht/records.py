@@ -35,7 +35,7 @@ class Records(Pages):
         rec = self.app.records
         cv.clear()
         if self.page == 0:
-            header(cv, "Records", -1, 0, self.pages())
+            header(cv, self.app.keys("Hold OK: clear"), -1, 0, self.pages())
             cv.text("game", 0, 8)
             cv.text("plays", 60, 8)
             cv.text("best", 104, 8)

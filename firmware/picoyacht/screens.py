@@ -330,6 +330,10 @@ class Screen:
     def long(self, btn):
         pass
 
+    def release(self, btn):
+        """A button let go (not the one that woke the display): most screens act on the
+        press; one that also takes a long press of that button acts here."""
+
     def tick(self, now):
         pass
 

@@ -7,7 +7,9 @@
 // Scenarios: frames (the canvas along the golden frames' path), keyboard (a whole game by
 // keys), table (a CPU seat's game fetches Expert's table, with progress), clicks (a 4-button game by clicking, reloaded after
 // two boxes: the resume screen), faults (no WebAssembly, storage off, storage full, a
-// damaged save), storage (values too long to be a save, a start that fails; then Wipe), bench (load time, site bytes, the longest loop pass while a CPU thinks),
+// damaged save), storage (values too long to be a save, a start that fails; then Wipe),
+// viewports (every phone size: the panel and the buttons' boxes),
+// offline (installed, the network off, a game with an Expert seat to its end), bench (load time, site bytes, the longest loop pass while a CPU thinks),
 // shot PATH (a screenshot for the README).
 import { launch } from "../../tools/web/chromium.mjs";
 
@@ -117,7 +119,7 @@ async function select(page, press, code) {
 }
 
 // One human seat (and a CPU if asked) from the title, through the setup screen's items.
-async function newGame(page, press, cpu) {
+async function newGame(page, press, cpu, level = 2) {
   let s = await look(page);
   await select(page, press, s.T_NEW);
   await press(9);
@@ -129,7 +131,7 @@ async function newGame(page, press, cpu) {
     s = await look(page);
   }
   if (cpu) {
-    for (let i = 0; i < 4 && s.kinds[1] !== 2; i++) {
+    for (let i = 0; i < 4 && s.kinds[1] !== level; i++) {
       await select(page, press, s.R_KIND + 1);
       await press(9);
       s = await look(page);
@@ -254,8 +256,10 @@ async function keyboard() {
   await page.waitForTimeout(100);
   const press = presser(page, "keys");
   await newGame(page, press, false);
+  await page.waitForTimeout(100);
+  const holdsShown = await page.locator("button.hold:visible").count();
   const result = await play(page, press);
-  out({ check: "keyboard", ...result, sizes, moves,
+  out({ check: "keyboard", ...result, sizes, moves, holdsShown,
     messages: await messages(page), errors });
   await page.close();
 }
@@ -423,6 +427,88 @@ async function storage() {
   out(result);
 }
 
+// Installed and offline: the service worker keeps the site and the table a game with an
+// Expert seat fetched; with the network off a reload comes back, resumes, and the game
+// plays to its end. Also the page's manifest, icon, version and rules panel.
+async function offline() {
+  const { page, errors } = await open({ clear: true });
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const press = presser(page, "keys");
+  await newGame(page, press, true, 3);
+  await page.waitForFunction(() => !window.picoyacht.board.wanted, null, { timeout: 30000 });
+  const first = await play(page, press, { stopAfter: 1 });
+  await context.setOffline(true);
+  await page.reload();
+  await booted(page);
+  const resumed = await look(page);
+  await press(9); // OK: resume
+  await page.waitForFunction(() => !window.picoyacht.board.wanted, null, { timeout: 30000 });
+  const rest = await play(page, press);
+  const after = await look(page);
+  const facts = await page.evaluate(async () => {
+    const man = document.querySelector('link[rel="manifest"]');
+    const manifest = await (await fetch(man.href)).json();
+    const icon = await fetch(manifest.icons[0].src);
+    return {
+      online: navigator.onLine,
+      controlled: !!navigator.serviceWorker.controller,
+      manifest: { name: manifest.short_name, display: manifest.display,
+        icons: manifest.icons.map((i) => i.sizes) },
+      iconType: icon.headers.get("content-type"),
+      iconBytes: (await icon.arrayBuffer()).byteLength,
+      version: document.querySelector("[data-version]").dataset.version,
+      links: [...document.querySelectorAll("#about a")].map((a) => a.getAttribute("href")),
+      rules: [...document.querySelectorAll("#rules details")].map((d) => ({
+        name: d.querySelector("summary").textContent, open: d.open,
+        rows: d.querySelectorAll("tr").length - 1 })),
+    };
+  });
+  await context.setOffline(false);
+  out({ check: "offline", first, resumed: resumed.screen, rest, expert: after.kinds[1],
+    messages: await messages(page), errors, ...facts });
+  await page.close();
+}
+
+// Every phone, upright and on its side, and a desktop: where the panel, its frame and each
+// on-screen button land, for both builds, with no scrolling.
+const VIEWPORTS = [[320, 568], [360, 640], [375, 667], [390, 844], [414, 896], [430, 932],
+  [568, 320], [640, 360], [667, 375], [844, 390], [896, 414], [932, 430], [1280, 800]];
+
+async function viewports() {
+  const seen = [];
+  for (const four of [false, true]) {
+    for (const [width, height] of VIEWPORTS) {
+      const init = (f) => localStorage.setItem("picoyacht-option:buttons", f ? "4" : "11");
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height });
+      await page.addInitScript(init, four);
+      await page.goto(url);
+      await booted(page);
+      const boxes = await page.evaluate(() => {
+        const box = (el) => {
+          const r = el.getBoundingClientRect();
+          return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        };
+        const frame = document.getElementById("device");
+        const edge = parseFloat(getComputedStyle(frame).borderLeftWidth);
+        const f = box(frame);
+        return {
+          panel: box(document.getElementById("panel")),
+          inside: { left: f.left + edge, top: f.top + edge, right: f.right - edge,
+            bottom: f.bottom - edge },
+          buttons: [...document.querySelectorAll("button[data-button]")]
+            .filter((b) => b.offsetParent !== null).map(box),
+          scrollX: window.scrollX, scrollY: window.scrollY,
+          five: document.body.classList.contains("five"),
+        };
+      });
+      seen.push({ four, width, height, ...boxes });
+      await page.close();
+    }
+  }
+  out({ check: "viewports", seen });
+}
+
 async function bench() {
   // Load: navigation start to the first frame on the canvas; the first load is cold (an
   // empty cache), the rest warm.
@@ -478,7 +564,7 @@ try {
   for (let i = 0; i < scenarios.length; i++) {
     const name = scenarios[i];
     if (name === "shot") await shot(scenarios[++i]);
-    else await { frames, keyboard, table, clicks, faults, storage, bench }[name]();
+    else await { frames, keyboard, table, clicks, faults, storage, viewports, offline, bench }[name]();
   }
 } finally {
   await close();

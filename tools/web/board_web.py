@@ -250,6 +250,17 @@ class WebBoard(HeadlessBoard):
         """The page has put a table into TABLE_DIR, or has none to give: play on."""
         self.wanted = ""
 
+    def dice(self):
+        """The dice of the game on (6 with none): the page shows a hold button for each."""
+        game = self.app.turn.game
+        return len(game.dice) if game is not None else 6
+
+    def rules_id(self):
+        """The rule set of the game on, else the one setup would start: the rules panel
+        opens it."""
+        game = self.app.turn.game
+        return game.rs.id if game is not None else self.app.settings.rid
+
 
 def start(host, buttons, now):
     """The board and its Runner, for the page; `buttons` 4 for the minimal build."""

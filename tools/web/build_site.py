@@ -10,7 +10,9 @@ which needs one, stays out and fast.py plays its Python loops), in one file the 
 unpacks into the port's filesystem. And Expert's tables from tables/ (`make tables`) with
 tables.json (name -> bytes), fetched by the page only when a game needs one. With
 --tables-on-request (`make web`) tables.json lists every table, built or not, and
-tools/web/serve.py --build-tables builds one the first time the page asks for it.
+tools/web/serve.py --build-tables builds one the first time the page asks for it. Then what
+installs it and plays it offline (site_extras.py): icons, a manifest, the rules panel's
+data, the version, and the service worker sw.js.
 
 The folder is plain files: any static host serves it (see the README).
 """
@@ -28,6 +30,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "tools"))  # paths does the rest
 import npm  # noqa: E402
 import paths  # noqa: E402, F401
+import site_extras  # noqa: E402
 from mpy_build import mpy_cross  # noqa: E402
 
 PAGE_FILES = ("index.html", "page.js", "bundle.mjs")
@@ -63,7 +66,7 @@ def bundle(files):
     return struct.pack("<I", len(index)) + index + b"".join(data for _, data in files)
 
 
-def build(out, tables=True, on_request=False):
+def build(out, tables=True, on_request=False, project_url=""):
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
@@ -93,6 +96,7 @@ def build(out, tables=True, on_request=False):
             elif on_request:
                 sizes[file] = build_tables.file_size(name)
     (out / "tables.json").write_text(json.dumps(sizes))
+    site_extras.write(out, ROOT, HERE / "sw.js", project_url)
     return out
 
 
@@ -103,8 +107,10 @@ def main():
                     help="leave Expert's tables out (Expert then plays as Normal)")
     ap.add_argument("--tables-on-request", action="store_true",
                     help="list every table; serve.py --build-tables builds one when asked")
+    ap.add_argument("--project-url", default="",
+                    help="the project's address for the page's link (else the README, as text)")
     args = ap.parse_args()
-    out = build(args.out, not args.no_tables, args.tables_on_request)
+    out = build(args.out, not args.no_tables, args.tables_on_request, args.project_url)
     n = json.loads((out / "tables.json").read_text())
     total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     print("built %s: %d bytes, %d of Expert's tables%s" % (

@@ -22,7 +22,7 @@ const NAV_KEYS = "<kbd>W</kbd>/<kbd>S</kbd>, <kbd>K</kbd>/<kbd>J</kbd> or arrows
   "<kbd>Enter</kbd>, <kbd>O</kbd> or <kbd>A</kbd>";
 const MENU_KEYS = "<kbd>M</kbd>, <kbd>B</kbd>, <kbd>Backspace</kbd> or <kbd>Esc</kbd>";
 const LONG = ". Hold a key (or a button) for a long press.";
-const LEGEND_FULL = "Keys: <kbd>1</kbd>-<kbd>6</kbd> hold, <kbd>Space</kbd> or <kbd>R</kbd> " +
+const LEGEND_FULL = "Keys: <kbd>1</kbd>-<kbd>6</kbd> hold (<kbd>1</kbd>-<kbd>5</kbd> with 5 dice), <kbd>Space</kbd> or <kbd>R</kbd> " +
   "roll, " + NAV_KEYS + " OK, " + MENU_KEYS + " menu" + LONG;
 const LEGEND_FOUR = "Keys: " + NAV_KEYS + " = A, " + MENU_KEYS + " = B" + LONG;
 
@@ -224,11 +224,18 @@ function wireButtons(four) {
 const panel = { ctx: null, image: null };
 
 function fitPanel() {
-  // Whole device pixels per OLED pixel, so every pixel is the same square.
+  // Whole device pixels per OLED pixel, so every pixel is the same square; as large as the
+  // frame's glass allows across, and as tall as leaves every button in view.
   const dpr = window.devicePixelRatio || 1;
-  const room = Math.min(document.querySelector("main").clientWidth, 560);
-  const scale = Math.max(1, Math.floor((room * dpr) / W));
   const canvas = $("panel");
+  const glass = $("screen");
+  const inset = 8; // the case's edge stays visible either side of the panel
+  const across = glass.clientWidth - 2 * inset;
+  const device = $("device").getBoundingClientRect();
+  const others = device.bottom + window.scrollY - canvas.getBoundingClientRect().height;
+  const down = window.innerHeight - others - 4;
+  const scale = Math.max(1, Math.min(Math.floor((across * dpr) / W),
+    Math.floor((down * dpr) / H)));
   canvas.style.width = (scale * W) / dpr + "px";
   canvas.style.height = (scale * H) / dpr + "px";
 }
@@ -254,6 +261,69 @@ function draw(status) {
   panel.ctx.putImageData(panel.image, 0, 0);
   state.frames++;
   if (!state.title) state.title = performance.now(); // since navigation began
+}
+
+// A hold button for each of the game's dice: no sixth one in a 5-dice game. And the rules
+// panel opens the game being played (or set up).
+function showHolds() {
+  const rid = state.board.rules_id();
+  if (rid !== state.rulesShown) {
+    state.rulesShown = rid;
+    for (const d of document.querySelectorAll("#rules details")) {
+      d.open = Number(d.dataset.rules) === rid;
+    }
+  }
+  const five = state.board.dice() === 5;
+  if (document.body.classList.contains("five") === five) return;
+  document.body.classList.toggle("five", five);
+  fitPanel();
+}
+
+// ------------------------------------------------------------------ how to play
+// rules.json is built from the firmware's box_help (the device's own help on a box): a
+// panel per game with its boxes, what each needs and scores, and its other rules.
+async function showRules() {
+  let games;
+  try {
+    games = await (await fetch("rules.json")).json();
+  } catch {
+    return; // the page plays on without its rules panel
+  }
+  const el = (tag, text) => {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const box = $("rules");
+  for (const g of games) {
+    const d = el("details");
+    d.dataset.rules = g.id;
+    d.append(el("summary", `${g.name}: ${g.dice} dice, ${g.boxes.length} boxes`));
+    const table = el("table");
+    const head = el("tr");
+    for (const h of ["box", "the dice must show", "score"]) head.append(el("th", h));
+    table.append(head);
+    for (const row of g.boxes) {
+      const tr = el("tr");
+      for (const cell of row) tr.append(el("td", cell));
+      table.append(tr);
+    }
+    const notes = el("ul");
+    for (const n of g.notes) notes.append(el("li", n));
+    d.append(table, notes);
+    box.append(d);
+  }
+  state.rulesShown = -1;
+  if (state.board) showHolds(); // else the first frame opens the game's panel
+}
+
+// The service worker (sw.js) keeps the site and the tables it fetched: the next visit
+// plays offline. 127.0.0.1 counts as a secure origin; file:// has none.
+function keepOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("sw.js").catch((e) => {
+    console.warn("no offline copy: " + e.message);
+  });
 }
 
 // ------------------------------------------------------------------ Expert's tables
@@ -315,6 +385,7 @@ function frame() {
   if ((status & 0xffff) !== state.lastWrites || state.frames === 0) {
     state.lastWrites = status & 0xffff;
     draw(status);
+    showHolds();
   }
   if (status & 0x40000 && !state.fetching) fetchTable(state.board.wanted);
   requestAnimationFrame(frame);
@@ -433,3 +504,5 @@ main().catch((e) => {
   say("start", "PicoYacht could not start (" + why + "). Reload to try again; if it " +
     "fails at every load, Wipe saves and records below, then reload.", true);
 });
+showRules();
+keepOffline();

@@ -19,7 +19,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-         ".bin": "application/octet-stream", ".json": "application/json"}
+         ".bin": "application/octet-stream", ".json": "application/json",
+         ".webmanifest": "application/manifest+json", ".txt": "text/plain; charset=utf-8"}
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
