@@ -257,9 +257,8 @@ class App:
 
     def _resume_or_new(self, btn):
         if btn == B_MENU:  # a new game: the title's, which asks before replacing this one
-            self.home().new_game()
-        else:
-            self.show(self.turn.resume())
+            return self.home().new_game()
+        self.show(self.turn.resume())
 
     def new_game(self):
         """Setup's Start, once its key handler has returned: setup's module leaves the
