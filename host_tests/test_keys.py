@@ -78,10 +78,13 @@ def test_terminal_legends_name_each_builds_keys():
     both = {"q"} | SEQUENCE_KEYS
     assert legend_keys(board_term.LEGEND_FULL) == names(board_term.KEYS_FULL) | both
     assert legend_keys(board_term.LEGEND_FOUR) == names(board_term.KEYS_FOUR) | both
+    # a 5-dice game's: every key but the sixth hold, which holds no die there
+    assert board_term.KEYS_FULL["6"] == K.B_HOLD1 + 5
+    assert legend_keys(board_term.LEGEND_FIVE) == names(board_term.KEYS_FULL) - {"6"} | both
     assert set(board_term.SEQUENCES.values()) == {K.B_UP, K.B_DOWN}  # what "arrows" are
     assert board_term.ESC_BUTTON == K.B_MENU
     assert set(board_term.KEYS_FOUR.values()) == {7, 8, 9, 10}  # Up, Down, A, B
-    for legend in (board_term.LEGEND_FULL, board_term.LEGEND_FOUR):
+    for legend in (board_term.LEGEND_FULL, board_term.LEGEND_FIVE, board_term.LEGEND_FOUR):
         assert len(legend) < 80  # whole in an 80-column terminal (its last column is kept)
 
 

@@ -17,6 +17,7 @@ from test_readme_commands import keep_the_offer_state, panel_frames, run_in_term
 
 from picoyacht import app as A
 from picoyacht import buttons as K
+from picoyacht import rules
 
 BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
                 (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))  # (dx, dy, bit): the Unicode order
@@ -79,6 +80,82 @@ def test_terminal_sizes():
         assert board_term.layout(cols, rows) is None
         msg = board_term.too_small(cols, rows)
         assert "at least 64x17" in msg and "%dx%d" % (cols, rows) in msg and "128x36" in msg
+
+
+class TermRig:
+    """A TermBoard driven through its own key map on a fake clock, drawing into a buffer."""
+
+    def __init__(self, monkeypatch):
+        import io
+
+        monkeypatch.setattr(board_term.TermBoard, "_tty_setup", lambda board: None)
+        monkeypatch.setattr(board_term.TermBoard, "_read_keys", lambda board, now: None)
+        monkeypatch.setattr(board_term.TermBoard, "pause", lambda board, ms: None)
+        self.panel = io.BytesIO()
+        self.board = board_term.TermBoard(FULL, None, (128, 36), 0, self.panel)
+        self.clock = self.board.t
+        monkeypatch.setattr(self.board, "_now", lambda: self.clock)
+        self.runner = A.Runner(self.board)
+        self.app = self.runner.app
+        self.run_ms(100)
+
+    def run_ms(self, ms):
+        for _ in range(ms // self.board.SAMPLE_MS):
+            self.clock += self.board.SAMPLE_MS
+            self.runner.step()
+
+    def key(self, ch, ms=300):
+        b = self.board
+        b._press(b.keys.feed(ch, self.clock), self.clock)
+        self.run_ms(ms)
+
+    def pick(self, code):
+        for _ in range(20):
+            sc = self.app.screen
+            if sc.items[sc.sel] == code:
+                break
+            self.key("s")
+        self.key("\r")
+
+    def drawn(self):
+        """What was drawn since the last call."""
+        text = self.panel.getvalue().decode()
+        self.panel.seek(0)
+        self.panel.truncate()
+        return text
+
+
+@pytest.mark.parametrize("rid, dice", [(rules.YAHTZEE, 5), (rules.MAXI, 6)])
+def test_the_legend_under_the_panel_has_a_hold_key_for_each_die_of_the_game(monkeypatch,
+                                                                             rid, dice):
+    """The legend names the hold keys the game has ("1-5:hold" in a 5-dice game) and key 6
+    changes nothing on the panel there; in a 6-dice game it holds the sixth die. Off a game
+    the legend names every key. Negative control: legend_for always giving LEGEND_FULL (the
+    old fixed legend) fails the 5-dice case."""
+    from picoyacht import menus, newgame
+
+    r = TermRig(monkeypatch)
+    assert board_term.LEGEND_FULL in r.drawn()  # the title: no game, every hold key
+    r.app.settings.rid = rid
+    r.app.settings.nplayers = 1
+    r.app.settings.kinds[0] = 0
+    r.pick(menus.T_NEW)
+    r.pick(newgame.R_START)
+    if r.app.screen.NAME == "handover":
+        r.key("\r")
+    assert r.app.screen.NAME == "play" and len(r.app.turn.game.dice) == dice
+    r.drawn()  # (setup's frames came with no game on)
+    r.key("r", 2500)  # a roll, its animation over
+    shown = board_term.LEGEND_FIVE if dice == 5 else board_term.LEGEND_FULL
+    other = board_term.LEGEND_FULL if dice == 5 else board_term.LEGEND_FIVE
+    text = r.drawn()
+    assert shown in text and other not in text
+    before = bytes(r.board.i2c.ram)
+    r.key("6")
+    assert (bytes(r.board.i2c.ram) == before) == (dice == 5)
+    r.key("5")
+    assert bytes(r.board.i2c.ram) != before  # a hold key the game has does show
+    assert shown in r.drawn()
 
 
 def test_sim_refuses_a_terminal_too_small(monkeypatch):
@@ -323,7 +400,7 @@ def test_a_game_that_needs_a_table_waits_for_its_build_with_progress_in_words(tm
     assert strategy_table.Table.open(str(tables / "yahtzee_2.bin")).joker == 2
     drawn = panel.getvalue().decode()
     assert "Expert's table for Yahtzee, Original joker: " in drawn and " s left" in drawn
-    assert board.legend == board_term.LEGEND_FULL
+    assert board.progress == ""  # the key legend is back
 
 
 def test_the_firmware_under_the_unix_port_finds_tables_where_sim_runs_it(tmp_path):

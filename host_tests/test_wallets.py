@@ -370,10 +370,10 @@ def test_the_records_screen_shows_every_wallet():
     scr = r.app.screen
     scr.page = scr.pages() - 1
     r.app.dirty = True
-    assert "Wallets" in words(r.app) and "Casino games open" in words(r.app)
+    assert "Wallet credits" in words(r.app) and "Casino games open" in words(r.app)
     r.app.records = with_wallets([(130, "Ann"), (7, "Bob")])
     w = words(r.app)
-    assert "Wallets" in w and "credits" in w
+    assert "Wallet credits" in w
     shown = [(n, y) for n, xr, y in numbers(r.app, "rnum") if xr == 128 and y >= 16]
     assert shown == [(130, 16), (7, 24)]
     assert scr.pages() == 2 + rules.COUNT

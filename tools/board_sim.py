@@ -261,6 +261,7 @@ class HeadlessBoard:
         self.wake = None  # callable: what happens while asleep (a test presses a button)
         self.fast = True
         self.clock_changes = 0
+        self.app = None  # the Runner's, once it attaches it
 
     def ticks_ms(self):
         return self.t & 0x3FFFFFFF
@@ -309,6 +310,16 @@ class HeadlessBoard:
 
     def restore(self):
         pass
+
+    def attach(self, app):
+        """The Runner's app, for a board that shows the game beside the panel."""
+        self.app = app
+
+    def dice(self):
+        """The dice of the game on (6 with none): the page shows a hold button for each,
+        the simulator's legend a hold key."""
+        game = self.app.turn.game if self.app is not None else None
+        return len(game.dice) if game is not None else 6
 
 
 class Driver:

@@ -44,6 +44,8 @@ NO_KEY = -1
 QUIT_KEYS = ("q", "\x03")  # q, Ctrl-C
 # Each "keys:action" pair in the 79 columns an 80-column terminal leaves (↑↓: the arrows).
 LEGEND_FULL = "1-6:hold spc/r:roll w/s,k/j,↑↓:move ent/o/a:OK m/b/bs/esc:menu CAPS:long q:quit"
+# A 5-dice game's: key 6 holds no die there (the play screen ignores its button).
+LEGEND_FIVE = "1-5:hold spc/r:roll w/s,k/j,↑↓:move ent/o/a:OK m/b/bs/esc:menu CAPS:long q:quit"
 LEGEND_FOUR = "w/s,k/j,↑↓:move ent/o/a:A m/b/bs/esc:B CAPS:long q:quit"
 TAP_MS = 90
 LONG_TAP_MS = 900
@@ -63,6 +65,14 @@ def layout(cols, rows):
         if cols >= w and rows >= h + 1:
             return i, min(LOG_LINES, rows - h - 1)
     return None
+
+
+def legend_for(present, dice):
+    """The key legend under the panel: the build's keys, with a hold key for each die of
+    the game on."""
+    if present != FULL:
+        return LEGEND_FOUR
+    return LEGEND_FIVE if dice == 5 else LEGEND_FULL
 
 
 def too_small(cols, rows):
@@ -223,7 +233,7 @@ class TermBoard(HeadlessBoard):
         self._time = time
         self.t = time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.time() * 1000)
         self.keys = KeyDecoder(KEYS_FULL if present == FULL else KEYS_FOUR)
-        self.legend = LEGEND_FULL if present == FULL else LEGEND_FOUR
+        self.progress = ""  # a table's build, in words, shown in place of the legend
         self.down_until = [0] * NBUTTONS
         self.shown = -1
         self.out = bytearray(16 + 32 * (128 * 3 + 2))  # the larger rendering's most
@@ -353,7 +363,6 @@ class TermBoard(HeadlessBoard):
         """strategy_table.bring: asks sim.py for a table ("want" and its file names in the
         wanted file), then shows what sim.py writes there (its progress in words) in place
         of the key legend until it empties the file; gives up if nothing answers."""
-        legend = self.legend
         with open(self.wanted, "w") as f:
             f.write("want " + " ".join(names))
         unanswered = 0
@@ -368,11 +377,11 @@ class TermBoard(HeadlessBoard):
                 break
             if text.startswith("want "):
                 unanswered += 1
-            elif text != self.legend:
-                self.legend = text
+            elif text != self.progress:
+                self.progress = text
                 self.shown = -1
                 self._draw()
-        self.legend = legend
+        self.progress = ""
         self.shown = -1
 
     def pause(self, ms):
@@ -397,7 +406,8 @@ class TermBoard(HeadlessBoard):
         w = self._write
         w(memoryview(out)[:pos], False)
         cut = self.width - 1
-        w(b"\x1b[0m" + self.legend[:cut].encode() + b"\x1b[K", False)
+        legend = self.progress or legend_for(self.present, self.dice())
+        w(b"\x1b[0m" + legend[:cut].encode() + b"\x1b[K", False)
         n = self.log_lines
         for line in self.lines[len(self.lines) - n:] if n else ():
             w(b"\r\n" + line[:cut].encode() + b"\x1b[K", False)

@@ -495,7 +495,9 @@ class Runner:
 
     `board` supplies ticks_ms(), poll(debouncer, now) (loop sampling, or draining the
     samples a Timer took), idle() (sleep until the next sample), running(), display,
-    present, store, urandom, console and boot_buttons."""
+    present, store, urandom, console and boot_buttons; optionally tone, notes, and
+    attach(app) for a host board that shows the game beside the panel (the simulator's
+    key legend and the page's hold buttons follow its dice)."""
 
     def __init__(self, board, app=None):
         from picoyacht.debounce import Debouncer
@@ -507,6 +509,9 @@ class Runner:
                               board.console, now, board.boot_buttons,
                               getattr(board, "tone", None), getattr(board, "notes", None))
         self.power = power.Power(board)
+        attach = getattr(board, "attach", None)
+        if attach is not None:
+            attach(self.app)
 
     def step(self):
         b = self.board

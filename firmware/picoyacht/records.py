@@ -8,10 +8,13 @@ from picoyacht.rules import RULESETS
 from picoyacht.saves import BLOCK, ENTRY, TOP, WALLETS
 from picoyacht.screens import CELL, Pages, W, header
 
+CLEAR = "Hold OK: clear"  # on every page: a long OK clears from any of them
+
 
 class Records(Pages):
     """Plays and best of every rule set; then each rule set's page: plays, the average
-    total (Casino: credits won) and the top five; then every wallet's credits."""
+    total (Casino: credits won) and the top five; then every wallet's credits. Each page
+    says that a long OK clears them."""
 
     NAME = "records"
 
@@ -35,7 +38,7 @@ class Records(Pages):
         rec = self.app.records
         cv.clear()
         if self.page == 0:
-            header(cv, self.app.keys("Hold OK: clear"), -1, 0, self.pages())
+            header(cv, self.app.keys(CLEAR), -1, 0, self.pages())
             cv.text("game", 0, 8)
             cv.text("plays", 60, 8)
             cv.text("best", 104, 8)
@@ -59,7 +62,9 @@ class Records(Pages):
             x = cv.num(avg // 10, x, 8)
             cv.glyph(46, x, 8)  # "."
             cv.num(avg % 10, x + CELL, 8)
-        cv.rtext("credits won" if rs.casino else "total", W, 16)
+        cv.text(self.app.keys(CLEAR), 0, 16)
+        # Casino's scores are credits won: "won" is what fits beside the hint
+        cv.rtext("won" if rs.casino else "total", W, 16)
         for i in range(TOP):
             y = 24 + i * 8
             score = rec.score(r, i)
@@ -76,12 +81,12 @@ class Records(Pages):
     def _wallets(self, cv):
         """Each player's Casino credits, the latest players first."""
         rec = self.app.records
-        header(cv, "Wallets", -1, self.page, self.pages())
+        header(cv, "Wallet credits", -1, self.page, self.pages())
+        cv.text(self.app.keys(CLEAR), 0, 8)
         if not rec.wallet(0)[2]:
             cv.text("Casino games open", 0, 16)
             cv.text("one for each player.", 0, 24)
             return
-        cv.rtext("credits", W, 8)
         data = rec.data
         for i in range(WALLETS):
             credits, pos, n = rec.wallet(i)

@@ -171,7 +171,6 @@ class WebBoard(HeadlessBoard):
         self.host = host
         self.t = now
         self.runner = None
-        self.app = None
         self.seen = None  # the game whose table was looked for
         self.wanted = ""  # table files a game needs and the page is fetching ("" none)
         self.longest_us = 0  # the longest loop pass since the page last read it
@@ -190,8 +189,7 @@ class WebBoard(HeadlessBoard):
         except OSError:
             pass
         strategy_table.on_demand = True  # the site's tables come when a game needs one
-        self.runner = Runner(self)
-        self.app = self.runner.app
+        self.runner = Runner(self)  # which attaches its app
         self._look_for_table()
 
     def pump(self, now, raw):
@@ -249,11 +247,6 @@ class WebBoard(HeadlessBoard):
     def table_ready(self):
         """The page has put a table into TABLE_DIR, or has none to give: play on."""
         self.wanted = ""
-
-    def dice(self):
-        """The dice of the game on (6 with none): the page shows a hold button for each."""
-        game = self.app.turn.game
-        return len(game.dice) if game is not None else 6
 
     def rules_id(self):
         """The rule set of the game on, else the one setup would start: the rules panel
