@@ -134,6 +134,7 @@ FULL = {
     "piezo": (12.5, 5),
     "latch_at": (21, 6), "power_button": (2, 25),
     "switch_at": ("left", 17),
+    "grip_rows": (10, 11.5),  # under the palms, between the USB plug and the tray
 }
 
 # The minimal build (4 buttons), held like a handheld console: landscape, Up/Down under the
@@ -148,6 +149,7 @@ MINIMAL = {
     "piezo": (14, 17),
     "latch_at": (5, 17), "power_button": (5, 17),
     "switch_at": ("left", 6),
+    "grip_rows": (10, 14),  # each end, where the hands wrap round it
 }
 
 # ---------------------------------------------------------------- the case
@@ -169,4 +171,13 @@ CASE = {
     "boss_wall": 1.8,  # around the counterbore, in the base's bosses
     "lanyard_d": 3.5,
     "sound_d": 3.0,
+    # The halves align by a lip in each corner that has a screw beside it: the base's wall
+    # rises "lip_h" there, from the corner to the screw's centre lines, into a socket in the
+    # top (its wall notched, the corner filled solid to the screw's boss). The socket is the
+    # lip plus "lip_fit" all round: FDM printers make a hole 0.2-0.3 mm tighter than drawn
+    # (common slicer and printer guides' clearance for parts that slide together), so 0.25.
+    "lip_h": 2.0, "lip_fit": 0.25,
+    # Side grips: each hand's side of the case swells "grip_out" mm over a length of the
+    # wall, round in plan ("grip_r"), bevelled like the edges: from row to row of "grip_rows" in each build.
+    "grip_out": 3.0, "grip_r": 7.0,
 }

@@ -128,7 +128,7 @@ def closes(c, parts):
     """The top lands on the base without overlap, and each part inside keeps CLEARANCE."""
     base, top = parts["base"], parts["top"]
     out = []
-    if abs(base.bounds[1][2] - c.z_split) > 1e-3 or abs(top.bounds[0][2] - c.z_split) > 1e-3:
+    if abs(base.bounds[1][2] - c.z_base_top) > 1e-3 or abs(top.bounds[0][2] - c.z_split) > 1e-3:
         out.append("the top does not meet the base at z = %.2f (base %.2f, top %.2f)"
                    % (c.z_split, base.bounds[1][2], top.bounds[0][2]))
     for a, b in (("base", "top"), ("base", "tray"), ("top", "tray"), ("top", "cap")):
@@ -158,10 +158,26 @@ def closes(c, parts):
     return out
 
 
+def lips_seat(c, parts, least=0.2):
+    """Halfway up the corner lips, the base is the lips alone: each stands in a socket of
+    the top, at least `least` from it all round (the print's fit), none missing."""
+    if not c.lips:
+        return []
+    from shapely.ops import unary_union
+
+    z = c.z_split + c.lip_h / 2
+    lips, top = _section(parts["base"], z), unary_union(_section(parts["top"], z))
+    if len(lips) != len(c.lips):
+        return ["the base has %d corner lips, not %d" % (len(lips), len(c.lips))]
+    gap = min(top.distance(lip) for lip in lips)
+    return [] if gap >= least - 1e-3 else [
+        "a corner lip is %.2f mm from its socket, needs %.2f" % (gap, least)]
+
+
 def check_all(c, layout, parts):
     """Every check's problems, for one build."""
     out = []
     for name, mesh in parts.items():
         out += watertight(name, mesh) + genus(name, mesh, c.holes[name]) + walls(name, mesh)
     out += buttons_centred(c, parts["top"], layout) + window_covers(c, parts["top"], layout)
-    return out + closes(c, parts)
+    return out + closes(c, parts) + lips_seat(c, parts)

@@ -170,6 +170,8 @@ def _shifted(c, name, dx=0.0, dz=0.0):
     (lambda lay: lay.CAP.update(proud=0.5), None, "a cap proud of the top is 0.50"),
     (lambda lay: lay.POWER["lipo"]["charger"].update(shelf=0.0), None,
      "pocket's sill over the base's underside is 0.65"),
+    (lambda lay: lay.CASE.update(lip_fit=0.1), None, "a corner lip in its socket is 0.10"),
+    (lambda lay: lay.CASE.update(lip_h=1.0), None, "a corner lip's height into the top is 1.00"),
 ])
 def test_negative_a_part_that_would_not_fit_is_named(cfg, layout, layout_change, case_change,
                                                      problem):
@@ -200,6 +202,32 @@ def test_negative_a_tray_or_switch_that_would_not_work_is_named(cfg, layout, nam
     lay = edited(layout, **{name: dict(getattr(layout, name), **change)})
     found = case_model.fit_problems(case.sources(cfg, lay)["11-buttons"][0], lay)
     assert len(found) == 1 and found[0].startswith(problem), found
+
+
+@pytest.mark.parametrize("name", ["11-buttons", "4-buttons"])
+def test_the_halves_align_by_a_lip_in_each_screwed_corner(built, layout, name):
+    """Three corners have a screw beside them, so three lips: two diagonal corners alone
+    hold the top against sliding either way along x and y."""
+    c = built[name][0]
+    assert len(c.lips) == 3 and c.z_base_top == c.z_split + layout.CASE["lip_h"]
+    corners = {(lip[0] <= c.x0, lip[1] <= c.y0) for lip in c.lips}
+    assert {(True, False), (False, True)} <= corners
+    found = case_model.margins(c, layout)
+    assert found["a corner lip in its socket"] == (layout.CASE["lip_fit"], 0.2)
+
+
+@pytest.mark.parametrize("rows, problem", [
+    ((15, 17), "the left grip covers the switch's slot"),
+    ((6, 8), "the left grip covers the Pico's USB plug"),
+    ((22, 24), "the right grip covers the tray's slot"),
+    ((29, 32), "the left grip runs into a rounded corner"),
+])
+def test_negative_a_grip_over_a_port_or_slot_is_refused(cfg, layout, rows, problem):
+    """A grip swells the wall: over the USB plug, the switch or the tray it would bury
+    them, so the layout is refused (the good layouts pass: their grips are rendered)."""
+    full = dict(copy.deepcopy(layout.FULL), grip_rows=rows)
+    with pytest.raises(case_model.LayoutError, match=re.escape(problem)):
+        case.sources(cfg, edited(layout, FULL=full))
 
 
 def test_a_layout_that_cannot_fit_is_refused(cfg, layout):
@@ -301,6 +329,25 @@ def test_the_case_passes_every_check(built, layout, rendered, name):
     # the top: the window and a hole per button; the base: the screws and the lanyard
     # and the slots of the cells' tray and the slide switch
     assert c.holes == {"top": 1 + len(c.buttons), "base": 4 + 1 + 2, "tray": 0, "cap": 0}
+    # the grips swell both sides of both halves, by their full amount
+    assert c.grips and c.grip_out >= 2.0
+    for part in ("base", "top"):
+        (x0, _, _), (x1, _, _) = rendered[name][part].bounds
+        assert x0 == pytest.approx(c.x0 - c.grip_out, abs=0.05)
+        assert x1 >= c.x1 + c.grip_out - 0.05
+
+
+def test_negative_a_tight_socket_is_found(built, layout, rendered, tmp_path):
+    """The top drawn with sockets 0.1 mm round its lips: the meshes show 0.10 mm."""
+    c = copy.copy(built["11-buttons"][0])
+    c.lip_fit = 0.1
+    (tmp_path / "case.scad").write_text(case_scad.scad(c, "tight", layout))
+    case.openscad(tmp_path / "case.scad", "top", tmp_path / "top.stl")
+    for part in ("base", "tray"):
+        shutil.copy(RENDERED / "11-buttons" / (part + ".stl"), tmp_path / (part + ".stl"))
+    found = case_check.lips_seat(c, case_check.load_parts(c, tmp_path))
+    assert len(found) == 1 and re.fullmatch(r"a corner lip is 0\.(09|10|11) mm from its "
+                                             r"socket, needs 0\.20", found[0]), found
 
 
 def test_the_lipo_case_passes_every_check(cfg, layout):
@@ -384,5 +431,8 @@ def test_negative_thin_walls_are_found(broken):
 def test_negative_a_low_plate_touches_the_panel(broken):
     c, parts = broken
     found = case_check.closes(c, parts)
+    # the thin walls' sockets are too narrow for the good base's lips: that overlap too
+    assert "the base and the top overlap" in found[0]
+    found = found[1:]
     assert found and all("of the top" in p for p in found)
     assert any(p.startswith("glass is within 0.3 mm") for p in found)

@@ -145,7 +145,8 @@ def main(argv=None):
         for p in [folder / f for f in files] + made:
             print("wrote " + str(p))
         print("  %s: %.0f x %.0f x %.0f mm, %d x M2.5 x %d mm screws, %s" % (
-            name, c.x1 - c.x0, c.y1 - c.y0, c.z_top, len(c.screws), c.screw_len,
+            name, c.x1 - c.x0 + (2 * c.grip_out if c.grips else 0), c.y1 - c.y0, c.z_top,
+            len(c.screws), c.screw_len,
             layout.POWER[c.build["power"]["kind"]]["label"]))
     if why:
         print("case: no STL or preview: " + why, file=sys.stderr)

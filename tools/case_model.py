@@ -238,6 +238,13 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
     # the lanyard's lug: outside the rounded corner, overlapping it by a good millimetre
     c.lanyard = (c.x1 + 1.2, c.y1 + 1.2, k["lanyard_d"])
     c.sound = (c.piezo_xy[0], c.piezo_xy[1], k["sound_d"]) if piezo_fitted else None
+    c.lip_h, c.lip_fit = k.get("lip_h", 0.0), k.get("lip_fit", 0.0)
+    c.lips = _corner_lips(c) if c.lip_h else []
+    c.z_base_top = c.z_split + (c.lip_h if c.lips else 0.0)  # the base's highest point
+    if c.lips and c.z_base_top + c.lip_fit > c.z_plate - MIN_PLATE_OVER_LIP:
+        raise LayoutError("a %.1f mm lip would reach the top's plate" % c.lip_h)
+    c.grip_out, c.grip_r = k.get("grip_out", 0.0), k.get("grip_r", 0.0)
+    c.grips = _grips(c, layout, build) if c.grip_out and "grip_rows" in build else []
     # Through-holes each part must have (its genus): the window and one per button (the
     # latch's too) in the top; one per screw, the lanyard, the sound hole and the charger's
     # port in the base.
@@ -246,6 +253,57 @@ def model(layout, buttons, piezo_fitted, latch_fitted=False):
                + (1 if c.charger_pocket else 0) + (1 if c.tray else 0)
                + (1 if c.switch else 0), "tray": 0, "cap": 0}
     return c
+
+
+MIN_PLATE_OVER_LIP = 0.5
+
+
+def _corner_lips(c):
+    """One lip per corner with a screw beside it: the rectangle (x0, y0, x1, y1) from the
+    case's outside corner to the screw's centre, where the base's wall rises into the top."""
+    out = []
+    for sx, sy in c.screws:
+        cx = c.x0 if sx < c.board_w / 2 else c.x1
+        cy = c.y0 if sy < c.board_h / 2 else c.y1
+        if abs(sx - cx) <= 2 * c.corner and abs(sy - cy) <= 2 * c.corner:
+            out.append((min(cx, sx), min(cy, sy), max(cx, sx), max(cy, sy)))
+    return out
+
+
+def grip_span(c, yc):
+    """Where a grip's post centred at yc meets the wall: its half-length along the wall."""
+    r = c.grip_r
+    return yc, (r * r - (r - c.grip_out) ** 2) ** 0.5
+
+
+def _grips(c, layout, build):
+    """[(side, y0, y1)]: the posts' centres of the grip on each side. A grip may not cover
+    a cut through its wall (a plug, a slider or the tray need the wall's face) nor reach a
+    rounded corner or a lip."""
+    ya, yb = (hole_xy(layout, 0, r)[1] for r in build["grip_rows"])
+    (_, ha), (_, hb) = grip_span(c, ya), grip_span(c, yb)
+    lo, hi = ya - ha, yb + hb
+    plug = layout.PLUG["grip_w"] / 2 + layout.PLUG["fit"]  # a cable's grip must reach in
+    cuts = {"left": [("the Pico's USB plug", (c.usb_axis[0] - plug, c.usb_axis[0] + plug))],
+            "right": []}
+    if c.switch:
+        cuts["left"].append(("the switch's slot", c.switch[:2]))
+    if c.charger_pocket:
+        cuts["left"].append(("the charger's port", c.charger_pocket[:2]))
+    if c.tray and c.tray["side"] == "right":
+        cuts["right"].append(("the tray's slot", (c.tray["slot"][1], c.tray["slot"][4])))
+    for x0, y0, _, y1 in c.lips:
+        side = "left" if x0 <= c.x0 else "right"
+        cuts[side].append(("a corner lip", (y0, y1)))
+    out = []
+    for side in ("left", "right"):
+        if lo < c.y0 + c.corner or hi > c.y1 - c.corner:
+            raise LayoutError("the %s grip runs into a rounded corner" % side)
+        for what, (y0, y1) in cuts[side]:
+            if lo < y1 + 1.0 and y0 - 1.0 < hi:
+                raise LayoutError("the %s grip covers %s" % (side, what))
+        out.append((side, ya, yb))
+    return out
 
 
 def switch_fitted(layout, build, latch_fitted):
@@ -332,6 +390,10 @@ def margins(c, layout):
             min(plate.lo[1] - slot[1], slot[4] - plate.hi[1], slot[5] - plate.hi[2])
             if c.tray["side"] == "right" else
             min(plate.lo[0] - slot[0], slot[3] - plate.hi[0], slot[5] - plate.hi[2]), 0.3)
+    if c.lips:
+        # the socket is the lip grown by lip_fit inward, along the wall and above it
+        out["a corner lip in its socket"] = (c.lip_fit, 0.2)
+        out["a corner lip's height into the top"] = (c.lip_h, 1.5)
     if c.switch:
         knob = names["switch knob"]
         out["the switch's slider past the case's side"] = (c.x0 - knob.lo[0], 0.5)

@@ -31,20 +31,53 @@ def _cyl(x, y, z0, z1, d):
     return "translate(%s) cylinder(d = %s, h = %s);" % (_v(x, y, z0), _n(d), _n(z1 - z0))
 
 
-def _rounded(c, inset, z0, z1, bevel_lo=0.0, bevel_hi=0.0):
-    """The case's outline (corners rounded to c.corner), moved in by `inset`, z0 to z1, its
-    bottom or top edge bevelled at 45 degrees by bevel_lo / bevel_hi."""
-    r = c.corner - inset
-    x0, y0, x1, y1 = c.x0 + c.corner, c.y0 + c.corner, c.x1 - c.corner, c.y1 - c.corner
-    corners = "[" + ", ".join(_v(x, y) for x in (x0, x1) for y in (y0, y1)) + "]"
-    body = "cylinder(r = %s, h = %s);" % (_n(r), _n(z1 - z0 - bevel_lo - bevel_hi))
+def _post(r, h, bevel_lo, bevel_hi):
+    """A vertical cylinder h tall, its bottom or top edge bevelled at 45 degrees."""
+    body = "cylinder(r = %s, h = %s);" % (_n(r), _n(h - bevel_lo - bevel_hi))
     if bevel_lo:
         body = "cylinder(r1 = %s, r2 = %s, h = %s); translate([0, 0, %s]) %s" % (
             _n(r - bevel_lo), _n(r), _n(bevel_lo), _n(bevel_lo), body)
     if bevel_hi:
         body += " translate([0, 0, %s]) cylinder(r1 = %s, r2 = %s, h = %s);" % (
-            _n(z1 - z0 - bevel_hi), _n(r), _n(r - bevel_hi), _n(bevel_hi))
-    return "hull() for (p = %s) translate([p[0], p[1], %s]) { %s }" % (corners, _n(z0), body)
+            _n(h - bevel_hi), _n(r), _n(r - bevel_hi), _n(bevel_hi))
+    return body
+
+
+def _hull_of_posts(centres, r, z0, z1, bevel_lo, bevel_hi):
+    points = "[" + ", ".join(_v(x, y) for x, y in centres) + "]"
+    return "hull() for (p = %s) translate([p[0], p[1], %s]) { %s }" % (
+        points, _n(z0), _post(r, z1 - z0, bevel_lo, bevel_hi))
+
+
+def _rounded(c, inset, z0, z1, bevel_lo=0.0, bevel_hi=0.0):
+    """The case's outline (corners rounded to c.corner), moved in by `inset`, z0 to z1, its
+    bottom or top edge bevelled at 45 degrees by bevel_lo / bevel_hi."""
+    x0, y0, x1, y1 = c.x0 + c.corner, c.y0 + c.corner, c.x1 - c.corner, c.y1 - c.corner
+    return _hull_of_posts([(x, y) for x in (x0, x1) for y in (y0, y1)], c.corner - inset,
+                          z0, z1, bevel_lo, bevel_hi)
+
+
+def _outside(c, z0, z1, bevel_lo=0.0, bevel_hi=0.0):
+    """The outline with the side grips: each a rounded swell on its wall, bevelled alike."""
+    out = [_rounded(c, 0, z0, z1, bevel_lo, bevel_hi)]
+    for side, ya, yb in c.grips:
+        x = c.x0 - c.grip_out + c.grip_r if side == "left" else c.x1 + c.grip_out - c.grip_r
+        out.append(_hull_of_posts([(x, ya), (x, yb)], c.grip_r, z0, z1, bevel_lo, bevel_hi))
+    return _block("union()", out) if len(out) > 1 else out
+
+
+def _wall_ring(c, grow, z0, z1):
+    """The side wall between the outline and the inside (widened inward by `grow`)."""
+    return _block("difference()", [_rounded(c, -1 if grow else 0, z0, z1),
+                                   _rounded(c, c.wall + grow, z0 - 1, z1 + 1)])
+
+
+def _lip_box(c, lip, z0, z1, grow=0.0):
+    """A corner lip's rectangle, grown by `grow` toward the inside (away from its corner)."""
+    x0, y0, x1, y1 = lip
+    left, low = x0 <= c.x0, y0 <= c.y0
+    return _cube(x0 - (1 if left else grow), y0 - (1 if low else grow), z0,
+                 x1 + (grow if left else 1), y1 + (grow if low else 1), z1)
 
 
 def _block(head, lines, indent="  "):
@@ -53,11 +86,13 @@ def _block(head, lines, indent="  "):
 
 def base_lines(c):
     w = c.wall
-    shell = _block("difference()", [
-        _rounded(c, 0, 0, c.z_split, bevel_lo=c.chamfer_under),
-        _rounded(c, w, w, c.z_split + 1)])
+    shell = _block("difference()", _outside(c, 0, c.z_split, bevel_lo=c.chamfer_under)
+                   + [_rounded(c, w, w, c.z_split + 1)])
     lx, ly, ld = c.lanyard
     body = shell + [_cyl(x, y, 0, c.z_board, c.base_boss_d) for x, y in c.screws]
+    for lip in c.lips:  # the wall, risen in the corner
+        body += _block("intersection()", _wall_ring(c, 0, c.z_split - 0.01, c.z_base_top)
+                       + [_lip_box(c, lip, c.z_split - 0.02, c.z_base_top)])
     if c.charger_pocket:  # the charger's shelf, from the wall (so it prints as one piece)
         x0, y0, x1, y1, z1 = c.charger_shelf
         body.append(_cube(c.x0 + 1, y0, w - 0.01, x1, y1, z1))
@@ -104,10 +139,12 @@ def tray_lines(c, layout):
 
 def top_lines(c):
     w = c.wall
-    shell = _block("difference()", [
-        _rounded(c, 0, c.z_split, c.z_top, bevel_hi=c.chamfer),
-        _rounded(c, w, c.z_split - 1, c.z_plate)])
+    shell = _block("difference()", _outside(c, c.z_split, c.z_top, bevel_hi=c.chamfer)
+                   + [_rounded(c, w, c.z_split - 1, c.z_plate)])
     body = shell + [_cyl(x, y, c.z_split, c.z_plate + 0.5, c.boss_d) for x, y in c.screws]
+    for lip in c.lips:  # the corner filled solid out to the screw's boss, around the socket
+        body += _block("intersection()", [_rounded(c, 0, c.z_split, c.z_plate + 0.5),
+                                          _lip_box(c, lip, c.z_split, c.z_plate + 0.5)])
     wx0, wy0, wx1, wy1 = c.window
     cuts = [_cube(wx0, wy0, c.z_plate - 1, wx1, wy1, c.z_top + 1)]
     cuts += [_cyl(x, y, c.z_plate - 1, c.z_top + 1, c.button_hole)
@@ -115,6 +152,10 @@ def top_lines(c):
     cuts += [_cyl(x, y, c.z_split - 1, c.z_plate, c.screw_pilot) for x, y in c.screws]
     y0, y1, _, z1 = c.usb_cut
     cuts.append(_cube(c.x0 - 1, y0, c.z_split - 1, c.x0 + w + 0.01, y1, z1))
+    top = c.z_base_top + c.lip_fit
+    for lip in c.lips:  # each lip's socket: the lip grown by lip_fit inward and above
+        cuts += _block("intersection()", _wall_ring(c, c.lip_fit, c.z_split - 1, top)
+                       + [_lip_box(c, lip, c.z_split - 1, top, grow=c.lip_fit)])
     return _block("module top()", _block("difference()", _block("union()", body) + cuts))
 
 
