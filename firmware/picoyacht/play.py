@@ -428,6 +428,8 @@ class Card(Screen):
         if app.status.text:
             cv.bar(0)
             app.status.draw(cv, 0, 0)
+            if app.save_state.failed:  # a note in the title bar keeps the failed save's mark
+                cv.glyph(font.BANG, W - 8, 0, 0)
         else:
             header(cv, g.names[seat], g.total(seat), page, npages)
         first = page * _CARD_ROWS
