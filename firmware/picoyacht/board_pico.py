@@ -417,9 +417,18 @@ def load_config(drive="/config.py"):
     notes += ["config.py: " + n for n in bad]
     for n in notes:
         print("PicoYacht: " + n)
-    cfg = check.Config(cfg, notes)
+    settings = Settings()
+    for name in cfg:
+        setattr(settings, name, cfg[name])
+    settings.notes = notes
     picoyacht.forget("config_check")  # its work is done: as .mpy its code is heap
-    return cfg
+    return settings
+
+
+class Settings:
+    """The settled settings as attributes (cfg.SDA), and the boot's notes about them. A
+    class of this module: an instance of one of config_check's would hold that module's
+    globals (its defaults and tables) on the heap for as long as the game runs."""
 
 
 def _frozen_config():

@@ -41,15 +41,6 @@ MINIMAL = ("up", "down", "ok", "menu")  # the buttons every build needs
 _PINS = "GP0-22, 26-28"
 
 
-class Config:
-    """Settled settings as attributes (cfg.SDA), and the boot's notes about them."""
-
-    def __init__(self, values, notes=()):
-        for name in values:
-            setattr(self, name, values[name])
-        self.notes = list(notes)
-
-
 def _int(v, lo, hi):
     return type(v) is int and lo <= v <= hi
 
