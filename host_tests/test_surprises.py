@@ -524,3 +524,37 @@ def test_game_over_lets_go_of_the_engine_before_the_records_save(monkeypatch):
     _to_game_over(r)
     assert held == [False]
     assert strategy.run(strategy.engine_steps(g)) is not None  # built anew when asked
+
+
+def test_a_save_out_of_heap_lets_go_of_the_engine_and_is_tried_again(monkeypatch):
+    """On the emulated Pico a 4-seat Maxi game's first save found no run of heap for the
+    file's buffer while the search's arrays split it. The save beats the search: the
+    engine goes, the save is tried once more and lands, and the next decision builds the
+    engine anew. Breaks without the retry in app._store_save (the game is not saved)."""
+    import gc
+    import weakref
+
+    from picoyacht import strategy
+
+    r = Rig()
+    g = r.new_game((2, HUMAN))
+    _run_until(r, lambda: g.current == 1)
+    engine = weakref.ref(strategy.run(strategy.engine_steps(g)))
+    store = r.app.store
+    real = store.save
+    calls = []
+
+    def tight(kind, payload):
+        calls.append(kind)
+        if len(calls) == 1:
+            gc.collect()
+            calls.append(engine() is not None)
+            raise MemoryError("memory allocation failed, allocating 1148 bytes")
+        return real(kind, payload)
+
+    monkeypatch.setattr(store, "save", tight)
+    assert r.app.save("game", b"payload")
+    gc.collect()
+    assert calls == ["game", True, "game"] and engine() is None
+    assert not r.app.save_state.failed
+    assert strategy.run(strategy.engine_steps(g)) is not None  # built anew when asked

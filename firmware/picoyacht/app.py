@@ -271,11 +271,7 @@ class App:
         if self.store is None:
             return True
         shown = self.save_msg
-        try:
-            ok = self.store.save(kind, payload)
-            err = self.store.last_error
-        except Exception as e:
-            ok, err = False, "not saved: " + str(e)
+        ok, err = _store_save(self, kind, payload)
         self.save_msg = self.save_state.saved(kind, ok, err)
         if not ok:
             self._report('{"ev":"save_error","kind":"' + kind + '","msg":', self.save_msg)
@@ -472,6 +468,22 @@ def _load(store, kind, parse, notes):
     except Exception:
         notes.append(kind + ": unreadable, reset")
         return None
+
+
+def _store_save(app, kind, payload):
+    """(ok, error) of one save. Out of heap (a file's buffer needs a run the CPU search's
+    arrays may have split), the search lets go of them and the save is tried once more: a
+    search is built again at the next decision, a lost save is not."""
+    for retry in (False, True):
+        try:
+            return app.store.save(kind, payload), app.store.last_error
+        except MemoryError as e:
+            coach = app.turn.coach
+            if retry or coach is None:
+                return False, "not saved: " + str(e)
+            coach.release()
+        except Exception as e:
+            return False, "not saved: " + str(e)
 
 
 def _reason(kind, e):

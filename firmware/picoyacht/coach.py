@@ -291,7 +291,7 @@ class Coach:
         return None if self._off else self._st or None
 
     def release(self):
-        """The game is over: the search's work arrays go, so the records' save finds room."""
+        """The game is over, or a save found no room: the search's arrays go for its sake."""
         self._think = None  # (a search under way holds the engine too)
         if self._st:
             self._st.release()
