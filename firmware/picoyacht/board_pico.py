@@ -417,7 +417,7 @@ def load_config(drive="/config.py"):
     notes += ["config.py: " + n for n in bad]
     for n in notes:
         print("PicoYacht: " + n)
-    settings = Settings()
+    settings = frozen if frozen is not None else Settings()  # no second copy of the map
     for name in cfg:
         setattr(settings, name, cfg[name])
     settings.notes = notes
