@@ -120,15 +120,8 @@ class Spec:
         self.subs = np.array([x + [x[0]] * (width - len(x)) for x in subs], dtype=np.int64)
         self.slot, self.reps = bt.upper_classes()
 
-    def lgroups(self):
-        return (1 << (self.nb - 6)) + ((1 << (self.nb - 7)) if self.Y == 2 else 0)
-
-    def lgroup(self, low, y):
-        if not y:
-            return low
-        yb = self.yzb - 6
-        below = low & ((1 << yb) - 1)
-        return (1 << (self.nb - 6)) + (below | ((low >> (yb + 1)) << yb))
+    lgroups = bt.Spec.lgroups  # the file layout's groups: the builder's, not a copy
+    lgroup = bt.Spec.lgroup
 
 
 def expect(spec, A, exact):
