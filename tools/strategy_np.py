@@ -39,7 +39,8 @@ class Twin:
         self.yroll = np.array(list(eng.yahtzee_rolls), dtype=np.int64)
         self.jsc = np.frombuffer(bytes(eng.joker_scores), dtype=np.uint8).reshape(
             6, self.nb).astype(np.int64)
-        child = np.stack([np.array(c, dtype=np.int64) for c in d.children], axis=1)
+        child = np.array([[d.child(i, f) for f in range(1, 7)] for i in range(d.first_roll)],
+                         dtype=np.int64)
         parent = parents(d)
         self.exp_levels = []
         for size in range(self.n - 1, -1, -1):

@@ -94,7 +94,8 @@ class Spec:
         self.yrow = np.array(list(self.eng.yahtzee_rolls), dtype=np.int64)
         self.jsc = np.frombuffer(bytes(self.eng.joker_scores), dtype=np.uint8).reshape(
             6, self.nb).astype(np.int64)
-        child = np.stack([np.array(c, dtype=np.int64) for c in d.children], axis=1)
+        child = np.array([[d.child(i, f) for f in range(1, 7)] for i in range(d.first_roll)],
+                         dtype=np.int64)
         parent = parents(d)
         self.exp_levels = []
         for size in range(4, -1, -1):

@@ -7,9 +7,12 @@ Every sweep is also a generator of steps (see picoyacht.engine) with the same an
 Glossary: n dice; a keep is a multiset of 0..n of them, packed in `codes` as 3 bits of
 count per face (face 1 lowest); keeps are ordered by size, then by code, so `start[k]` is
 the index of the first keep of k dice; the rolls are the keeps of exactly n dice, from
-`first_roll` to `nkeeps` - 1 (`nrolls` of them); `children[f - 1][i]` is the index of
-keep i plus one die showing f (six arrays, not one six times as long: on a fragmented heap
-a run that long may not be free).
+`first_roll` to `nkeeps` - 1 (`nrolls` of them); `children[f - 1][i]` is where keep i plus
+one die showing f lies among the keeps one die larger: its index is that plus `base[k]`
+for a keep i of k dice. Six arrays, not one six times as long: on a fragmented heap a run
+that long may not be free. With five dice or fewer no size has over 256 keeps, so each
+child is a byte counted from the first keep of its size (half the heap of 16-bit indexes);
+with six, base[] is all 0 and the arrays hold whole indexes.
 """
 
 from array import array
@@ -70,6 +73,9 @@ class Dice:
         self.first_roll = self.start[n]
         self.nrolls = self.nkeeps - self.first_roll
         self.codes = self.children = None
+        start = self.start
+        small = all(start[k + 1] - start[k] <= 256 for k in range(1, n + 1))
+        self.base = tuple(start[k + 1] if small else 0 for k in range(n))
         self.steps = self._build()  # None once run: a finished generator keeps its frame
         if not later:
             self.allocate()
@@ -81,8 +87,9 @@ class Dice:
         anything, while the heap has its largest free runs)."""
         self.codes = work_array("i", self.nkeeps)
         n = self.first_roll
-        self.children = (work_array("H", n), work_array("H", n), work_array("H", n),
-                         work_array("H", n), work_array("H", n), work_array("H", n))
+        t = "B" if self.base[-1] else "H"
+        self.children = (work_array(t, n), work_array(t, n), work_array(t, n),
+                         work_array(t, n), work_array(t, n), work_array(t, n))
 
     def _build(self):
         n = self.n
@@ -104,8 +111,9 @@ class Dice:
             while i >= start[size + 1]:
                 size += 1
             c = self.codes[i]
+            base = self.base[size]
             for f in range(6):
-                self.children[f][i] = self.index(c + (1 << (3 * f)), size + 1)
+                self.children[f][i] = self.index(c + (1 << (3 * f)), size + 1) - base
 
     def _walk(self, n, fill):
         for c6 in range(n + 1):
@@ -135,13 +143,30 @@ class Dice:
                 hi = mid - 1
         raise ValueError("not a multiset")
 
+    def child(self, i, f):
+        """The index of keep i (fewer than n dice) plus one die showing f."""
+        size = 0
+        while i >= self.start[size + 1]:
+            size += 1
+        return self.base[size] + self.children[f - 1][i]
+
     def expect(self, a, lo=0, hi=-1):
         """In place: a[i] for every keep of fewer than n dice becomes the mean (rounded) of
         its six one-more-die children; a[first_roll:] (the rolls) must hold the leaf values.
         lo, hi: only keeps lo .. hi-1 (all of them in descending chunks is the same)."""
         c1, c2, c3, c4, c5, c6 = self.children
-        for i in range((self.first_roll if hi < 0 else hi) - 1, lo - 1, -1):
-            a[i] = (a[c1[i]] + a[c2[i]] + a[c3[i]] + a[c4[i]] + a[c5[i]] + a[c6[i]] + 3) // 6
+        start = self.start
+        i = (self.first_roll if hi < 0 else hi) - 1
+        k = self.n - 1
+        while i >= lo:  # the keeps of k dice among them, a size at a time (base[k] each)
+            while i < start[k]:
+                k -= 1
+            b = self.base[k]
+            end = start[k] if start[k] > lo else lo
+            for j in range(i, end - 1, -1):
+                a[j] = (a[b + c1[j]] + a[b + c2[j]] + a[b + c3[j]] + a[b + c4[j]]
+                        + a[b + c5[j]] + a[b + c6[j]] + 3) // 6
+            i = end - 1
 
     def expect_steps(self, a):
         hi = self.first_roll
@@ -164,9 +189,19 @@ class Dice:
         each keep's final value to its children, in index (= size) order (ascending
         chunks of lo .. hi-1 do the same)."""
         children = self.children
-        for i in range(lo, self.first_roll if hi < 0 else hi):
-            v = a[i]
-            for ch in children:
-                c = ch[i]
-                if v > a[c]:
-                    a[c] = v
+        start = self.start
+        hi = self.first_roll if hi < 0 else hi
+        i = lo
+        k = 0
+        while i < hi:
+            while i >= start[k + 1]:
+                k += 1
+            b = self.base[k]
+            end = start[k + 1] if start[k + 1] < hi else hi
+            for j in range(i, end):
+                v = a[j]
+                for ch in children:
+                    c = b + ch[j]
+                    if v > a[c]:
+                        a[c] = v
+            i = end
