@@ -183,21 +183,6 @@ def _close(f):
         pass
 
 
-# A save's files need one run of heap each (a file object with its buffer). A CPU search
-# built after boot can split the free heap into shorter runs, so the store holds one such
-# run from its start and lets it go only while a save has files open. Its size is the
-# Pico's file object (littlefs, a 1 KB cache): no larger, so that once a save is done the
-# run its last file leaves is enough to take the room back.
-_FILE_ROOM = const(1148)
-
-
-def _file_room():
-    try:
-        return bytearray(_FILE_ROOM)
-    except MemoryError:  # (none free now: the next save takes one again)
-        return None
-
-
 class OsFs:
     """The real filesystem: ``os`` + builtin ``open`` (CPython and MicroPython)."""
 
@@ -231,7 +216,6 @@ class Store:
         # starts from them instead of reading all three back (three file objects on the
         # heap, per save). Any load, delete or failed save forgets them.
         self._slots = {}
-        self._room = _file_room()
 
     # ---------------------------------------------------------------- paths
     def _paths(self, kind):
@@ -388,13 +372,6 @@ class Store:
         if n > MAX_PAYLOAD:
             self.last_error = MSG_TOO_BIG
             return False
-        self._room = None  # a file opened below takes its place if nothing else has room
-        try:
-            return self._save(kind, kid, payload, n)
-        finally:
-            self._room = _file_room()
-
-    def _save(self, kind, kid, payload, n):
         res = self._slots.pop(kind, None)  # gone until this save has succeeded
         if res is None:
             paths, res, cur = self._scan(kind, False)
