@@ -472,16 +472,20 @@ def _load(store, kind, parse, notes):
 
 def _store_save(app, kind, payload):
     """(ok, error) of one save. Out of heap (a file's buffer needs a run the CPU search's
-    arrays may have split), the search lets go of them and the save is tried once more: a
-    search is built again at the next decision, a lost save is not."""
-    for retry in (False, True):
+    arrays may have split), the search lends it one of them and the save is tried again;
+    then it lets go of them all and the save has a last try: a search is remade at the next
+    decision, a lost save is not."""
+    for attempt in range(3):
         try:
             return app.store.save(kind, payload), app.store.last_error
         except MemoryError as e:
             coach = app.turn.coach
-            if retry or coach is None:
+            if attempt == 2 or coach is None:
                 return False, "not saved: " + str(e)
-            coach.release()
+            if attempt:
+                coach.release()
+            else:
+                coach.lend()
         except Exception as e:
             return False, "not saved: " + str(e)
 

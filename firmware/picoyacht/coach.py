@@ -296,6 +296,13 @@ class Coach:
         if self._st:
             self._st.release()
 
+    def lend(self):
+        """A save found no room: the search lends it one work array, or (none to lend) lets
+        go of them all. Either way the next decision starts its thinking again."""
+        self._think = None
+        if self._st and not self._st.lend():
+            self._st.release()
+
     def _table(self, game):
         if self._tbl is None:
             self._tbl = False

@@ -71,6 +71,17 @@ class EngineTables:
         if not self.ready:  # the build died (MemoryError): this engine is unusable
             raise MemoryError("engine build")
 
+    def lend(self):
+        """Lets go of the largest work array (its values are remade at every decision): a
+        save that found no run of heap long enough for its file gets this one's, and
+        regain() takes one back at the next decision, where the file's run is free again."""
+        self.hold_values = None
+        self.hold_stage = -1
+
+    def regain(self):
+        if self.hold_values is None:
+            self.hold_values = work_array("i", self.dice.nkeeps)
+
     def _build_steps(self):
         rs = self.rs
         n, nb, nlower = rs.ndice, self.nb, self.nlower

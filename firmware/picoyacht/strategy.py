@@ -120,12 +120,13 @@ def engine_steps(game):
         _engine = None
         e = Engine(game.rs, game.options, True)
         _engine = e
-    if not e.ready:
-        try:
+    try:
+        if not e.ready:
             yield from e.build_steps()
-        except MemoryError:
-            _engine = None
-            raise
+        e.regain()
+    except MemoryError:
+        _engine = None
+        raise
     return e
 
 
@@ -134,6 +135,15 @@ def release():
     game is over (the next game's first decision builds them again)."""
     global _engine
     _engine = None
+
+
+def lend():
+    """A save out of heap: the engine lends it its largest work array's run (Engine.lend);
+    False when there is no engine to lend one."""
+    if _engine is None or not _engine.ready or _engine.hold_values is None:
+        return False
+    _engine.lend()
+    return True
 
 
 def _searching_level(game, level, table):
