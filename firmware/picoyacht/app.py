@@ -23,7 +23,7 @@ from micropython import const
 from picoyacht import power
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
 from picoyacht.debounce import PRESS, RELEASE
-from picoyacht.fast import locked
+from picoyacht.heap import locked
 from picoyacht.saves import Records, SaveState, Settings, resumable
 from picoyacht.screens import NOTE_KEY, NOTE_TIMED, Canvas, Note
 from picoyacht.ticks import ticks_diff
@@ -497,7 +497,7 @@ def _reason(kind, e):
 
 
 def _draw(screen, cv, _):
-    """screen.draw(cv), for fast.locked: a frame is clear and repaint, so a screen that
+    """screen.draw(cv), for heap.locked: a frame is clear and repaint, so a screen that
     does allocate is simply drawn again unlocked, and nothing is lost."""
     screen.draw(cv)
 

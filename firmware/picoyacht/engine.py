@@ -44,8 +44,8 @@ from micropython import const
 from picoyacht import rules
 from picoyacht.dice import Dice, drain, zeros
 from picoyacht.engine_tables import EngineTables
-from picoyacht.fast import locked
 from picoyacht.game import joker_boxes
+from picoyacht.heap import locked
 
 # Levels (strategy's; the same numbers as the seat kinds in game.py)
 EASY = const(1)

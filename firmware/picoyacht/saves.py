@@ -222,13 +222,14 @@ class Records:
         this and then dropped (as .mpy its code is heap)."""
         if not game.rs.casino:
             return 0
+        import picoyacht
         from picoyacht import wallets
 
         names = [cut_name(n) for n in game.names]
         try:
             return (wallets.settle if settle else wallets.open)(self, game, names)
         finally:
-            _forget("wallets")
+            picoyacht.forget("wallets")
 
     def clear(self):
         """Forget every play, score and counted game (a long OK on the records screen)."""
@@ -271,12 +272,13 @@ class Records:
     def unpack(cls, data):
         """Records from bytes; ValueError on anything inconsistent or impossible (see
         record_check, loaded for this and then dropped: a boot reads the records once)."""
+        import picoyacht
         from picoyacht import record_check
 
         try:
             return record_check.unpack(cls(), data)
         finally:
-            _forget("record_check")
+            picoyacht.forget("record_check")
 
 
 def counted_score(game, seat):
@@ -285,17 +287,6 @@ def counted_score(game, seat):
     if game.rs.casino:
         return game.credits[seat] + game.options.bet
     return game.total(seat)
-
-
-def _forget(name):
-    """Drop a module loaded for one job: as .mpy its code is heap, which the game needs."""
-    import sys
-
-    import picoyacht
-
-    sys.modules.pop("picoyacht." + name, None)
-    if hasattr(picoyacht, name):
-        delattr(picoyacht, name)
 
 
 _GAME_ID = 5  # bytes of a game's identity in the records
