@@ -6,7 +6,7 @@ from micropython import const
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.coach import CPU_HANDOVER_MS
-from picoyacht.cues import ROLL
+from picoyacht.cues import NOTE_KEY, ROLL
 from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO
 from picoyacht.labels import fit, row_label
 from picoyacht.policy import A_ROLL, A_SCORE, can_roll
@@ -14,7 +14,6 @@ from picoyacht.rules import CPU_EXPERT, NAME
 from picoyacht.screens import (
     CELL,
     KIND_NAMES,
-    NOTE_KEY,
     ROW_BONUS,
     ROW_UPPER,
     ROW_WALLET,

@@ -14,6 +14,7 @@ from micropython import const
 
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
+from picoyacht.cues import NOTE_TIMED
 from picoyacht.debounce import LONG, REPEAT
 from picoyacht.fast import put_glyph, put_scaled, put_text
 from picoyacht.ticks import ticks_diff
@@ -35,12 +36,7 @@ _PIP_XY = b"\x04\x04\x0c\x04\x04\x08\x08\x08\x0c\x08\x04\x0c\x0c\x0c"  # (x, y) 
 
 KIND_NAMES = ("Human", "CPU Easy", "CPU Normal", "CPU Expert")
 
-# How long a note stays: NOTE_MS; until the next key, which then acts as usual (a coach's
-# tip, read at the player's pace); or until the next move replaces it (a hint).
-NOTE_TIMED = const(0)
-NOTE_KEY = const(1)
-NOTE_MOVE = const(2)
-_NOTE_MS = const(1800)
+_NOTE_MS = const(1800)  # how long a NOTE_TIMED note stays
 
 
 class Canvas:
