@@ -86,8 +86,6 @@ TOP = const(5)  # the best scores each rule set keeps
 _ENTRY = const(11)  # a top score: u16 score, name length, MAX_NAME (8) name bytes
 _SUM_MAX = const(0x3FFF)  # the sum's high half stops here: the sum stays a small int
 _BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP entries
-BLOCK = _BLOCK
-ENTRY = _ENTRY
 # Casino's wallets (picoyacht.wallets): after the blocks, an entry each (credits, name
 # length, name), the latest players first.
 WALLETS = const(6)
@@ -132,6 +130,24 @@ class Records:
         """The best score, 0 with none."""
         s = self.score(r, 0)
         return s if s > 0 else 0
+
+    def name_at(self, r, i):
+        """(position in data, length) of the i-th best score's name: drawn from the bytes,
+        no string made."""
+        pos = r * _BLOCK + 8 + i * _ENTRY + 2
+        return pos + 1, self.data[pos]
+
+    def totals(self, r):
+        """How many totals r's average is over (every seat of every game counted)."""
+        return self.u16(r * _BLOCK + 2)
+
+    def average_tenths(self, r):
+        """Rule set r's average total in tenths (integers only), -1 with none counted."""
+        n = self.totals(r)
+        if not n:
+            return -1
+        t = self.u16(r * _BLOCK + 4) | self.u16(r * _BLOCK + 6) << 16
+        return t // n * 10 + t % n * 10 // n
 
     # ---- counting -----------------------------------------------------------------
     def put16(self, pos, v):
