@@ -21,7 +21,7 @@ from picoyacht.ticks import ticks_diff
 
 W = const(128)
 CELL = const(6)
-_DIE = const(17)  # odd, so a pip sits in the exact middle
+DIE = const(17)  # a die's size: odd, so a pip sits in the exact middle
 
 # Card row codes beyond the box indexes (0..19).
 ROW_UPPER = const(32)
@@ -171,11 +171,11 @@ class Canvas:
     def die(self, x, y, face, held):
         """A 17x17 die with pips; held dice are solid with dark pips."""
         fb = self.fb
-        fb.rect(x, y, _DIE, _DIE, 1, held)
+        fb.rect(x, y, DIE, DIE, 1, held)
         fb.pixel(x, y, 0)  # rounded corners
-        fb.pixel(x + _DIE - 1, y, 0)
-        fb.pixel(x, y + _DIE - 1, 0)
-        fb.pixel(x + _DIE - 1, y + _DIE - 1, 0)
+        fb.pixel(x + DIE - 1, y, 0)
+        fb.pixel(x, y + DIE - 1, 0)
+        fb.pixel(x + DIE - 1, y + DIE - 1, 0)
         pc = 0 if held else 1
         if not 1 <= face <= 6:
             self.glyph(63, x + 6, y + 5, pc)
