@@ -12,7 +12,7 @@ import sys
 import framebuf  # CPython: tools/hostlib's stand-in (conftest puts it on the path)
 import pytest
 
-from picoyacht import fast, font, screens
+from picoyacht import fast, font, heap, screens
 from picoyacht.roller import Roller
 from picoyacht.screens import CELL, Canvas
 
@@ -231,7 +231,7 @@ def test_big_text_matches_one_fill_rect_per_pixel(which):
 
 @pytest.mark.micropython
 def test_a_locked_call_gives_the_unlocked_result_and_error():
-    """fast.locked runs the hot paths' calls with the heap locked (a frame's drawing, the
+    """heap.locked runs the hot paths' calls with the heap locked (a frame's drawing, the
     display's flush planning, the engine's build: on MicroPython their call frames then go
     on the C stack). A function that does allocate runs again unlocked, and a real error
     comes out as itself, not as the MemoryError a locked heap makes of it."""
@@ -245,10 +245,10 @@ def test_a_locked_call_gives_the_unlocked_result_and_error():
     def fails(a, b, c):
         raise ValueError("not a multiset")
 
-    assert fast.locked(add, 1, 2, 3) == 6
-    assert fast.locked(listed, 1, 2, 3) == [1, 2, 3]
+    assert heap.locked(add, 1, 2, 3) == 6
+    assert heap.locked(listed, 1, 2, 3) == [1, 2, 3]
     with pytest.raises(ValueError):
-        fast.locked(fails, 1, 2, 3)
+        heap.locked(fails, 1, 2, 3)
 
 
 @pytest.mark.micropython(only=True)

@@ -32,7 +32,7 @@ class Counted:
 
 
 def name(rec, r, i):
-    pos, n = records.name_at(rec, r, i)
+    pos, n = rec.name_at(r, i)
     return str(bytes(rec.data[pos:pos + n]), "utf-8")
 
 
@@ -48,14 +48,14 @@ def test_average_and_top_five_over_games():
     assert rec.add(Counted(YAHTZEE, [200, 150], ["Ann", "Bob"], 1))
     assert not rec.add(Counted(YAHTZEE, [180, 150, 90], ["Cy", "Dee", "Evangela"], 2))
     assert rec.add(Counted(YAHTZEE, [230, 120], ["Bob", "Ann"], 3))
-    assert rec.games(YAHTZEE) == 3 and records.counted_totals(rec, YAHTZEE) == 7
+    assert rec.games(YAHTZEE) == 3 and rec.totals(YAHTZEE) == 7
     total = 200 + 150 + 180 + 150 + 90 + 230 + 120
-    assert records.average_tenths(rec, YAHTZEE) == total * 10 // 7
+    assert rec.average_tenths(YAHTZEE) == total * 10 // 7
     assert top(rec, YAHTZEE) == [(230, "Bob"), (200, "Ann"), (180, "Cy"), (150, "Bob"),
                                  (150, "Dee")]
     assert rec.best(YAHTZEE) == 230
     assert rec.games(YATZY) == 0 and rec.best(YATZY) == 0
-    assert records.average_tenths(rec, YATZY) == -1
+    assert rec.average_tenths(YATZY) == -1
     back = saves.Records.unpack(rec.pack())
     assert back.pack() == rec.pack() and top(back, YAHTZEE) == top(rec, YAHTZEE)
     rec.add(Counted(YATZY, [99], ["Annabell"], 4))  # a name of MAX_NAME bytes fills its field
@@ -69,7 +69,7 @@ def test_casino_counts_credits_won_not_points():
     game = Counted(CASINO5, [250, 190], ["Ann", "Bob"], credits=[25, -10], bet=10)
     rec.add(game)
     assert top(rec, CASINO5) == [(35, "Ann"), (0, "Bob")]
-    assert records.average_tenths(rec, CASINO5) == 175
+    assert rec.average_tenths(CASINO5) == 175
     saves.Records.unpack(rec.pack())  # a 0 won is a real score: it loads
 
 
@@ -79,7 +79,7 @@ def test_format_2_and_1_files_still_load():
     old = records_v2({YAHTZEE: (4, 260, "Ann"), CASINO6: (2, 400, "Bob")}, b"\x00\x01\x02\x03\x04")
     rec = saves.Records.unpack(old)
     assert top(rec, YAHTZEE) == [(260, "Ann")] and rec.games(YAHTZEE) == 4
-    assert records.average_tenths(rec, YAHTZEE) == -1
+    assert rec.average_tenths(YAHTZEE) == -1
     assert rec.games(CASINO6) == 2 and top(rec, CASINO6) == []
     assert rec.last == b"\x00\x01\x02\x03\x04"
     v1 = b"R\x01" + old[2:-6]  # format 1: the same without the last game
@@ -173,7 +173,7 @@ def test_records_screen_shows_average_and_top_five():
         r.d.press(K.B_MENU)
         r.app.home()
     rec = r.app.records
-    assert rec.games(YAHTZEE) == 2 and records.counted_totals(rec, YAHTZEE) == 2
+    assert rec.games(YAHTZEE) == 2 and rec.totals(YAHTZEE) == 2
     r.app.show("records")
     r.d.press(K.B_DOWN)  # Yahtzee's page
     w = words(r.app)
@@ -231,8 +231,10 @@ def test_the_check_reads_the_layout_saves_writes():
     consts): breaks if the two drift apart."""
     from picoyacht.game import MAX_NAME
 
-    assert (record_check.TOP, record_check.BLOCK) == (saves.TOP, saves.BLOCK)
-    assert record_check.ENTRY == 3 + MAX_NAME and saves.BLOCK == 8 + saves.TOP * record_check.ENTRY
+    assert record_check.TOP == saves.TOP and saves.WALLET_AT == rules.COUNT * record_check.BLOCK
+    assert saves.OPENING_AT - saves.WALLET_AT == saves.WALLETS * record_check.ENTRY
+    assert record_check.ENTRY == 3 + MAX_NAME
+    assert record_check.BLOCK == 8 + saves.TOP * record_check.ENTRY
     from picoyacht import wallets
 
     assert (record_check.WALLETS, record_check.WALLET_MAX, record_check.WALLET_AT,

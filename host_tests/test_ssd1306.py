@@ -868,9 +868,9 @@ def test_a_flushs_planning_needs_no_heap():
     their call frames go on the C stack (on the emulated Pico, unlocked, a score's frame
     took 2.5-3.3 ms longer to send on a fragmented heap). If they allocated, the locked
     heap would refuse (a MemoryError) and every flush would plan twice. CPython: plain."""
-    from picoyacht import fast
+    from picoyacht import heap
 
-    lock = fast.heap_lock
+    lock = heap.heap_lock
     d, panel = make()
     r = Roller(7)
     for _ in range(20):
@@ -882,7 +882,7 @@ def test_a_flushs_planning_needs_no_heap():
             n = d._find_changes(None, None)
         finally:
             if lock is not None:
-                fast.heap_unlock()
+                heap.heap_unlock()
         assert n and flush_counting(d, panel)[0] > 0
 
 
@@ -892,7 +892,7 @@ def test_a_flushs_sending_needs_no_heap_but_its_writes():
     alone (the rp2 port's writevto copies into a heap block; this fake bus's log
     allocates): the runs' call frames then take no heap, which on a fragmented heap made
     a page of the scores miss its 20 ms. If the sending allocated, the locked heap would
-    refuse and it would run twice. Breaks if a write keeps the lock (fast.i2c_write) or
+    refuse and it would run twice. Breaks if a write keeps the lock (heap.i2c_write) or
     _send allocates. CPython: plain."""
     from picoyacht import ssd1306
 

@@ -12,7 +12,7 @@ import sys
 import pytest
 from cpu_moves import apply
 
-from picoyacht import coach, engine, engine_tables, fast, final_gap, rules, strategy, strategy_table
+from picoyacht import coach, engine, engine_tables, final_gap, heap, rules, strategy, strategy_table
 from picoyacht.game import Game
 from picoyacht.policy import A_ROLL, A_SCORE
 from picoyacht.roller import Roller
@@ -635,15 +635,15 @@ def test_the_calls_a_decision_makes_locked_do_not_allocate():
     # the pars and bonus-chance rows are made
     engine.drain(e.prepare_steps(g, engine.NORMAL, None))
     mask = g.filled[g.current] | 1
-    if fast.heap_lock is not None:
-        fast.heap_lock()
+    if heap.heap_lock is not None:
+        heap.heap_lock()
     try:
         v = e.heuristic(mask, 3, 0)
         i = engine.Dice.index(e.dice, 0, 0)
         type(g).card(g, e.states, e.pts)
     finally:
-        if fast.heap_lock is not None:
-            fast.heap_unlock()
+        if heap.heap_lock is not None:
+            heap.heap_unlock()
     assert v == e.heuristic(mask, 3, 0) > 0
     assert i == e.dice.start[0]
     assert list(e.pts) == [g.preview(b) for b in range(g.rs.nboxes)]

@@ -1,5 +1,23 @@
-"""PicoYacht's package. One job at import: make the built-in modules it uses quick to import.
-And one helper, forget(): a module of the package leaves the heap once its work is done.
+"""PicoYacht's package: its layers, quick imports of the built-ins, and forget().
+
+Layers, lowest first. A module imports only from its own layer and the layers below it;
+cpu and persistence stand side by side (rank 2) and neither imports the other. This holds
+for imports inside functions too (host_tests/test_layers.py, which reads this map):
+
+  1 core: __init__ heap rules game roller snapshot invariants reachable score_rows ticks
+          buttons debounce cues labels gamelog version
+  2 cpu: dice engine engine_tables estimate strategy strategy_table final_gap policy coach
+  2 persistence: store saves record_check wallets
+  3 screens: screens fast fast_viper font menus newgame play results records rolloff
+             box_help diag
+  4 flow: turn app power sound
+  5 board: board_pico board_power ssd1306 config_check
+
+core is pure and touches no hardware: the rules and the game, and what every layer shares
+(time, button ids and their debouncer, sound cues, box names, the log's lines, the heap's
+lock; version is written by the build). cpu is the CPU players and the coach; persistence
+the save formats and the store. screens draw and read keys; flow is the session (App), the
+turn the screens call through it, sleep and sound; board the Pico's pins and display.
 
 MicroPython looks for a built-in module that a file may extend (os, time, array, ...) on the
 filesystem first, at every import of it: slow on the Pico's littlefs, where the game

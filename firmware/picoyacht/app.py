@@ -22,10 +22,11 @@ from micropython import const
 
 from picoyacht import power
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
+from picoyacht.cues import NOTE_KEY, NOTE_TIMED
 from picoyacht.debounce import PRESS, RELEASE
-from picoyacht.fast import locked
+from picoyacht.heap import locked
 from picoyacht.saves import Records, SaveState, Settings, resumable
-from picoyacht.screens import NOTE_KEY, NOTE_TIMED, Canvas, Note
+from picoyacht.screens import Canvas, Note
 from picoyacht.ticks import ticks_diff
 from picoyacht.turn import Turn
 
@@ -140,7 +141,7 @@ class App:
 
     def note(self, text, num=-1, stay=NOTE_TIMED):
         """The one way to show (or, with "", clear) the note over the play or card screen:
-        `num` >= 0 is drawn after the text (no string made); stay: screens.NOTE_*."""
+        `num` >= 0 is drawn after the text (no string made); stay: cues.NOTE_*."""
         st = self.status
         st.text = text
         st.num = num
@@ -501,7 +502,7 @@ def _reason(kind, e):
 
 
 def _draw(screen, cv, _):
-    """screen.draw(cv), for fast.locked: a frame is clear and repaint, so a screen that
+    """screen.draw(cv), for heap.locked: a frame is clear and repaint, so a screen that
     does allocate is simply drawn again unlocked, and nothing is lost."""
     screen.draw(cv)
 

@@ -15,7 +15,7 @@ from micropython import const
 from picoyacht import gamelog
 from picoyacht.game import HUMAN, POINTS, ZERO, RuleError
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, best_box, can_roll, fallback
-from picoyacht.rules import NAME
+from picoyacht.rules import CPU_NORMAL, NAME
 from picoyacht.ticks import ticks_diff
 
 CPU_HANDOVER_MS = const(1200)  # a CPU's hand-over screen stays this long
@@ -23,7 +23,6 @@ _CPU_STEP_MS = const(600)  # between a CPU's visible steps
 _TIP_CENTI = const(50)  # the coach speaks up from half a point given away
 _THINK_BUDGET = const(12000)  # strategy COST units (roughly Pico microseconds) a pass
 _RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this many steps on
-_NORMAL = const(2)  # the seat kind that plays by Normal's estimate (Expert without a table too)
 _LINE = const(21)  # characters in a row of the panel
 
 
@@ -373,7 +372,7 @@ class Coach:
     def judges(self, game, seat):
         """False for a CPU seat that plays by the very estimate it would be judged with (no
         table serves the game): its moves are its own best by it, so it cannot be judged."""
-        return game.kinds[seat] < _NORMAL or self.exact(game)
+        return game.kinds[seat] < CPU_NORMAL or self.exact(game)
 
     def cost(self, game, kind, arg):
         """Centi-points this action (A_HOLD mask before a roll, A_SCORE box) gives away,

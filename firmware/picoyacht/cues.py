@@ -1,4 +1,5 @@
-"""What the game wants heard, by name: the sound ids and the volume levels.
+"""What the game wants heard or shown, by name: the sound ids, the volume levels, and how
+long a note stays.
 
 Screens, the app and the settings name sounds through this module; picoyacht.sound (the
 tone tables and the Player) is imported only when a piezo is fitted, so a build without
@@ -19,3 +20,9 @@ COUNT = const(6)
 # Volume levels: the settings screen shows VOLUME_NAMES, the Player takes the index.
 VOLUME_NAMES = ("Off", "Low", "Mid", "High")
 VOLUME_DEFAULT = const(2)
+
+# How long a note stays (screens.Note): a while; until the next key, which then acts as usual
+# (a coach's tip, read at the player's pace); or until the next move replaces it (a hint).
+NOTE_TIMED = const(0)
+NOTE_KEY = const(1)
+NOTE_MOVE = const(2)

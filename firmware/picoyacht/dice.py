@@ -19,7 +19,7 @@ from array import array
 
 from micropython import const
 
-from picoyacht.fast import locked
+from picoyacht.heap import locked
 
 CHUNK = const(30)  # keeps per step of a sweep
 _INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build

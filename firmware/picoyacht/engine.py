@@ -44,18 +44,18 @@ from micropython import const
 from picoyacht import rules
 from picoyacht.dice import Dice, drain, zeros
 from picoyacht.engine_tables import EngineTables
-from picoyacht.fast import locked
 from picoyacht.game import joker_boxes
+from picoyacht.heap import locked
+from picoyacht.rules import CPU_EXPERT as EXPERT
+from picoyacht.rules import CPU_NORMAL as NORMAL  # noqa: F401  (a level of this API)
+from picoyacht.rules import YAHTZEE_BONUS
 
-# Levels (strategy's; the same numbers as the seat kinds in game.py)
+# Levels (strategy's): NORMAL and EXPERT are the seat kinds of rules, imported above
 EASY = const(1)
-NORMAL = const(2)
-EXPERT = const(3)
 GREEDY = const(4)  # bench baseline: best points this turn, nothing else
 
 ONE = const(65536)  # fixed point: 1 point
 NEG = const(-(1 << 29))
-YAHTZEE_BONUS = const(100)
 STAGES = const(2)  # re-roll stages searched (a classic turn has at most two re-rolls)
 
 # Work per yield in COST units, about 1 us each on the Pico (measured per chunk kind on the

@@ -20,7 +20,7 @@ from micropython import const
 
 from picoyacht import rules
 from picoyacht.dice import Dice, work_array
-from picoyacht.fast import locked
+from picoyacht.heap import locked
 
 # Work per yield in COST units: per item of the work arrays allocated, per box score
 # evaluated (six dice: about twice as much).

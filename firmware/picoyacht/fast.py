@@ -1,5 +1,5 @@
 """The byte loops of every frame: glyphs into the framebuffer, and the display driver's
-page compare and copies; and `locked`, which runs the hot paths' calls off the heap.
+page compare and copies.
 
 Why a module of its own: on the Pico a Python loop pays for every bytecode, so drawing
 glyphs byte by byte made a card screen slow to draw, and so did copying a page into the
@@ -11,55 +11,6 @@ host_tests/test_fast.py checks each against pixel references.
 Arguments are bytearrays (bytes for the font, str for text) and offsets the caller has
 clipped; every value stored stays in 0..255.
 """
-
-try:
-    from micropython import heap_lock, heap_unlock
-except ImportError:  # CPython, or a build without them
-    heap_lock = None
-
-
-_held = 0  # 1 while locked() holds the heap: i2c_write() lets go of it for a write
-
-
-def locked(fn, a, b, c):
-    """fn(a, b, c) with the heap locked. MicroPython gives a call frame of more than a few
-    words from the heap and frees it on return, unless the heap is locked: then it is on
-    the C stack. On a fragmented heap that search is the cost, of a frame's drawing and of
-    an engine build's box scores alike.
-    fn must not allocate: if it does (a MemoryError, or any error, which cannot be built
-    while locked), it runs again unlocked, so it must be safe to repeat, and a real error
-    then shows as itself. The one place the frames, the display driver and the CPU's
-    search lock the heap. Calls do not nest."""
-    global _held
-    if heap_lock is not None:
-        heap_lock()
-        _held = 1
-        try:
-            return fn(a, b, c)
-        except MemoryError:
-            pass
-        finally:
-            _held = 0
-            heap_unlock()
-    return fn(a, b, c)
-
-
-def i2c_write(i2c, addr, buf, vec):
-    """i2c.writevto(addr, buf) if vec, else i2c.writeto(addr, buf); from inside locked()
-    with the heap unlocked for the write alone. The display driver sends its frame locked,
-    so that its call frames stay off the heap, but the rp2 port's writevto copies its
-    buffers into a heap block, and a bus error's exception is made there too."""
-    held = _held
-    if held:
-        heap_unlock()
-    try:
-        if vec:
-            i2c.writevto(addr, buf)
-        else:
-            i2c.writeto(addr, buf)
-    finally:
-        if held:
-            heap_lock()
 
 
 def _ink(buf, i, bits, c):

@@ -7,7 +7,7 @@ from picoyacht import font, rules
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.cues import SCORE, VOLUME_NAMES
 from picoyacht.game import MAX_NAME
-from picoyacht.rules import JOKER_NAMES, RULESETS
+from picoyacht.rules import CPU_EXPERT, JOKER_NAMES, RULESETS
 from picoyacht.saves import BETS, DEFAULT_NAMES
 from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
 
@@ -25,7 +25,6 @@ R_SOUND = const(9)
 R_KIND = const(16)  # + seat
 R_NAME = const(32)  # + seat
 _PER_PAGE = const(5)  # setting rows per page; "Start game" is pinned under them, then help
-_EXPERT = const(3)  # the seat kind that reads Expert's table
 
 LABELS = ("Game", "Joker", "Sharp dice", "Bet", "Saved rolls", "Upper bonus", "Players",
           "Coach", "Start game", "Sound")
@@ -78,7 +77,7 @@ class Setup(Choice):
         items.append(R_START)
         self.items = items
         for k in range(s.nplayers):
-            if s.kinds[k] == _EXPERT:
+            if s.kinds[k] == CPU_EXPERT:
                 self.tabled = table_available(s)
                 break
         if self.sel >= len(items):
@@ -213,7 +212,7 @@ class Setup(Choice):
         """True for the row of an Expert seat with no table for these rules: it plays by
         Normal's estimate."""
         s = self.app.settings
-        return (R_KIND <= code < R_NAME and s.kinds[code - R_KIND] == _EXPERT
+        return (R_KIND <= code < R_NAME and s.kinds[code - R_KIND] == CPU_EXPERT
                 and not self.tabled)
 
 

@@ -6,15 +6,15 @@ from micropython import const
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.coach import CPU_HANDOVER_MS
-from picoyacht.cues import ROLL
+from picoyacht.cues import NOTE_KEY, ROLL
 from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO
 from picoyacht.labels import fit, row_label
 from picoyacht.policy import A_ROLL, A_SCORE, can_roll
 from picoyacht.rules import CPU_EXPERT, NAME
 from picoyacht.screens import (
     CELL,
+    DIE,
     KIND_NAMES,
-    NOTE_KEY,
     ROW_BONUS,
     ROW_UPPER,
     ROW_WALLET,
@@ -27,7 +27,6 @@ from picoyacht.screens import (
 )
 from picoyacht.ticks import ticks_diff
 
-_DIE = const(17)  # screens.Canvas.die's size
 _ROLL_STEP = const(7)  # a roll's box on the status row, and the gap to the next
 _ANIM_FRAMES = const(4)
 _ANIM_FRAME_MS = const(70)  # and any press ends it at once
@@ -40,8 +39,8 @@ _LABEL = const(15)  # characters of a card row's label: every full box name fits
 
 def dice_x(n, i):
     gap = 4 if n == 6 else 8
-    x0 = (W - n * _DIE - (n - 1) * gap) >> 1
-    return x0 + i * (_DIE + gap)
+    x0 = (W - n * DIE - (n - 1) * gap) >> 1
+    return x0 + i * (DIE + gap)
 
 
 class Play(Screen):
@@ -227,7 +226,7 @@ class Play(Screen):
             held = rolled and g.held >> i & 1  # solid and still while the others tumble
             cv.die(x, 17, dice[i] if rolled or anim else 0, held)
             if held:
-                cv.fb.fill_rect(x, 36, _DIE, 2, 1)
+                cv.fb.fill_rect(x, 36, DIE, 2, 1)
             if self.hint_mask >> i & 1:
                 cv.glyph(font.DOT, x + 6, 39)
             if self.cursor == i and not g.kinds[seat]:

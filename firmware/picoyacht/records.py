@@ -5,7 +5,7 @@ flash."""
 
 from picoyacht.buttons import B_OK
 from picoyacht.rules import RULESETS
-from picoyacht.saves import BLOCK, ENTRY, TOP, WALLETS
+from picoyacht.saves import TOP, WALLETS
 from picoyacht.screens import CELL, Pages, W, header
 
 CLEAR = "Hold OK: clear"  # on every page: a long OK clears from any of them
@@ -56,7 +56,7 @@ class Records(Pages):
         header(cv, rs.name, -1, self.page, self.pages())
         x = cv.text("plays ", 0, 8)
         cv.num(rec.games(r), x, 8)
-        avg = average_tenths(rec, r)
+        avg = rec.average_tenths(r)
         if avg >= 0:
             x = cv.text("avg ", 72, 8)
             x = cv.num(avg // 10, x, 8)
@@ -72,7 +72,7 @@ class Records(Pages):
             if score < 0:
                 cv.glyph(45, 12, y)  # "-": no score yet
                 continue
-            pos, n = name_at(rec, r, i)
+            pos, n = rec.name_at(r, i)
             data = rec.data
             for k in range(n):  # the name's bytes: no string made
                 cv.glyph(data[pos + k], 12 + k * CELL, y)
@@ -95,27 +95,6 @@ class Records(Pages):
                 cv.glyph(data[pos + k], k * CELL, y)
             if n:
                 cv.rnum(credits, W, y)
-
-
-def counted_totals(rec, r):
-    """How many totals rule set r's average is over (every seat of every game counted)."""
-    return rec.u16(r * BLOCK + 2)
-
-
-def average_tenths(rec, r):
-    """Rule set r's average total in tenths (integers only), -1 with none counted."""
-    n = counted_totals(rec, r)
-    if not n:
-        return -1
-    t = rec.u16(r * BLOCK + 4) | rec.u16(r * BLOCK + 6) << 16
-    return t // n * 10 + t % n * 10 // n
-
-
-def name_at(rec, r, i):
-    """(position in rec.data, length) of rule set r's i-th best name: drawn from the bytes,
-    no string made."""
-    pos = r * BLOCK + 8 + i * ENTRY + 2
-    return pos + 1, rec.data[pos]
 
 
 SCREENS = (Records,)  # what App.find opens by NAME

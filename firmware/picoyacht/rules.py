@@ -22,7 +22,8 @@ def name_ok(b):
             return False
     return True
 ROLLS_PER_TURN = const(3)
-CPU_EXPERT = const(3)  # the highest seat kind: 0 is a human, 1..3 a CPU of that level
+CPU_NORMAL = const(2)  # seat kinds: 0 is a human, 1..3 a CPU of that level (Easy, Normal, Expert)
+CPU_EXPERT = const(3)  # the highest
 YAHTZEE_BONUS = const(100)
 
 # End-of-game ratings of a box's score against its maximum (RuleSet.rating).

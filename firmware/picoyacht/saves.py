@@ -86,8 +86,6 @@ TOP = const(5)  # the best scores each rule set keeps
 _ENTRY = const(11)  # a top score: u16 score, name length, MAX_NAME (8) name bytes
 _SUM_MAX = const(0x3FFF)  # the sum's high half stops here: the sum stays a small int
 _BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP entries
-BLOCK = _BLOCK
-ENTRY = _ENTRY
 # Casino's wallets (picoyacht.wallets): after the blocks, an entry each (credits, name
 # length, name), the latest players first.
 WALLETS = const(6)
@@ -132,6 +130,24 @@ class Records:
         """The best score, 0 with none."""
         s = self.score(r, 0)
         return s if s > 0 else 0
+
+    def name_at(self, r, i):
+        """(position in data, length) of the i-th best score's name: drawn from the bytes,
+        no string made."""
+        pos = r * _BLOCK + 8 + i * _ENTRY + 2
+        return pos + 1, self.data[pos]
+
+    def totals(self, r):
+        """How many totals r's average is over (every seat of every game counted)."""
+        return self.u16(r * _BLOCK + 2)
+
+    def average_tenths(self, r):
+        """Rule set r's average total in tenths (integers only), -1 with none counted."""
+        n = self.totals(r)
+        if not n:
+            return -1
+        t = self.u16(r * _BLOCK + 4) | self.u16(r * _BLOCK + 6) << 16
+        return t // n * 10 + t % n * 10 // n
 
     # ---- counting -----------------------------------------------------------------
     def put16(self, pos, v):
@@ -222,13 +238,14 @@ class Records:
         this and then dropped (as .mpy its code is heap)."""
         if not game.rs.casino:
             return 0
+        import picoyacht
         from picoyacht import wallets
 
         names = [cut_name(n) for n in game.names]
         try:
             return (wallets.settle if settle else wallets.open)(self, game, names)
         finally:
-            _forget("wallets")
+            picoyacht.forget("wallets")
 
     def clear(self):
         """Forget every play, score and counted game (a long OK on the records screen)."""
@@ -271,12 +288,13 @@ class Records:
     def unpack(cls, data):
         """Records from bytes; ValueError on anything inconsistent or impossible (see
         record_check, loaded for this and then dropped: a boot reads the records once)."""
+        import picoyacht
         from picoyacht import record_check
 
         try:
             return record_check.unpack(cls(), data)
         finally:
-            _forget("record_check")
+            picoyacht.forget("record_check")
 
 
 def counted_score(game, seat):
@@ -285,17 +303,6 @@ def counted_score(game, seat):
     if game.rs.casino:
         return game.credits[seat] + game.options.bet
     return game.total(seat)
-
-
-def _forget(name):
-    """Drop a module loaded for one job: as .mpy its code is heap, which the game needs."""
-    import sys
-
-    import picoyacht
-
-    sys.modules.pop("picoyacht." + name, None)
-    if hasattr(picoyacht, name):
-        delattr(picoyacht, name)
 
 
 _GAME_ID = 5  # bytes of a game's identity in the records

@@ -14,13 +14,14 @@ from micropython import const
 
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
+from picoyacht.cues import NOTE_TIMED
 from picoyacht.debounce import LONG, REPEAT
 from picoyacht.fast import put_glyph, put_scaled, put_text
 from picoyacht.ticks import ticks_diff
 
 W = const(128)
 CELL = const(6)
-_DIE = const(17)  # odd, so a pip sits in the exact middle
+DIE = const(17)  # a die's size: odd, so a pip sits in the exact middle
 
 # Card row codes beyond the box indexes (0..19).
 ROW_UPPER = const(32)
@@ -35,12 +36,7 @@ _PIP_XY = b"\x04\x04\x0c\x04\x04\x08\x08\x08\x0c\x08\x04\x0c\x0c\x0c"  # (x, y) 
 
 KIND_NAMES = ("Human", "CPU Easy", "CPU Normal", "CPU Expert")
 
-# How long a note stays: NOTE_MS; until the next key, which then acts as usual (a coach's
-# tip, read at the player's pace); or until the next move replaces it (a hint).
-NOTE_TIMED = const(0)
-NOTE_KEY = const(1)
-NOTE_MOVE = const(2)
-_NOTE_MS = const(1800)
+_NOTE_MS = const(1800)  # how long a NOTE_TIMED note stays
 
 
 class Canvas:
@@ -175,11 +171,11 @@ class Canvas:
     def die(self, x, y, face, held):
         """A 17x17 die with pips; held dice are solid with dark pips."""
         fb = self.fb
-        fb.rect(x, y, _DIE, _DIE, 1, held)
+        fb.rect(x, y, DIE, DIE, 1, held)
         fb.pixel(x, y, 0)  # rounded corners
-        fb.pixel(x + _DIE - 1, y, 0)
-        fb.pixel(x, y + _DIE - 1, 0)
-        fb.pixel(x + _DIE - 1, y + _DIE - 1, 0)
+        fb.pixel(x + DIE - 1, y, 0)
+        fb.pixel(x, y + DIE - 1, 0)
+        fb.pixel(x + DIE - 1, y + DIE - 1, 0)
         pc = 0 if held else 1
         if not 1 <= face <= 6:
             self.glyph(63, x + 6, y + 5, pc)

@@ -29,8 +29,8 @@ into scratch A (r < 8 bytes) and scratch B (8q bytes), and sent as the prealloca
 A[:r] and B[:8q] (7 + 17 views instead of one per length) with writevto, whose copy is
 then at most 129 bytes and freed at once. The compare, the gap search and the copies are
 fast.span, fast.gap and fast.copy: native code on the Pico. The planning and the sending
-run with the heap locked (fast.locked), so that their call frames take none of it on a
-fragmented heap; each write alone lets go of the lock (fast.i2c_write).
+run with the heap locked (heap.locked), so that their call frames take none of it on a
+fragmented heap; each write alone lets go of the lock (heap.i2c_write).
 
 A display that stops answering (loose wire, brown-out) must not stop the game: every bus
 error is caught, counted in `errors`, and leaves `ok` False with everything to resend.
@@ -46,7 +46,8 @@ tests use the pure-Python stand-in in tools/hostlib.
 import framebuf
 from micropython import const
 
-from picoyacht.fast import copy, gap, i2c_write, locked, span
+from picoyacht.fast import copy, gap, span
+from picoyacht.heap import i2c_write, locked
 
 WIDTH = const(128)
 _HEIGHT = const(64)
@@ -135,7 +136,7 @@ def plan(lo, hi, cost, frm):
 def _send(d, _b, _c):
     """Display d's planned runs (d._from), the last pages first. Its flush() runs this with
     the heap locked, so that the runs' call frames take no heap; the writes themselves let
-    go of the lock (fast.i2c_write). Safe to repeat: a run sent again sends the same bytes."""
+    go of the lock (heap.i2c_write). Safe to repeat: a run sent again sends the same bytes."""
     frm = d._from
     i = _PAGES
     while i > 0:

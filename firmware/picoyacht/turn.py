@@ -11,13 +11,12 @@ next screen comes back (hand-over, play or game over) for App.show.
 
 import gc
 
-from picoyacht.cues import GAME_OVER, HOLD, SCORE, SCRATCH
+from picoyacht.cues import GAME_OVER, HOLD, NOTE_KEY, NOTE_MOVE, SCORE, SCRATCH
 from picoyacht.cues import YAHTZEE as FANFARE
 from picoyacht.game import HUMAN, Game, RuleError, copy_into
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.roller import Roller, seed_from_entropy
 from picoyacht.rules import NAME, YAHTZEE, Options
-from picoyacht.screens import NOTE_KEY, NOTE_MOVE
 
 _PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
 

@@ -1,0 +1,56 @@
+"""The heap's lifetime in the hot paths: `locked` runs a call with the heap locked, and
+`i2c_write` lets go of that lock for one bus write. The package's forget() (picoyacht)
+is the other half: a module leaves the heap once its work is done.
+
+A core module: the CPU's search, the frames and the display driver all lock the heap
+through here, so none of them imports another's module for it.
+"""
+
+try:
+    from micropython import heap_lock, heap_unlock
+except ImportError:  # CPython, or a build without them
+    heap_lock = None
+
+
+_held = 0  # 1 while locked() holds the heap: i2c_write() lets go of it for a write
+
+
+def locked(fn, a, b, c):
+    """fn(a, b, c) with the heap locked. MicroPython gives a call frame of more than a few
+    words from the heap and frees it on return, unless the heap is locked: then it is on
+    the C stack. On a fragmented heap that search is the cost, of a frame's drawing and of
+    an engine build's box scores alike.
+    fn must not allocate: if it does (a MemoryError, or any error, which cannot be built
+    while locked), it runs again unlocked, so it must be safe to repeat, and a real error
+    then shows as itself. The one place the frames, the display driver and the CPU's
+    search lock the heap. Calls do not nest."""
+    global _held
+    if heap_lock is not None:
+        heap_lock()
+        _held = 1
+        try:
+            return fn(a, b, c)
+        except MemoryError:
+            pass
+        finally:
+            _held = 0
+            heap_unlock()
+    return fn(a, b, c)
+
+
+def i2c_write(i2c, addr, buf, vec):
+    """i2c.writevto(addr, buf) if vec, else i2c.writeto(addr, buf); from inside locked()
+    with the heap unlocked for the write alone. The display driver sends its frame locked,
+    so that its call frames stay off the heap, but the rp2 port's writevto copies its
+    buffers into a heap block, and a bus error's exception is made there too."""
+    held = _held
+    if held:
+        heap_unlock()
+    try:
+        if vec:
+            i2c.writevto(addr, buf)
+        else:
+            i2c.writeto(addr, buf)
+    finally:
+        if held:
+            heap_lock()
