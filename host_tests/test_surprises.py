@@ -533,7 +533,7 @@ def test_a_save_out_of_heap_borrows_the_search_s_heap_and_is_tried_again(monkeyp
     its largest work array and the save is tried again; the engine and its tables stay, and
     the next decision takes an array back. If the save fails again the whole engine goes
     and the save has a last try. Breaks without the retries in app._store_save, or with
-    Coach.lend() letting go of the whole engine."""
+    Coach.release(lend=True) letting go of the whole engine."""
     import gc
     import weakref
 

@@ -483,10 +483,7 @@ def _store_save(app, kind, payload):
             coach = app.turn.coach
             if attempt == 2 or coach is None:
                 return False, "not saved: " + str(e)
-            if attempt:
-                coach.release()
-            else:
-                coach.lend()
+            coach.release(lend=not attempt)
         except Exception as e:
             return False, "not saved: " + str(e)
 

@@ -289,17 +289,10 @@ class Coach:
             self._load(True)
         return None if self._off else self._st or None
 
-    def release(self):
-        """The game is over, or a save found no room: the search's arrays go for its sake."""
+    def release(self, lend=False):
+        """The game is over, or a save found no room: the search's arrays go (`lend`: one)."""
         self._think = None  # (a search under way holds the engine too)
-        if self._st:
-            self._st.release()
-
-    def lend(self):
-        """A save found no room: the search lends it one work array, or (none to lend) lets
-        go of them all. Either way the next decision starts its thinking again."""
-        self._think = None
-        if self._st and not self._st.lend():
+        if self._st and not (lend and self._st.lend()):
             self._st.release()
 
     def _table(self, game):
