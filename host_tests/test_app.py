@@ -12,7 +12,7 @@ import subprocess
 import mpy_run
 import pytest
 
-from conftest import HOST_TESTS, ROOT, compiled_firmware
+from conftest import HOST_TESTS, RIGS, ROOT, compiled_firmware
 
 # The issue asks for 64k: test_ui_game_fits_in_64k_beyond_its_code holds that as 64 KB
 # beyond the code (on the unix port .mpy code lives in the heap, ~107 KB for the UI game
@@ -30,10 +30,10 @@ UI_HEAP = "192k"
 def _compiled():
     """The package plus the headless board and test scripts, all as .mpy."""
     return mpy_run.compile_scripts(compiled_firmware(), (
-        ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
-        HOST_TESTS / "mp" / "ui_play.py", HOST_TESTS / "mp" / "ui_heap.py",
+        ROOT / "tools" / "sim" / "board_sim.py", ROOT / "tools" / "sim" / "board_term.py",
+        RIGS / "ui_play.py", HOST_TESTS / "mp" / "ui_heap.py",
         HOST_TESTS / "mp" / "ui_checks.py", HOST_TESTS / "mp" / "allocs.py",
-        HOST_TESTS / "fakefs.py", HOST_TESTS / "mp" / "scripted.py"), only_missing=True)
+        RIGS / "fakefs.py", RIGS / "scripted.py"), only_missing=True)
 
 
 def run(module, args, heap):

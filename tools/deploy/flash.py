@@ -18,13 +18,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-FIRMWARE = ROOT / "firmware"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+from paths import FIRMWARE, ROOT
+
+import device_tables
+from mpy_build import compile_package, mpy_cross
+
 TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
 BLOCK = 4096  # the rp2 port's littlefs block
 SAVES_ROOM = 8 * BLOCK  # left free for the game's saves, records and their backups
-import device_tables  # noqa: E402
-from mpy_build import compile_package, mpy_cross  # noqa: E402
 
 # The strategy tables the device opens, in the order they go while they fit (the .npy and
 # .json files in tables/ are host-side build products)

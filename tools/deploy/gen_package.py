@@ -9,8 +9,8 @@ URLs are relative to package.json, so they survive forks. A test keeps it in syn
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGE_DIR = "lib/picoyacht"  # as make flash lays it out (tools/flash.py)
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE_DIR = "lib/picoyacht"  # as make flash lays it out (tools/deploy/flash.py)
 
 
 def package():

@@ -3,8 +3,8 @@
 The handheld prints one JSON line per scored box and per game end on its USB serial console
 (picoyacht/gamelog.py). Capture it with any serial terminal, or let this tool run mpremote:
 
-    python tools/gamelog.py LOG.txt [--csv out.csv] [--game N]
-    python tools/gamelog.py --live [--port /dev/ttyACM0] [--raw LOG.txt]   (Ctrl-C: stop)
+    python tools/deploy/log_csv.py LOG.txt [--csv out.csv] [--game N]
+    python tools/deploy/log_csv.py --live [--port /dev/ttyACM0] [--raw LOG.txt]   (Ctrl-C: stop)
 
 Lines that are not JSON (the REPL banner, tracebacks, other prints) are skipped. An "undo"
 line drops the box it took back. Each row carries the player's running total, so any
@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from flash import mpremote_cmd
+from flash import mpremote_cmd  # this folder's: the first entry of sys.path
 
 FIELDS = ("game", "rules", "seed", "turn", "round", "seat", "player", "box", "dice", "score",
           "bonus", "total")
@@ -110,7 +110,7 @@ def live_lines(port=None, raw=None, echo=True):
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE)
     except FileNotFoundError:
-        raise SystemExit("gamelog: mpremote is not installed (run `make test` to set up"
+        raise SystemExit("log_csv: mpremote is not installed (run `make test` to set up"
                          " .venv, or set PICOYACHT_MPREMOTE)") from None
     try:
         for b in proc.stdout:
@@ -152,7 +152,7 @@ def main(argv=None):
     if args.game:
         gs = [g for g in gs if g.number == args.game]
     if not gs:
-        print("gamelog: no scored boxes found", file=sys.stderr)
+        print("log_csv: no scored boxes found", file=sys.stderr)
         return 1
     Path(args.csv).parent.mkdir(parents=True, exist_ok=True)
     write_csv(args.csv, gs)

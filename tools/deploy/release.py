@@ -1,6 +1,6 @@
 """make release: what a tagged version publishes, in dist/.
 
-    python tools/release.py [--build build] [--out dist]
+    python tools/deploy/release.py [--build build] [--out dist]
 
 dist/ gets both .uf2 files (`make uf2`), the web site (build/web, from `make web`, which
 runs first when the site is missing) and SHA256SUMS over every file, in the format
@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 UF2 = ("picoyacht-pico.uf2", "picoyacht-pico2.uf2")
 SUMS = "SHA256SUMS"
 

@@ -1,16 +1,16 @@
 """`make bench-pico`: the budgets judged on the emulated Pico, written to docs/PERFORMANCE.md.
 
-The real MicroPython rp2 firmware on an emulated RP2040 (tools/pico.py), in the two layouts
+The real MicroPython rp2 firmware on an emulated RP2040 (tools/emu/emulator.py), in the two layouts
 a player can flash:
   uf2   the frozen build/picoyacht-pico.uf2 of `make uf2`: reset, and the smallest heap
-        per rule set (tools/heap.py);
+        per rule set (tools/emu/heap.py);
   mpy   `make flash`'s files on stock MicroPython (v1.28.0; --fw 1.28.0,1.24.1 adds more),
-        played through the buttons by host_tests/mp/pico_probe.py's player: garbage, pass
+        played through the buttons by tools/rigs/pico_probe.py's player: garbage, pass
         times, I2C bytes, CPU passes, reset, Ctrl-C, and the heap per rule set.
 Parts: --only reset,play,ctrlc,cpu,heap; --layout uf2 or mpy; --rules for the heap and CPU
 rows (ids or names, default all). A run keeps the rows of build/bench_pico.json it does not
 measure (--fresh drops them; --resume also skips those already measured at this version),
-writes each figure there as it comes, then rewrites docs/PERFORMANCE.md (tools/perf_report.py).
+writes each figure there as it comes, then rewrites docs/PERFORMANCE.md (tools/emu/perf_report.py).
 Nothing is asserted. Every run plays the same games (the probe's boot entropy is fixed).
 """
 
@@ -23,11 +23,14 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
 
-import heap
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
 import paths
+
+import emulator
+import heap
 import perf_report
-import pico
 from perf_report import ACTIONS, CTRLC_SCREENS, LEVELS, UF2
 
 I2C_US_PER_BYTE = 22.5  # 9 bits at 400 kHz
@@ -59,7 +62,7 @@ def pass_ms(rec):
 # ---------------------------------------------------------------- measuring
 def play(fw, turns):
     """A 1-player game through the buttons with a tour of menu, pages and cursors."""
-    p = pico.probe({"players": 1, "tour": 1, "turns": turns}, fw)
+    p = emulator.probe({"players": 1, "tour": 1, "turns": turns}, fw)
     res = {"completed": p.completed, "faults": p.faults()[:5],
            "sampling": " ".join(p.summary.get("sampling", ["?"])), "actions": {}, "idle": {}}
     for kind in ACTIONS:
@@ -88,7 +91,7 @@ def play(fw, turns):
 
 
 def cpu(fw, level, rid, turns, tables):
-    p = pico.probe({"players": 4, "cpus": 4, "level": level, "rules": rid, "turns": turns,
+    p = emulator.probe({"players": 4, "cpus": 4, "level": level, "rules": rid, "turns": turns,
                     "record": 1}, fw, tables=tables)
     ms = [pass_ms(r) for r in p.records if r[0] in ("cpu", "save")]  # a CPU's save too
     passes = p.summary.get("passes", [])  # also the passes that drew nothing (imports)
@@ -102,14 +105,14 @@ def cpu(fw, level, rid, turns, tables):
 def ctrlc(fw, screen):
     opts = {"players": 2, "cpus": 1, "arm": screen, "tour": 1 if screen in ("menu", "scores")
             else 0, "record": 0}
-    p = pico.probe(opts, fw, ctrlc_delays=(137,))
+    p = emulator.probe(opts, fw, ctrlc_delays=(137,))
     c = (p.raw.get("ctrlc") or [{}])[0]
     return {"screen": screen, "tries": c.get("tries"), "ms": c.get("replMs")}
 
 
-def reset(fw=pico.DEFAULT_FW, firmware=None):
+def reset(fw=emulator.DEFAULT_FW, firmware=None):
     """Power-on to the title frame (main.py, or the .uf2's frozen entry), and a Ctrl-C."""
-    r = pico.boot_main(2500, fw, ctrlc_at=1500, firmware=firmware)
+    r = emulator.boot_main(2500, fw, ctrlc_at=1500, firmware=firmware)
     c = (r.get("ctrlc") or [{}])[0]
     return {"title_ms": r.get("titleMs"), "ctrlc_tries": c.get("tries")}
 
@@ -144,7 +147,7 @@ def jobs_for(a, tables, uf2):
                          for rid in rids for lvl in map(int, a.levels.split(","))
                          if rid == 0 or lvl == 3]  # every level on Yahtzee, Expert elsewhere
         if "heap" in only:
-            fw = pico.DEFAULT_FW  # the bisections run on the stock firmware a player gets
+            fw = emulator.DEFAULT_FW  # the bisections run on the stock firmware a player gets
             free = functools.cache(lambda: heap.pico_free() // 1024)  # KB, measured once
             jobs.append((fw, "repl free", lambda: free() * 1024))
             if a.seats in (0, 1) and 0 in rids:
@@ -166,13 +169,13 @@ def run_all(a):
     uf2 = heap.UF2 if heap.UF2.exists() else None
     if uf2 is None and "uf2" in a.layout:
         log("no %s: the frozen rows need `make uf2` first" % heap.UF2.name)
-    pico.install()
+    emulator.install()
     for probe, with_tables in ((True, tables), (False, tables)):
-        pico.image(probe, with_tables)  # staged once, before the parallel runs
+        emulator.image(probe, with_tables)  # staged once, before the parallel runs
     fws, jobs = jobs_for(a, tables, uf2)
     meta = dict(when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), version=version(),
                 turns=a.turns, cpu_turns=a.cpu_turns, expert_tables=tables,
-                command=command(a), heap_fw=pico.DEFAULT_FW)
+                command=command(a), heap_fw=emulator.DEFAULT_FW)
     rep = merge(meta, fws, fresh=a.fresh)
     if a.resume:  # skip what this version already measured without an error
         jobs = [j for j in jobs if rep["at"].get("%s %s" % j[:2]) != meta["version"]
@@ -225,7 +228,7 @@ def version():
 
 def command(args):
     given = [a for a in sys.argv[1:] if a != "--resume"] if args.argv is None else args.argv
-    return " ".join([".venv/bin/python tools/bench_pico.py", *given])
+    return " ".join([".venv/bin/python tools/emu/bench_pico.py", *given])
 
 
 def main(argv=None):
@@ -236,7 +239,7 @@ def main(argv=None):
     ap.add_argument("--seats", type=int, default=0, help="heap rows: 1 or 4 seats (0: both)")
     ap.add_argument("--window", help="heap rows: LO,HI KB to bisect (LO fails, HI completes)")
     ap.add_argument("--jobs", type=int, default=1, help="heap rows: probes at once in each")
-    ap.add_argument("--fw", default=pico.DEFAULT_FW, help="stock firmwares, e.g. 1.28.0,1.24.1")
+    ap.add_argument("--fw", default=emulator.DEFAULT_FW, help="stock firmwares, e.g. 1.28.0,1.24.1")
     ap.add_argument("--turns", type=int, default=3, help="turns of each 1-player game")
     ap.add_argument("--cpu-turns", type=int, default=4, help="turns of each CPU game")
     ap.add_argument("--levels", default="1,2,3", help="CPU levels (1 Easy, 2 Normal, 3 Expert)")
@@ -245,7 +248,7 @@ def main(argv=None):
                     help="skip what build/bench_pico.json has from this version (a cut-short run)")
     a = ap.parse_args(argv)
     a.argv = argv
-    if pico.node() is None:
+    if emulator.node() is None:
         print("bench-pico: skipped, node is not installed")
         return 0
     t0 = time.time()

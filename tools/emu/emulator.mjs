@@ -1,4 +1,4 @@
-// The one driver of the emulated Pico (tools/pico.py runs it): a JSON job in (argv[2]), a JSON
+// The one driver of the emulated Pico (tools/emu/emulator.py runs it): a JSON job in (argv[2]), a JSON
 // result out (the last line of stdout). Node is only the hands and the eyes: it boots the real
 // rp2 firmware (build/rp2emu, rp2040js 1.4.1) or a PicoYacht .uf2, loads a littlefs flash
 // image (built once by uploading the `make flash` layout over the raw REPL, then cached) or
@@ -17,7 +17,7 @@
 //           or `simS` seconds of emulated time have passed.
 // Also: timeoutS (wall), holdMs, ctrlc ({delaysMs: [...]}: Ctrl-C this long after the device
 // raises ARM_PIN; with boot "main", after `atMs`), flashStall and taps (below).
-// `node pico_driver.mjs --cuts MPYDIR [...]` is the power-cut sweep at the end of this file.
+// `node emulator.mjs --cuts MPYDIR [...]` is the power-cut sweep at the end of this file.
 import { readFileSync, writeFileSync, existsSync, mkdirSync, renameSync, mkdtempSync, rmSync }
   from 'fs';
 import { tmpdir } from 'os';
@@ -32,7 +32,7 @@ const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const emuDir = resolve(job.emuDir);
 const { PicoEmu, SSD1306, suppressed } = await import(pathToFileURL(resolve(emuDir, 'pico-emu.mjs')).href);
 
-// The handshake pins (see host_tests/mp/pico_probe.py): five data pins carry a GPIO number + 1 and
+// The handshake pins (see tools/rigs/pico_probe.py): five data pins carry a GPIO number + 1 and
 // REQ_PIN toggles to ask for a press of that GPIO; ARM_PIN high asks for the job's Ctrl-C;
 // SHOT_PIN toggles to ask for a copy of the panel.
 const DATA_PINS = [17, 18, 19, 20, 21];
@@ -305,17 +305,17 @@ process.exit(0);
 // save), settings and records likewise; the resumed game validates, plays one more box and
 // saves it.
 //
-//   node tools/pico_driver.mjs --cuts MPYDIR [--games 2] [--boxes 6] [--stride 1] [--torn 1] [--cold 8]
+//   node tools/emu/emulator.mjs --cuts MPYDIR [--games 2] [--boxes 6] [--stride 1] [--torn 1] [--cold 8]
 //                                        [--broken 1]
 //
 // --broken 1 is the negative control: a store that removes a kind's copies before it writes
 // the new one, which these checks must catch (FAILURES above 0).
 //
-// MPYDIR holds picoyacht/*.mpy (tools/stress.py builds it). Prints "KEY value" lines like
+// MPYDIR holds picoyacht/*.mpy (tools/stress/stress.py builds it). Prints "KEY value" lines like
 // the stress scripts (FAILURES must be 0).
 
 async function cutSweep(args) {
-  const EMU = resolve(new URL('..', import.meta.url).pathname, 'build/rp2emu');
+  const EMU = resolve(new URL('../..', import.meta.url).pathname, 'build/rp2emu');
   const { PicoEmu, MPY_FS_FLASH_OFFSET } = await import(join(EMU, 'pico-emu.mjs'));
   const FIRMWARE = join(EMU, 'firmware/RPI_PICO-v1.28.0.uf2');
   const FS_SIZE = 352 * 4096;

@@ -1,14 +1,14 @@
 """The emulated Pico as a tool: the real MicroPython rp2 firmware on an emulated RP2040.
 
-Used by `make bench-pico` (tools/bench_pico.py) and host_tests/test_pico.py. The emulator is
+Used by `make bench-pico` (tools/emu/bench_pico.py) and host_tests/test_pico.py. The emulator is
 ../shared/rp2emu (beside the repo), copied to build/rp2emu and given its one pinned npm
 package on first use. What goes onto the emulated flash is exactly `make flash`'s layout
-(tools/flash.py stage(): main.py, config.py, lib/picoyacht/*.mpy, the tables if built),
+(tools/deploy/flash.py stage(): main.py, config.py, lib/picoyacht/*.mpy, the tables if built),
 packed once into a littlefs image that is cached under build/pico/.
 
 Every function takes `fw`, a stock firmware version in FIRMWARES (default DEFAULT_FW);
 run() and boot_main() also take `firmware`, the path of a PicoYacht .uf2 to run instead.
-The one driver of the emulator is tools/pico_driver.mjs; its header lists the job fields.
+The one driver of the emulator is tools/emu/emulator.mjs; its header lists the job fields.
 """
 
 import fcntl
@@ -19,17 +19,18 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from paths import BUILD, RIGS, ROOT, TOOLS
+
 from flash import SAVES_ROOM, fit_tables, stage
 from mpy_build import mpy_cross
-from paths import BUILD, HOST_MP, ROOT
 
 EMU = BUILD / "rp2emu"
 SHARED_EMU = ROOT.parent / "shared" / "rp2emu"
 RP2040JS = "1.4.1"
 FIRMWARES = {"1.28.0": "RPI_PICO-v1.28.0.uf2", "1.24.1": "RPI_PICO-v1.24.1.uf2"}
 DEFAULT_FW = "1.28.0"
-DRIVER = ROOT / "tools" / "pico_driver.mjs"
-PROBE_SRC = (HOST_MP / "pico_probe.py",)
+DRIVER = TOOLS / "emu" / "emulator.mjs"
+PROBE_SRC = (RIGS / "pico_probe.py",)
 
 
 class PicoError(Exception):
@@ -75,8 +76,8 @@ def uf2(fw=DEFAULT_FW):
 
 
 def layout(out, probe=False, tables=True, extra=(), config=None):
-    """make flash's files under `out` (tools/flash.py stage), as (local, remote) pairs;
-    `extra` .py files (e.g. host_tests/mp scripts) go beside main.py as .mpy; `config`
+    """make flash's files under `out` (tools/deploy/flash.py stage), as (local, remote) pairs;
+    `extra` .py files (e.g. scripts of tools/rigs) go beside main.py as .mpy; `config`
     (bytes): a builder's /config.py in place of firmware/config.py."""
     out = Path(out)
     pairs = stage(False, out)
@@ -120,7 +121,7 @@ def _tmp():
 
 
 def run(job, fw=DEFAULT_FW, timeout=900, firmware=None):
-    """Run one job through tools/pico_driver.mjs, on stock firmware `fw` or on the .uf2 file
+    """Run one job through tools/emu/emulator.mjs, on stock firmware `fw` or on the .uf2 file
     `firmware` (a PicoYacht build); its JSON result."""
     if node() is None:
         raise PicoError("node not found")
@@ -146,7 +147,7 @@ def boot_main(ms, fw=DEFAULT_FW, ctrlc_at=None, tables=True, firmware=None, conf
               **extra):
     """Power on for `ms` ms of emulated time: the make-flash layout (main.py runs; `config`:
     its /config.py's bytes), or the .uf2 `firmware` on an empty filesystem. extra: presses,
-    shotsAtMs (pico_driver.mjs)."""
+    shotsAtMs (emulator.mjs)."""
     job = dict(extra, boot="main", bootMs=ms)
     if firmware is None:
         img, files = image(False, tables, config=config)
@@ -183,7 +184,7 @@ NA = -0x7FFFFFF  # pico_probe: allocation not measured on that pass
 
 
 class Probe:
-    """A parsed host_tests/mp/pico_probe.py run: records, idle sums, summary, console, and
+    """A parsed tools/rigs/pico_probe.py run: records, idle sums, summary, console, and
     the driver's data."""
 
     def __init__(self, res):
@@ -215,7 +216,7 @@ class Probe:
 
 
 def probe(opts, fw=DEFAULT_FW, free=None, tables=True, ctrlc_delays=(), timeout=900):
-    """Play on the emulated Pico with host_tests/mp/pico_probe.py's player; a Probe."""
+    """Play on the emulated Pico with tools/rigs/pico_probe.py's player; a Probe."""
     img, files = image(True, tables)
     job = {"boot": "repl", "image": str(img), "files": files,
            "setup": [blocker(free)] if free is not None else [],

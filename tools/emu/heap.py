@@ -1,30 +1,34 @@
 """Smallest free heap with which a game completes on the emulated Pico, by bisection, per rule
 set and per layout: the heap rows of docs/PERFORMANCE.md (`make bench-pico` calls smallest()).
 
-    python tools/heap.py [--rules 0,4|maxi|all] [--layout uf2|mpy] [--seats 4] [--coach 2]
+    python tools/emu/heap.py [--rules 0,4|maxi|all] [--layout uf2|mpy] [--seats 4] [--coach 2]
                          [--sharp] [--lo 8] [--hi 128] [--jobs 2] [--config "SAMPLE_MS = 20"]
                          [--uf2 FILE] [--check KB]
-    python tools/heap.py --sim
+    python tools/emu/heap.py --sim
 
 Layouts: "uf2" runs the frozen build/picoyacht-pico.uf2 (`make uf2`) with a /main.py harness
 (game()); "mpy" runs stock MicroPython v1.28.0 with `make flash`'s files, the package as
-.mpy in the heap, played through the buttons (tools/pico.py's probe). Either way a blocker
+.mpy in the heap, played through the buttons (tools/emu/emulator.py's probe). Either way a blocker
 allocated before anything of the game leaves X bytes free, and X completes when the game
 reaches its end with no CPU engine error, fault, failed save, MemoryError or traceback.
 Every seat is an Expert CPU, and the coach judges every move. The bisection is
 mpy_run.smallest_heap in 1 KB steps, --jobs probes a round, --hi checked first; --check
 KB runs that one heap only.
 
---sim measures what sets the simulator's heap (tools/sim.py): the Pico's free heap at the
+--sim measures what sets the simulator's heap (tools/sim/sim.py): the Pico's free heap at the
 REPL, and what the same objects (every module a game imports, and Maxi's engine, the
 largest) take on the Pico's .mpy layout and on the unix port the simulator runs.
 """
 
 import argparse
 import re
+import sys
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
 import paths
-import pico
+
+import emulator
 from mpy_run import smallest_heap
 
 RULE_NAMES = ("Yahtzee", "Yatzy", "Casino 5", "Casino 6", "Maxi", "Deluxe")
@@ -97,7 +101,7 @@ def game(free, seats=4, rules=0, coach=0, config=None, before=(), after=(), uf2=
     steps += [{"exec": code} for code in after]
     steps.append({"put": ["/main.py", HARNESS.format(free=free, seats=seats, rules=rules,
                                                      coach=coach, sharp=bool(sharp))]})
-    r = pico.run_frozen(uf2, steps, '"ev":"end"|' + FAILURE, sim_s=1800, timeout=WALL_S)
+    r = emulator.run_frozen(uf2, steps, '"ev":"end"|' + FAILURE, sim_s=1800, timeout=WALL_S)
     out = r.get("out", "")
     left = re.search(r"HEAP_LEFT (\d+)", out)
     fail = re.search(r".*(%s).*(\r?\n.*){0,12}" % FAILURE, out)
@@ -113,7 +117,7 @@ def completes(layout, rid, free, seats=4, coach=2, config=SAMPLING, uf2=UF2, sha
     if layout == "uf2":
         r = game(free, seats, rid, coach, config and config + "\n", uf2=uf2, sharp=sharp)
         return r["completed"], r["failure"] or r["tail"]
-    p = pico.probe({"players": seats, "cpus": seats, "level": 3, "rules": rid, "coach": coach,
+    p = emulator.probe({"players": seats, "cpus": seats, "level": 3, "rules": rid, "coach": coach,
                     "record": 0, "sharp": int(sharp)}, free=free, timeout=WALL_S)
     ok = p.completed and not p.faults()
     return ok, "\n".join(p.faults()[:8]) or p.error[-600:]
@@ -142,7 +146,7 @@ def smallest(layout, rid, seats=4, lo=8, hi=128, jobs=2, step=1, log=print, **kw
 def pico_free():
     """The heap (bytes) stock v1.28.0 has free at its REPL with `make flash`'s files on the
     drive, before anything of the game: what the .mpy layout's game can have."""
-    out, err = pico.run_code("import gc\ngc.collect()\nprint('FREE', gc.mem_free())")
+    out, err = emulator.run_code("import gc\ngc.collect()\nprint('FREE', gc.mem_free())")
     words = out.split()
     if "FREE" not in words:
         raise SystemExit("no heap figure from the device: " + (out + err)[-600:])
@@ -193,7 +197,7 @@ def sim_figures():
     out = mpy_run.build(paths.BUILD / "heap-sim-mpy")
     r = mpy_run.run(LIVE_CODE, [out], "1M")
     host = live_bytes(r.stdout + r.stderr)
-    return pico_free(), live_bytes("".join(pico.run_code(LIVE_CODE))), host
+    return pico_free(), live_bytes("".join(emulator.run_code(LIVE_CODE))), host
 
 
 def main(argv=None):

@@ -11,13 +11,13 @@ range. Where no datasheet gives a figure the source says "estimate" and why the 
 that wide: a builder's meter (README, "Battery life") replaces it.
 
 The CPU's busy share comes from `make bench-pico`'s 1-player game on the emulated Pico
-(tools/bench_pico.py play()): the mean idle pass (nothing pressed), once per loop period,
+(tools/emu/bench_pico.py play()): the mean idle pass (nothing pressed), once per loop period,
 plus each action's pass once per player's move. Between passes the core waits in WFE
 (time.sleep_ms on the rp2 port), so only the passes run it at full current. The display's
 current scales with its lit pixels, counted in the real frames of host_tests/golden, at
 the firmware's contrast while playing (0xCF).
 
-    python tools/power_model.py [--bench build/bench_pico.json]
+    python tools/emu/power_model.py [--bench build/bench_pico.json]
 """
 
 import argparse
@@ -26,7 +26,7 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "host_tests" / "golden"
 BENCH = ROOT / "build" / "bench_pico.json"
 
@@ -189,7 +189,7 @@ def report(bench, fw="1.28.0"):
         _, busy_idle = busy_fractions(play)
     except ValueError as e:
         return {}, ["power model: %s" % e]
-    out, lines = {}, ["", "power model (v%s; every input and its source: tools/power_model.py)"
+    out, lines = {}, ["", "power model (v%s; every input and its source: tools/emu/power_model.py)"
                       % fw, "  CPU busy between presses %.1f%% (mean idle pass, every %d ms)"
                       % (100 * busy_idle, LOOP_MS)]
     for cells in CELLS:

@@ -16,7 +16,7 @@ the .scad and .svg are still written and the command says what is missing.
 
 --docs also refreshes docs/case (the README's previews and the two perfboard plans).
 
-    python tools/case.py [--config PATH] [--layout PATH] [--out DIR] [--no-png] [--docs]
+    python tools/hardware/case.py [--config PATH] [--layout PATH] [--out DIR] [--no-png] [--docs]
 """
 
 import argparse
@@ -25,13 +25,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+import paths  # noqa: F401
+
 import case_board
 import case_model
 import case_scad
+import wiring
 
-import hardware
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "case"
 PARTS = ("base", "top")
 DOCS = ROOT / "docs" / "case"
@@ -54,20 +56,20 @@ def missing_tools(png=True):
 
 def builds(cfg):
     """[(button names)]: the config's build, then its minimal build if that differs."""
-    main = [n for n, _ in hardware.fitted(getattr(cfg, "BUTTONS", {}))]
-    minimal = [n for n, _ in hardware.fitted(hardware.minimal_buttons(cfg))]
+    main = [n for n, _ in wiring.fitted(getattr(cfg, "BUTTONS", {}))]
+    minimal = [n for n, _ in wiring.fitted(wiring.minimal_buttons(cfg))]
     return [main] if sorted(main) == sorted(minimal) else [main, minimal]
 
 
 def case_for(cfg, layout, buttons):
-    piezo, _ = hardware.optional(cfg)
+    piezo, _ = wiring.optional(cfg)
     return case_model.model(layout, buttons, piezo is not None,
-                            hardware.soft_power(cfg) is not None)
+                            wiring.soft_power(cfg) is not None)
 
 
 def sources(cfg, layout):
     """{folder name: (case, {file: text})}: the text outputs of every build."""
-    piezo, _ = hardware.optional(cfg)
+    piezo, _ = wiring.optional(cfg)
     out = {}
     for buttons in builds(cfg):
         c = case_for(cfg, layout, buttons)
@@ -124,18 +126,18 @@ def write(folder, files, render=True, png=True, parts=PARTS):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--config", default=str(hardware.CONFIG))
+    ap.add_argument("--config", default=str(wiring.CONFIG))
     ap.add_argument("--layout", default=str(case_model.LAYOUT))
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--no-png", action="store_true", help="skip the previews")
     ap.add_argument("--docs", action="store_true", help="refresh docs/case from the build")
     args = ap.parse_args(argv)
     try:
-        cfg = hardware.load_config(args.config)
-        hardware.check(cfg)
+        cfg = wiring.load_config(args.config)
+        wiring.check(cfg)
         layout = case_model.load_layout(args.layout)
         built = sources(cfg, layout)
-    except (hardware.ConfigError, case_model.LayoutError) as e:
+    except (wiring.ConfigError, case_model.LayoutError) as e:
         print("case: " + str(e), file=sys.stderr)
         return 1
     why = missing_tools(png=not args.no_png)

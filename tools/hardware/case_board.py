@@ -8,24 +8,23 @@ plan back against config.py and the pin table.
 """
 
 import case_model as cm
-
-import hardware
+import wiring
 
 SCALE = 8.0  # px per mm
 MARGIN = 60.0
 FONT = "Helvetica, Arial, sans-serif"
-PIN_3V3, PIN_VSYS, PIN_GND_BAT = hardware.PIN_3V3, hardware.PIN_VSYS, hardware.PIN_GND_BATTERY
+PIN_3V3, PIN_VSYS, PIN_GND_BAT = wiring.PIN_3V3, wiring.PIN_VSYS, wiring.PIN_GND_BATTERY
 
 
 def ground_pins(cfg):
     """(OLED's GND pin, {button name: its GND pin}): the pin table's choices (PINS.md and
     wiring.svg), so every document names the same grounds. The latch's power button shares
     the rail of the latch's own GPIO side."""
-    p = hardware.plan(cfg)
+    p = wiring.plan(cfg)
     of = {b["name"]: b["gnd_pin"] for b in p["buttons"]}
-    for name, g in hardware.minimal_buttons(cfg).items():
+    for name, g in wiring.minimal_buttons(cfg).items():
         if g is not None and name not in of:
-            side = hardware.side_row(hardware.GPIO_PIN[g])[0]
+            side = wiring.side_row(wiring.GPIO_PIN[g])[0]
             of[name] = p["rails"][side][0]
     of[cm.POWER_BUTTON] = of.get("latch", min(r[0] for r in p["rails"].values()))
     return p["oled"]["gnd_pin"], of
@@ -43,14 +42,14 @@ def wires(c, layout, cfg, piezo_fitted):
     buttons = dict(getattr(cfg, "BUTTONS", {}))
     for n in c.buttons:
         g = buttons[n]
-        run("GP%d" % g, hardware.wire_kind(n), hardware.GPIO_PIN[g], g, n,
+        run("GP%d" % g, wiring.wire_kind(n), wiring.GPIO_PIN[g], g, n,
             cm.button_legs(layout, build, n)[0])
     oled_gnd, button_gnd = ground_pins(cfg)
     gnd, vcc, scl, sda = cm.oled_pads(layout, build)
     run("GND", "gnd", oled_gnd, None, "oled GND", gnd)
     run("3V3", "vcc", PIN_3V3, None, "oled VCC", vcc)
-    run("GP%d" % cfg.SCL, "scl", hardware.GPIO_PIN[cfg.SCL], cfg.SCL, "oled SCL", scl)
-    run("GP%d" % cfg.SDA, "sda", hardware.GPIO_PIN[cfg.SDA], cfg.SDA, "oled SDA", sda)
+    run("GP%d" % cfg.SCL, "scl", wiring.GPIO_PIN[cfg.SCL], cfg.SCL, "oled SCL", scl)
+    run("GP%d" % cfg.SDA, "sda", wiring.GPIO_PIN[cfg.SDA], cfg.SDA, "oled SDA", sda)
     # Grounds: a chain per GND pin through its buttons' diagonal legs (across the switch).
     for pin in sorted({button_gnd[n] for n in c.holed}):
         legs = [(cm.button_legs(layout, build, n)[3], n) for n in c.holed
@@ -75,8 +74,8 @@ def wires(c, layout, cfg, piezo_fitted):
         lin, lout = (latch.lo[0] + 2.0, latch.lo[1] + 2.0), (latch.hi[0] - 2.0, latch.hi[1] - 2.0)
         run("VSYS", "vcc", PIN_VSYS, None, "latch OUT (through the diode)", lout)
         out.append(("BAT+", "vcc", PIN_VSYS, None, "latch IN", [plus, lin]))
-        g = hardware.soft_power(cfg)
-        run("GP%d" % g, "latch", hardware.GPIO_PIN[g], g, "latch HOLD (through 10 kohm)",
+        g = wiring.soft_power(cfg)
+        run("GP%d" % g, "latch", wiring.GPIO_PIN[g], g, "latch HOLD (through 10 kohm)",
             (latch.lo[0] + 2.0, latch.hi[1] - 2.0))
         out.append(("ON", "latch", PIN_VSYS, None, "latch ON",
                     [cm.button_legs(layout, build, cm.POWER_BUTTON)[0],
@@ -84,7 +83,7 @@ def wires(c, layout, cfg, piezo_fitted):
     run("GND", "gnd", PIN_GND_BAT, None, pb.name + " -", (pb.lo[0] + 2.0, pb.lo[1] + 2.0))
     if piezo_fitted:
         g = cfg.PIEZO
-        run("GP%d" % g, "piezo", hardware.GPIO_PIN[g], g, "piezo (through 100 ohm)",
+        run("GP%d" % g, "piezo", wiring.GPIO_PIN[g], g, "piezo (through 100 ohm)",
             c.piezo_xy)
     return out
 
@@ -142,13 +141,13 @@ def board_svg(c, layout, cfg, piezo_fitted):
         elif b.name.startswith("button "):
             n = b.name[7:]
             o.append(_rect(c, b.lo[0], b.lo[1], b.hi[0], b.hi[1], 'fill="#333" stroke="#000"'))
-            o.append(_text(c, b.centre()[0], b.lo[1] - 2.0, hardware.LABEL.get(n, "Power"), 11))
+            o.append(_text(c, b.centre()[0], b.lo[1] - 2.0, wiring.LABEL.get(n, "Power"), 11))
     px, py = cm.pico_pad(layout, build, 1)
     o.append(_text(c, px, py - 2.2, "1", 10, fill="#2e7d32"))
     px, py = cm.pico_pad(layout, build, 40)
     o.append(_text(c, px, py + 1.4, "40", 10, fill="#2e7d32"))
     for net, kind, pin, gpio, to, pts in wires(c, layout, cfg, piezo_fitted):
-        colour = hardware.COLOUR[kind][0]
+        colour = wiring.COLOUR[kind][0]
         path = " ".join("%.1f,%.1f" % svg_xy(c, x, y) for x, y in pts)
         o.append('<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5" '
                  'stroke-linejoin="round" data-net="%s" data-pin="%d" data-gpio="%s" '

@@ -10,7 +10,7 @@ against the layout itself.
 import importlib.util
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LAYOUT = ROOT / "hardware" / "layout.py"
 THROUGH_THE_WALL = ("usb", "tray", "switch knob")
 ON_THE_FLOOR = ("power", "charger", "piezo", "latch", "switch", "tray")  # side by side

@@ -3,13 +3,13 @@ and flashing, so every MicroPython run loads the code the way the Pico does.
 
 picoyacht/fast_viper.py holds @micropython.viper functions, so the .mpy files carry machine
 code for one architecture: "host" (the unix port the tests run on) unless told, armv6m
-for the Pico's RP2040 (tools/flash.py)."""
+for the Pico's RP2040 (tools/deploy/flash.py)."""
 
 import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 
 

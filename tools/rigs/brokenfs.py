@@ -1,7 +1,7 @@
 """Known-bad stores and filesystems: the negative controls of the save proofs.
 
 Each is what a proof must catch. Used by host_tests/test_store.py and the stress scripts
-(host_tests/mp/stress_cuts.py); runs on CPython and the MicroPython unix port.
+(tools/rigs/stress_cuts.py); runs on CPython and the MicroPython unix port.
 """
 
 from picoyacht.store import MSG_FULL, Store

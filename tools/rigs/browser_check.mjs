@@ -2,7 +2,7 @@
 // Debian's chromium, headless, plays the built site as a person would, through its keys
 // and its on-screen buttons, and reports what it saw as one JSON object per line.
 //
-//   node host_tests/web/browser_check.mjs NODE_MODULES URL SCENARIO [SCENARIO ...]
+//   node tools/rigs/browser_check.mjs NODE_MODULES URL SCENARIO [SCENARIO ...]
 //
 // Scenarios: frames (the canvas along the golden frames' path), keyboard (a whole game by
 // keys), table (a CPU seat's game fetches Expert's table, with progress), clicks (a 4-button game by clicking, reloaded after
@@ -11,7 +11,7 @@
 // viewports (every phone size: the panel and the buttons' boxes),
 // offline (installed, the network off, a game with an Expert seat to its end), bench (load time, site bytes, the longest loop pass while a CPU thinks),
 // shot PATH (a screenshot for the README).
-import { launch } from "../../tools/web/chromium.mjs";
+import { launch } from "../web/chromium.mjs";
 
 const [nodeModules, url, ...scenarios] = process.argv.slice(2);
 const PRESS_MS = 50;
@@ -197,7 +197,7 @@ const messages = (page) => page.locator("#messages p").allTextContents();
 
 // ------------------------------------------------------------------ scenarios
 async function frames() {
-  // The golden frames' path (host_tests/mp/shots_mp.py), by keys, on a fresh page with the
+  // The golden frames' path (tools/rigs/shots_mp.py), by keys, on a fresh page with the
   // headless board's entropy (the goldens were made with it).
   const init = () => {
     crypto.getRandomValues = (a) => {

@@ -1,7 +1,7 @@
 // Runs Python on the pinned MicroPython WebAssembly port in Node, with the site's
 // firmware.bin unpacked as the page does it: the browser-free half of the web tests.
 //
-//   node host_tests/web/node_run.mjs SITE [--file x.py ...] [--heap BYTES] -- SCRIPT [SCRIPT ...]
+//   node tools/rigs/node_run.mjs SITE [--file x.py ...] [--heap BYTES] -- SCRIPT [SCRIPT ...]
 //
 // Each SCRIPT (Python source file) runs in a fresh interpreter, one after the other, like
 // page loads: they share the `host` module's storage (a Map standing in for the page's
@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { randomFillSync } from "node:crypto";
-import { unpack } from "../../tools/web/bundle.mjs";
+import { unpack } from "../web/bundle.mjs";
 
 const args = process.argv.slice(2);
 const site = args.shift();

@@ -1,10 +1,11 @@
-"""Runs ON the emulated Pico (tools/pico.py uploads it as .mpy beside the `make flash` layout).
+"""Runs ON the emulated Pico (tools/emu/emulator.py uploads it as .mpy beside the `make flash`
+layout).
 
 The real board (picoyacht.board_pico.PicoBoard: pins, Timer sampling, I2C display, flash
 store) and the real Runner, with two additions made between loop passes:
   * a scripted player that looks at the app and asks the host to press a button: it puts
     the button's GPIO + 1 on GP17..21 and toggles GP22; the host presses that pin for 40 ms
-    of emulated time (tools/pico_driver.mjs). The press then travels the whole real path:
+    of emulated time (tools/emu/emulator.mjs). The press then travels the whole real path:
     pin, Timer IRQ, ring, debouncer, app, screen, SSD1306 driver, I2C;
   * per-pass measurements taken from the start of poll() to the start of idle() (the pass
     the Runner makes: events, tick, draw, flush, and a save after the frame), with the
@@ -13,7 +14,8 @@ store) and the real Runner, with two additions made between loop passes:
     screen. A pass that drew is timed to the end of its frame's flush (the budget's "press
     seen to frame on the panel"); a CPU pass is timed whole, and so is the longest press
     pass (summary max_press_pass_us).
-Records go out as lines ("R ..."), a summary at the end ("S ..."): tools/pico.py parses them.
+Records go out as lines ("R ..."), a summary at the end ("S ..."): tools/emu/emulator.py
+parses them.
 main(opts): players, rules, cpus (CPU seats, at the end), level (CPU level 1-3), coach
 (0 off, 1 hints, 2 tips), tour (menu, scores pages and cursor moves at turn 2), record,
 shots (toggle GP27 after each action's frame), arm (a screen name: raise GP26 there and
@@ -79,7 +81,7 @@ def animating(app):
 
 class Player:
     """Decides the next press from what the screen shows: the firmware's fallback policy
-    (picoyacht.policy), as host_tests/mp/ui_play.py plays."""
+    (picoyacht.policy), as tools/rigs/ui_play.py plays."""
 
     def __init__(self, opts):
         self.rid = opts.get("rules", 0)

@@ -1,9 +1,9 @@
-"""Runs ON the emulated Pico (tools/pico_stress.py uploads it as .mpy beside `make flash`'s
+"""Runs ON the emulated Pico (tools/stress/pico_stress.py uploads it as .mpy beside `make flash`'s
 layout): the real board (picoyacht.board_pico: Timer sampling into its ring, display, flash
 store) and the real Runner and App, for two proofs of issue 10.
 
 presses(opts): the app saves its game every `every` ms from its main loop, as scoring does,
-and raises GP28 for the length of each save. The host (tools/pico_driver.mjs) taps buttons
+and raises GP28 for the length of each save. The host (tools/emu/emulator.mjs) taps buttons
 timed to land during those saves and their flash erases and programs, which it stalls for
 a real flash chip's time with the interrupts off, as the rp2 port runs them. Every event the
 app receives is logged: the host compares it with the taps it made (none lost or doubled).
@@ -12,7 +12,7 @@ opts: saves, every (ms), sampling ("timer" or "loop": the negative control).
 longplay(opts): `games` all-CPU games back to back (Easy CPUs, rule sets in turn, `seats`
 seats), each CPU turn played at once as a player's "skip" key press does, and the free heap
 after gc.collect() at the end of each game; leak=N keeps N bytes per game (the negative
-control). Lines out: "KEY value" (tools/pico_stress.py parses them).
+control). Lines out: "KEY value" (tools/stress/pico_stress.py parses them).
 """
 
 import gc

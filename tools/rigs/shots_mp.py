@@ -3,7 +3,7 @@
 Prints one line per screen: "FRAME <name> <hex of the panel RAM>". The panel RAM is what
 the display driver actually sent, so these are real framebuffers. Dice are set directly
 where a screenshot needs a particular throw; everything else is reached through buttons.
-Used by tools/shots.py (PNGs) and host_tests/test_ui_golden.py (golden frames).
+Used by tools/sim/shots.py (PNGs) and host_tests/test_ui.py (golden frames).
 """
 
 import gc

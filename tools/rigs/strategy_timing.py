@@ -1,5 +1,5 @@
 """Decision time, inner-loop steps, table reads and RAM of the CPU levels under the
-MicroPython unix port (tools/bench_strategy.py runs it). argv[1]: games per case,
+MicroPython unix port (tools/tables/bench_strategy.py runs it). argv[1]: games per case,
 argv[2] (optional): the tables directory. One line per case:
 rid level decisions mean_us max_us mean_steps mean_reads mean_alloc held_bytes total"""
 

@@ -1,9 +1,9 @@
-"""Shared pieces of the stress scripts (host_tests/mp/stress_*.py).
+"""Shared pieces of the stress scripts (tools/rigs/stress_*.py).
 
 Runs under the MicroPython unix port (and CPython): a seeded RNG, the headless rig,
 invariant checks of the game and the app, a "player" that knows which button moves a
 screen forward, and gestures (taps with contact bounce, long holds, chords) that set the
-raw button mask sample by sample. Scripts print "KEY value" lines that tools/stress.py and
+raw button mask sample by sample. Scripts print "KEY value" lines that tools/stress/stress.py and
 host_tests/test_stress.py read.
 """
 

@@ -1,6 +1,6 @@
 """`make shots`: PNG screenshots of every screen, from the real framebuffer.
 
-Runs host_tests/mp/shots_mp.py under the MicroPython unix port (the firmware as .mpy, as on the
+Runs tools/rigs/shots_mp.py under the MicroPython unix port (the firmware as .mpy, as on the
 Pico), then scales each 128x64 frame up with an OLED look: lit pixels in pale cyan on
 near-black, with a faint gap between pixels. PNGs are written with zlib + struct only.
 Output: build/shots/*.png, and docs/shots/ (small files the README shows). A screen whose
@@ -8,9 +8,12 @@ values were pinned for a stable picture (CAPTIONS) gets a line under the panel s
 """
 
 import struct
+import sys
 import zlib
+from pathlib import Path
 
-from paths import HOST_MP, ROOT
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+from paths import RIGS, ROOT, TOOLS
 
 SCALE = 4
 ON = (170, 235, 255)
@@ -27,7 +30,7 @@ def frames_from_micropython(heap="256k", out=ROOT / "build" / "shots-mpy"):
     """Every screen's framebuffer, drawn by the firmware under MicroPython (shots_mp)."""
     import mpy_run
 
-    out = mpy_run.build(out, (ROOT / "tools" / "board_sim.py", HOST_MP / "shots_mp.py"))
+    out = mpy_run.build(out, (TOOLS / "sim" / "board_sim.py", RIGS / "shots_mp.py"))
     r = mpy_run.run(mpy_run.call("shots_mp"), [out], heap, timeout=300)
     if r.returncode:
         raise SystemExit("shots_mp failed:\n" + r.stdout[-2000:] + r.stderr)

@@ -1,11 +1,12 @@
-"""Issue 10's device proofs on the emulated Pico (tools/pico.py), for `make stress`.
+"""Two proofs on the emulated Pico (tools/emu/emulator.py), for `make stress`: no button
+tap is lost to a save's flash erase, and the heap stays flat over many games.
 
-    python tools/pico_stress.py presses [--erase-ms 45] [--saves 40] [--sampling loop]
-    python tools/pico_stress.py longplay [--games 100] [--leak 0]
+    python tools/stress/pico_stress.py presses [--erase-ms 45] [--saves 40] [--sampling loop]
+    python tools/stress/pico_stress.py longplay [--games 100] [--leak 0]
 
-presses: the app saves its game from its main loop every 150 ms (host_tests/mp/pico_saves.py) while
-the host taps three buttons timed on each save's start and on each flash erase inside it.
-The emulator's flash writes take no time, so tools/pico_driver.mjs holds the core with the
+presses: the app saves its game from its main loop every 150 ms (tools/rigs/pico_saves.py)
+while the host taps three buttons timed on each save's start and on each flash erase inside
+it. The emulator's flash writes take no time, so tools/emu/emulator.mjs holds the core with the
 interrupts off for a real chip's time (W25Q16JV, the Pico's flash: sector erase 45 ms
 typical, 400 ms worst; page program 0.4 ms typical, 3 ms worst). The presses the app
 received, in order and by button, must be exactly the taps made: none lost or doubled.
@@ -14,7 +15,7 @@ lose taps.
 
 longplay: all-CPU games back to back with the real heap (make flash's .mpy layout, v1.28.0);
 free heap after gc.collect() at each game's end. Slope and window growth are computed as
-host_tests/mp/stress_mash.py trend() does, over the games after the first five. --leak N
+tools/rigs/stress_mash.py trend() does, over the games after the first five. --leak N
 keeps N bytes per game: the negative control.
 
 Prints "KEY value" lines like the stress scripts; FAILURES must be 0 (a negative control
@@ -23,11 +24,14 @@ must report failures).
 
 import argparse
 import sys
+from pathlib import Path
 
-import paths  # noqa: F401
-import pico
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+import paths
 
-DEVICE_SRC = pico.HOST_MP / "pico_saves.py"
+import emulator
+
+DEVICE_SRC = paths.RIGS / "pico_saves.py"
 # Taps: buttons hold1..hold3 (GP6..8 in config.py, logical buttons 0..2), holds from a fast
 # 25 ms jab to a slow 150 ms press, started at these offsets after a save's start and after
 # a flash erase's start or, negative, before its end (so they begin inside the stall and
@@ -46,11 +50,11 @@ def out(key, *vals):
 
 
 def run_device(call, opts, extra_job=None, timeout=7200):
-    img, files = pico.image(True, False, (DEVICE_SRC,))
+    img, files = emulator.image(True, False, (DEVICE_SRC,))
     job = {"boot": "repl", "image": str(img), "files": files,
            "run": "import pico_saves\npico_saves.%s(%r)" % (call, opts)}
     job.update(extra_job or {})
-    res = pico.run(job, timeout=timeout)
+    res = emulator.run(job, timeout=timeout)
     lines = {}
     for line in res.get("out", "").splitlines():
         p = line.split(None, 1)
@@ -129,7 +133,7 @@ def diff_counts(want, got):
 
 
 def trend(heap, first, n):
-    """host_tests/mp/stress_mash.py trend(), the unix port's heap trend, on these numbers."""
+    """tools/rigs/stress_mash.py trend(), the unix port's heap trend, on these numbers."""
     from stress_mash import trend as mash_trend
 
     return mash_trend(heap, first, n, len(heap))

@@ -1,17 +1,17 @@
 """Bench of the CPU levels and Expert's tables -> build/bench_strategy.json and a printed table.
 
-    python tools/bench_strategy.py [--games 10000] [--mp-games 3] [--quick]
+    python tools/tables/bench_strategy.py [--games 10000] [--mp-games 3] [--quick]
 
 - tables: exact optima (the free-choice joker's 254.5896 is asserted), the device policy's
   exact value on the quantized table, sizes, and whether both device tables fit the
   Pico's filesystem next to the compiled firmware;
 - games: mean +- standard error over seeded solitaire games per level and rule set. Easy
   runs the device code itself; Greedy (the baseline), Normal and Expert run the NumPy twin
-  (tools/strategy_np.py, proven action-identical to the device engine by the tests);
+  (tools/tables/strategy_np.py, proven action-identical to the device engine by the tests);
 - Expert agreement: every decision of Expert's games is re-valued with the exact float
   table; a decision counts as identical when its exact value equals the best (ties too);
 - MicroPython unix port: time per decision, inner-loop steps, table reads, bytes allocated
-  per decision and the RAM the engine holds (host_tests/mp/strategy_timing.py).
+  per decision and the RAM the engine holds (tools/rigs/strategy_timing.py).
 """
 
 import argparse
@@ -20,16 +20,18 @@ import math
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+from paths import RIGS, ROOT
 
 import build_tables as bt
 import mpy_run
 import numpy as np
-import paths  # noqa: F401
 import strategy_np as sn
 import table_policy as tp
 from cpu_moves import apply
 from mpy_build import compile_package
-from paths import ROOT
 
 from picoyacht import engine, rules, strategy
 from picoyacht.game import Game
@@ -223,8 +225,7 @@ def games_section(games, quick):
 def micropython_section(mp_games):
     with tempfile.TemporaryDirectory() as d:
         compile_package(d)
-        r = mpy_run.run(ROOT / "host_tests/mp/strategy_timing.py",
-                        [d, ROOT / "firmware", ROOT / "host_tests" / "mp"], "256k",
+        r = mpy_run.run(RIGS / "strategy_timing.py", [d, ROOT / "firmware", RIGS], "256k",
                         (mp_games, TABLES), timeout=1800)
     if r.returncode:
         raise SystemExit("MicroPython timing failed:\n" + r.stdout + r.stderr)

@@ -1,15 +1,15 @@
 """Build Expert's tables: the exact optimal value of every turn-start position, for each game
 and option that has one, by backward induction over the filled-box masks.
 
-    python tools/build_tables.py [--out tables] [--only yahtzee_1,yatzy] [--force]
+    python tools/tables/build_tables.py [--out tables] [--only yahtzee_1,yatzy] [--force]
 
 Writes tables/<name>.bin (format in firmware/picoyacht/strategy_table.py), <name>.json
 (the optimum: the expected final total from the start) and <name>.exact.npy (the exact
 values, for the bench). The rules core (rules.evaluate, game.joker_boxes) is the scorer.
-NumPy works out what filling each box is worth; tools/turn_kernel.c does the rest of each
+NumPy works out what filling each box is worth; tools/tables/turn_kernel.c does the rest of each
 turn. A table is rebuilt only when its sources changed since it was written (or --force).
 Checking a table (the device policy's exact loss, one table serving another option) is
-`make bench-strategy`'s job (tools/table_policy.py), not the builder's.
+`make bench-strategy`'s job (tools/tables/table_policy.py), not the builder's.
 """
 
 import argparse
@@ -20,9 +20,11 @@ import time
 from math import factorial
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+from paths import ROOT
+
 import numpy as np
 import turn_kernel
-from paths import ROOT
 
 from picoyacht import rules
 from picoyacht.game import joker_boxes
@@ -410,8 +412,9 @@ def decode(spec, data):
 
 # Bump when the solve or the encoding changes; the tables also depend on these sources.
 BUILDER_VERSION = 2
-SOURCES = ("tools/build_tables.py", "tools/turn_kernel.c", "firmware/picoyacht/rules.py",
-           "firmware/picoyacht/game.py", "firmware/picoyacht/strategy_table.py")
+SOURCES = ("tools/tables/build_tables.py", "tools/tables/turn_kernel.c",
+           "firmware/picoyacht/rules.py", "firmware/picoyacht/game.py",
+           "firmware/picoyacht/strategy_table.py")
 
 
 def source_stamp():

@@ -1,7 +1,7 @@
 """Measure how far Normal's estimate falls short of the final total, and write the result
 into firmware/picoyacht/final_gap.py (its rows; the code there is written by hand).
 
-    python tools/calibrate_avg.py [--games 300] [--seed 1]
+    python tools/tables/calibrate_avg.py [--games 300] [--seed 1]
 
 Normal's estimate of a position (picoyacht.engine.Engine.heuristic) ranks moves well but
 values the boxes still open at a share of one turn's chase, so the value the search gives
@@ -14,8 +14,10 @@ Default options. host_tests/test_strategy.py checks the rows on other seeds.
 
 import argparse
 import re
+import sys
+from pathlib import Path
 
-import paths  # noqa: F401  (the firmware package on the path)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
 from paths import ROOT
 
 from picoyacht import rules, strategy

@@ -5,7 +5,7 @@ for (strategy_table.file_names, Table.serves); a game whose table a board lacks 
 by Normal's estimate, and setup and the hand-over say so.
 
 Used by `make uf2` (tools/uf2/build.py: each board's ROMFS) and `make flash`
-(tools/flash.py: the board's filesystem)."""
+(tools/deploy/flash.py: the board's filesystem)."""
 
 DEFAULTS = ("yahtzee_0.bin", "yatzy.bin")
 ORDER = DEFAULTS + ("yahtzee_0_sharp.bin", "yatzy_sharp.bin", "deluxe.bin", "yahtzee_1.bin",

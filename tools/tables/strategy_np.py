@@ -1,13 +1,14 @@
 """A NumPy twin of picoyacht.strategy for the bench: the same decision procedure with the
 same integer arithmetic and tie rules, run for thousands of solitaire games at once.
 
-host_tests/test_strategy_twin.py checks that it picks exactly the device engine's actions.
+host_tests/test_strategy.py checks that it picks exactly the device engine's actions.
 With exact=True it runs the same search in float64 on the exact table (the bench's
 "optimal action" reference for Expert agreement).
 """
 
-import numpy as np
 import paths  # noqa: F401  (the firmware package on the path)
+
+import numpy as np
 from table_policy import joker_allowed, parents
 
 from picoyacht import engine, estimate, rules, strategy

@@ -2,10 +2,10 @@
 (its integer in-turn search on the quantized table, its exact tie rules) evaluated exactly,
 not sampled, on the game the table was built for or on another joker rule it may serve.
 
-    python tools/table_policy.py [--tables tables]
+    python tools/tables/table_policy.py [--tables tables]
 
 A NumPy solve by backward induction over the filled-box masks, written independently of
-tools/build_tables.py (whose exact optima it also reproduces, for games without Sharp Dice).
+tools/tables/build_tables.py (whose exact optima it also reproduces, for games without Sharp Dice).
 The in-turn search is the device's (picoyacht.strategy): S = value of ending the turn with
 each roll; then per re-roll stage, expect (mean over one more die) and maxdown (best
 sub-multiset). Here each of those runs on a (keeps x positions) array at once.
@@ -17,9 +17,11 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+from paths import ROOT
+
 import build_tables as bt
 import numpy as np
-from paths import ROOT
 
 from picoyacht import engine, rules
 

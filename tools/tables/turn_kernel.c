@@ -1,4 +1,4 @@
-/* The in-turn part of Expert's table builder (tools/build_tables.py): for each turn-start
+/* The in-turn part of Expert's table builder (tools/tables/build_tables.py): for each turn-start
  * position, the expected points to come from this turn on, playing optimally.
  *
  * Python works out, per position, what filling each box is worth (points now plus the

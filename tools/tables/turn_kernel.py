@@ -1,4 +1,4 @@
-"""Loads tools/turn_kernel.c (the builder's in-turn search), compiled with gcc on first use.
+"""Loads tools/tables/turn_kernel.c (the builder's in-turn search), compiled with gcc on first use.
 
 The shared library is cached in build/ under the source's hash, so an edit recompiles it
 and nothing stale is ever loaded. Plain gcc, no other dependency.
@@ -9,11 +9,11 @@ import hashlib
 import os
 import subprocess
 
-import numpy as np
-from paths import ROOT
+from paths import BUILD, TOOLS
 
-SRC = ROOT / "tools" / "turn_kernel.c"
-BUILD = ROOT / "build"
+import numpy as np
+
+SRC = TOOLS / "tables" / "turn_kernel.c"
 
 _I = ctypes.POINTER(ctypes.c_int)
 _D = ctypes.POINTER(ctypes.c_double)
