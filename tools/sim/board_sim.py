@@ -1,5 +1,5 @@
 """Desktop boards for the unchanged firmware: headless (tests, shots, bench); the terminal
-board for `make sim` lives in board_term.py and builds on this one (main.py imports it).
+board for `make sim` lives in board_term.py and builds on this one.
 
 Runs under the MicroPython unix port (the default: same heap and integer limits as the
 device) and under CPython with tools/hostlib on the path for framebuf. The display is the

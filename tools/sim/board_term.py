@@ -5,7 +5,7 @@ Runs under the MicroPython unix port (default) and CPython.
 The child process cannot ask the terminal its size under MicroPython, so sim.py passes it
 in PICOYACHT_TERM ("COLSxROWS") and refuses a terminal too small for either rendering.
 Also from the environment: PICOYACHT_BUTTONS (4 or 11), PICOYACHT_SAVES (a directory),
-PICOYACHT_LOG (the game log, appended whole, for tools/gamelog.py), PICOYACHT_TONES (the
+PICOYACHT_LOG (the game log, appended whole, for tools/deploy/log_csv.py), PICOYACHT_TONES (the
 piezo's tones, for sim.py --wav), PICOYACHT_DIAG=1 (Menu held at power-on: diagnostics).
 
 PICOYACHT_PANEL names where the panel is drawn (sim.py passes the terminal there, and the
@@ -419,7 +419,7 @@ class TermBoard(HeadlessBoard):
 
 
 def make_board():
-    """What main.py calls off the device: the terminal board, configured from the env."""
+    """The terminal board, configured from the env: what sim.py hands to main.run()."""
     import os
 
     env = os.getenv if hasattr(os, "getenv") else (lambda k: None)

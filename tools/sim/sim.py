@@ -1,9 +1,9 @@
-"""`make sim`: run the unchanged firmware/main.py in the terminal.
+"""`make sim`: run the unchanged firmware/main.py in the terminal, on the terminal board.
 
 By default under the MicroPython unix port with a Pico-sized heap (what plays here is
 what plays on the device); --cpython runs it under CPython with tools/hostlib's framebuf.
 Options: --buttons 4 (the minimal build), --heap 320k, --saves DIR (keep saves there),
---log FILE (the serial game log, whole lines, for tools/gamelog.py), --diag (boot with Menu
+--log FILE (the serial game log, whole lines, for tools/deploy/log_csv.py), --diag (boot with Menu
 held: the diagnostics screen), --wav FILE (write the piezo's tones to a WAV on exit).
 The panel is drawn with half-blocks in a terminal of 128x36 or more, with Braille cells in
 a smaller one (down to 64x17); a terminal smaller than that gets told the size it needs.
@@ -13,7 +13,7 @@ The panel is laid out again when the terminal is resized. What the firmware prin
 Expert's tables are read from tables/ (the firmware opens "tables/<name>.bin" from the
 repository's root, as it would /tables on a Pico). A game that needs one that is not built
 yet asks for it (the board writes its file names to PICOYACHT_TABLE_WANTED); this process
-builds it (tools/build_tables.py, seconds) while the board shows the progress in words in
+builds it (tools/tables/build_tables.py, seconds) while the board shows the progress in words in
 place of the key legend, and the game goes on with it. Each is built once, then cached.
 """
 
@@ -27,7 +27,9 @@ import threading
 import wave
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+from paths import ROOT, TOOLS
+
 RATE = 22050  # WAV samples per second
 LEVEL = 96  # WAV amplitude around the 8-bit midpoint at the loudest duty
 MASK = 0x3FFFFFFF  # the board's ms clock wraps at 2**30
@@ -35,13 +37,16 @@ MASK = 0x3FFFFFFF  # the board's ms clock wraps at 2**30
 # by what the same objects (every module a game imports, and Maxi's engine) take on this
 # 64-bit port against the Pico's .mpy layout, where the code is in the heap too. So the
 # CPU and the coach run short of heap here where a Pico would, and not before.
-# `python tools/heap.py --sim` measures the three figures (bytes).
+# `python tools/emu/heap.py --sim` measures the three figures (bytes).
 PICO_FREE = 241536
 PICO_LIVE = 95072
 HOST_LIVE = 128896
 HEAP_KB = PICO_FREE * HOST_LIVE // PICO_LIVE // 1024
 
 TABLES = ROOT / "tables"
+SIM = TOOLS / "sim"
+# firmware/main.py, started with this folder's terminal board in place of the Pico's
+START = "import board_term, main; main.run(board_term.make_board)"
 WANTED = ROOT / "build" / "sim-table-wanted"
 
 
@@ -126,7 +131,6 @@ def write_wav(tones, path):
 def terminal_fit():
     """The terminal size as "COLSxROWS" for the board; exits saying what is needed if the
     panel fits no rendering."""
-    import paths  # noqa: F401  (the firmware and board_term on the path)
     from board_term import layout, too_small
 
     cols, rows = shutil.get_terminal_size((128, 36))
@@ -204,15 +208,15 @@ def main(argv=None):
         import mpy_run
 
         out = mpy_run.build(ROOT / "build" / "sim-mpy", (
-            ROOT / "tools" / "board_sim.py", ROOT / "tools" / "board_term.py",
+            SIM / "board_sim.py", SIM / "board_term.py",
             ROOT / "firmware" / "main.py", ROOT / "firmware" / "config.py"))
         # imported by name: the script's own directory would shadow the .mpy package
         env.update(mpy_run.env([out]))
-        cmd = mpy_run.command("import main", a.heap)
+        cmd = mpy_run.command(START, a.heap)
     else:
         env["PYTHONPATH"] = os.pathsep.join(
-            str(ROOT / d) for d in ("firmware", "tools", "tools/hostlib"))
-        cmd = [sys.executable, str(ROOT / "firmware" / "main.py")]
+            str(d) for d in (ROOT / "firmware", SIM, TOOLS / "hostlib"))
+        cmd = [sys.executable, "-c", START]
     stop = threading.Event()
     threading.Thread(target=serve_tables, args=(WANTED, stop), daemon=True).start()
     try:
@@ -220,7 +224,7 @@ def main(argv=None):
     finally:
         stop.set()
     if a.log:
-        print("game log: %s (python tools/gamelog.py %s)" % (a.log, a.log))
+        print("game log: %s (python tools/deploy/log_csv.py %s)" % (a.log, a.log))
     if tones is not None:
         log = parse_tones(tones.read_text()) if tones.exists() else []
         write_wav(log, a.wav)
