@@ -112,10 +112,11 @@ hardware: $(STAMP)  ## hardware/PINS.md, wiring.svg and the Wokwi project from c
 case: $(STAMP)  ## a printable case and perfboard plan, from config.py and hardware/layout.py
 	$(BIN)/python tools/hardware/case.py
 
-# Issue 6 at full counts, on all cores (about 10 minutes): a power cut at every unit of
-# every save and an I/O error at every filesystem call (then a boot), 10,000 mutations per
-# saved file kind, 10^6 mashed button events, the heap over 100 games, display faults, the
-# watchdog, 1,000 CPU-only games in one process. One table; build/stress.json.
+# The robustness proofs at full counts, on all cores (about 10 minutes): a power cut at
+# every unit of every save and an I/O error at every filesystem call (then a boot), 10,000
+# mutations per saved file kind, 10^6 mashed button events, the heap over 100 games,
+# display faults, the watchdog, 1,000 CPU-only games in one process. One table;
+# build/stress.json.
 # STRESSARGS="--ci" for the test suite's counts, "--only mash,soak" for some of it.
 stress: $(STAMP)  ## power cuts, I/O errors, mutations and mashed buttons at full counts
 	$(BIN)/python tools/stress/stress.py $(STRESSARGS)

@@ -1,6 +1,7 @@
-"""Issue 6 under test: power cuts and I/O errors at every filesystem step through the whole
-boot path, corrupted files, button mashing, the heap over 100 games, display faults, the
-watchdog and a soak, all on the MicroPython unix port (scripts in tools/rigs/stress_*).
+"""The robustness proofs under test: power cuts and I/O errors at every filesystem step
+through the whole boot path, corrupted files, button mashing, the heap over 100 games,
+display faults, the watchdog and a soak, all on the MicroPython unix port (scripts in
+tools/rigs/stress_*).
 
 Counts are scaled for CI (tools/stress/stress.py COUNTS, second column); PICOYACHT_STRESS=1 runs
 the full counts of `make stress`. The counts each test ran go to build/test_stress.json

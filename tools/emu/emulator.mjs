@@ -290,8 +290,8 @@ emu.stop();
 process.stdout.write('\n' + JSON.stringify(result) + '\n');
 process.exit(0);
 
-// Power cuts at every flash erase and program of every save, on the real rp2 firmware
-// (issue 10, item 5). The emulated Pico (build/rp2emu, a copy of ../shared/rp2emu) runs
+// Power cuts at every flash erase and program of every save, on the real rp2 firmware: no
+// cut may lose both copies of a save or leave one that loads wrong. The emulated Pico (build/rp2emu, a copy of ../shared/rp2emu) runs
 // MicroPython v1.28.0 with its own _boot.py, which mounts littlefs on the flash with the
 // Pico's geometry (4096-byte blocks, 256-byte program). A session of saves (settings, two
 // games of many boxes each -- one small enough for littlefs to inline, one that is not --

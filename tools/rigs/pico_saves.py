@@ -1,6 +1,7 @@
 """Runs ON the emulated Pico (tools/stress/pico_stress.py uploads it as .mpy beside `make flash`'s
 layout): the real board (picoyacht.board_pico: Timer sampling into its ring, display, flash
-store) and the real Runner and App, for two proofs of issue 10.
+store) and the real Runner and App, for two proofs: no tap is lost to a save, and the heap
+stays flat over many games.
 
 presses(opts): the app saves its game every `every` ms from its main loop, as scoring does,
 and raises GP28 for the length of each save. The host (tools/emu/emulator.mjs) taps buttons

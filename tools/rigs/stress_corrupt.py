@@ -25,8 +25,8 @@ them. Checks:
 Usage: stress_corrupt.py [n=10000] [seed=1] [broken=0] [kind=-1]
 n mutations per kind; kind=0/1/2: only settings/records/game (to run the kinds in parallel).
 Negative controls, whose checks must fail: broken=1, a store that always rotates the
-primary into the backup (even a corrupt one); broken=2, the app as it was before issue 10,
-which gave the store no check for the game file; broken=3, an app that ignores a copy the
+primary into the backup (even a corrupt one); broken=2, an app that gives the store no
+check for the game file; broken=3, an app that ignores a copy the
 store loaded from the backup; broken=4, a validator that accepts cards no dice make.
 """
 
@@ -99,7 +99,7 @@ def good_files(rid, nseats, near_end):
         r1.add(Counted(0, "Ann", total, seed))
     r2 = saves.Records.unpack(r1.pack())
     r2.add(Counted(0, "Ann", 100, 4))
-    r2.add(Counted(1, "Bob", 188, 5))  # a best needs a game: issue 25's records check
+    r2.add(Counted(1, "Bob", 188, 5))  # a best needs a game: the records check
     seed = 77 + 7 * rid + nseats
     g = Game(rid, SEAT_NAMES[:nseats], bytearray(nseats), None, Roller(seed), seed)
     total = g.rs.nboxes * g.nseats
@@ -134,7 +134,7 @@ def targeted(rng, p):
         return impossible_card(p)
     if what == 0:
         p[6] = 0  # no seats
-    elif what == 1:  # no roll made and none left: the soft-lock of issue 10
+    elif what == 1:  # no roll made and none left: a soft-lock the game check refuses
         for i in (8, 9, 10, 11):
             p[i] = 0
         for i in range(20 + n, 20 + n + ndice):
@@ -152,8 +152,8 @@ def targeted(rng, p):
 
 def impossible_card(p):
     """A filled upper box moved to an open fixed-score box, which then holds one point less
-    than its fixed score: a card no dice make, consistent in every other way (the
-    validator before issue 25 only bounded each score). No such pair: 0 seats instead."""
+    than its fixed score: a card no dice make, consistent in every other way (an
+    older validator only bounded each score). No such pair: 0 seats instead."""
     g = Game.restore(bytes(p), None)
     rs = g.rs
     seat = g.order[0]
@@ -453,7 +453,7 @@ def break_store():
 
 
 def drop_game_check():
-    """The app before issue 10: the store got no check for the game file."""
+    """An app whose store gets no check for the game file."""
     load = S.Store.load
 
     def load_unchecked(self, kind, check=None):
@@ -474,7 +474,7 @@ def ignore_backup():
 
 
 def accept_impossible_cards():
-    """The validator before issue 25: each score only bounded, never matched to dice."""
+    """An older validator: each score only bounded, never matched to dice."""
     from picoyacht import invariants
 
     invariants.possible = lambda rs, box, points, sharp: points <= 255
