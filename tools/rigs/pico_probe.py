@@ -252,8 +252,8 @@ class ProbeBoard(board_pico.PicoBoard):
 
     def poll(self, deb, now):
         d = self.display
-        # gc.mem_alloc() scans the heap (about 9 ms here): only on watched passes, and
-        # outside the timed span.
+        # gc.mem_alloc() scans the whole heap, longer than a pass may take: only on watched
+        # passes, and outside the timed span.
         self.a0 = gc.mem_alloc() if self.watch else -1
         self.b0 = d.bytes_sent
         self.w0 = d.writes

@@ -66,9 +66,9 @@ COUNTS = {
 }
 # Heaps (-X heapsize) of the 64-bit unix port, found by scans and set well above where each
 # job failed at CI's clone path: fragmentation moves that edge with the path and the code.
-# display runs two whole apps (the twins) in one heap. corrupt: at 512k some parallel runs
-# of the suite had every boot after the good sets fail for a 1 KB frame buffer, others
-# none; the cause is not yet found, so 1M holds it clear.
+# display runs two whole apps (the twins) in one heap. corrupt: with half of its heap some
+# parallel runs of the suite had every boot after the good sets fail to allocate the frame
+# buffer, others none; the cause is not yet found, so it runs with room to spare.
 HEAPS = {"cuts": "1M", "cuts_bytes": "1M", "errors": "1M", "corrupt": "1M", "display": "1M",
          "wdt": "288k", "mash": "320k", "heap": "320k", "soak": "288k"}
 MASH_MARGIN_KB = 16
