@@ -70,7 +70,7 @@ GAME_ONLY = ("picoyacht.coach", "picoyacht.gamelog", "picoyacht.labels")
 
 def test_title_comes_up_without_the_game_modules():
     """On the .mpy layout every module the boot imports is a file lookup and its bytecode
-    in the heap before the title's frame (DESIGN.md's reset budget), so the modules only a
+    in the heap before the title's frame (the reset budget, docs/DESIGN.md), so the modules only a
     game uses load with the first game. Breaks if turn.py or app.py import the coach or
     the log at their top again, or the title's screens pull in labels."""
     code = (

@@ -297,7 +297,7 @@ def test_sources_with_another_checksum_are_refused_before_unpacking(tmp_path, mo
 
 
 def test_each_heap_row_is_judged_by_its_layouts_budget():
-    """DESIGN.md's heap budgets: Yahtzee frozen within 52 KB, every other rule set within
+    """The heap budgets of docs/DESIGN.md: Yahtzee frozen within 52 KB, every other rule set within
     72 KB, a 1-seat .mpy game within 112 KB, a 4-seat .mpy game with 24 KB of the Pico's heap
     to spare. Judging a 73 KB Deluxe or a 53 KB Yahtzee as within fails it."""
     import heap

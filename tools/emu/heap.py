@@ -32,7 +32,7 @@ import emulator
 from mpy_run import smallest_heap
 
 RULE_NAMES = ("Yahtzee", "Yatzy", "Casino 5", "Casino 6", "Maxi", "Deluxe")
-# DESIGN.md's heap budgets. The frozen .uf2 completes within this much free heap ...
+# The heap budgets of docs/DESIGN.md. The frozen .uf2 completes within this much free heap ...
 UF2_BUDGET_KB = 72
 UF2_YAHTZEE_KB = 52  # ... and Yahtzee within this;
 # on the .mpy layout a 1-seat game within this, and each 4-seat game leaves this much spare.
@@ -154,7 +154,7 @@ def pico_free():
 
 
 def verdict(layout, rid, seats, kb, free=None):
-    """(budget, figure, ok) of one heap row: DESIGN.md's budget for that layout and game."""
+    """(budget, figure, ok) of one heap row: docs/DESIGN.md's budget for that layout and game."""
     if layout == "uf2" or seats == 1:
         limit = MPY_ONE_SEAT_KB if layout == "mpy" else UF2_YAHTZEE_KB if rid == 0 else \
             UF2_BUDGET_KB
