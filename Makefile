@@ -46,14 +46,14 @@ bench: bench-strategy bench-pico bench-web  ## every benchmark: CPU strength, th
 # the power model -> build/bench_pico.json and docs/PERFORMANCE.md. Needs node. Parts:
 # PICOARGS="--only heap --layout uf2 --rules maxi" (--help lists them); other rows are kept.
 bench-pico: $(STAMP)  ## the budgets on the emulated Pico -> docs/PERFORMANCE.md
-	$(BIN)/python tools/bench_pico.py $(PICOARGS)
+	$(BIN)/python tools/emu/bench_pico.py $(PICOARGS)
 
 # Put the firmware on a Pico over USB (.mpy matched to the board), or plain .py for Thonny.
 flash: $(STAMP)  ## put the firmware on a Pico over USB (.mpy)
-	$(BIN)/python tools/flash.py
+	$(BIN)/python tools/deploy/flash.py
 
 flash-src: $(STAMP)  ## the same as plain .py (for Thonny)
-	$(BIN)/python tools/flash.py --src
+	$(BIN)/python tools/deploy/flash.py --src
 
 # One file to flash: MicroPython v1.28.0 (../shared/micropython) with PicoYacht frozen in
 # and Expert's tables in a read-only ROMFS -> build/picoyacht-pico.uf2 (Pico, Pico W) and
@@ -61,13 +61,13 @@ flash-src: $(STAMP)  ## the same as plain .py (for Thonny)
 # (else says how); builds the two tables the device reads first if they are missing or
 # stale (cached like `make tables`). A few minutes the first time.
 uf2: $(STAMP)  ## one file to flash: build/picoyacht-pico.uf2 and picoyacht-pico2.uf2
-	$(BIN)/python tools/build_tables.py --only yahtzee_0,yatzy
+	$(BIN)/python tools/tables/build_tables.py --only yahtzee_0,yatzy
 	$(BIN)/python tools/uf2/build.py
 
 # What a version tag publishes (.github/workflows/release.yml): both .uf2 files, the web
 # site and SHA256SUMS in dist/.
 release: uf2  ## dist/: both .uf2 files, the web site and their SHA256SUMS
-	$(BIN)/python tools/release.py
+	$(BIN)/python tools/deploy/release.py
 
 lint: $(STAMP)  ## ruff over the firmware, the tests and the tools
 	$(BIN)/ruff check firmware host_tests tools
@@ -78,47 +78,48 @@ clean:  ## remove .venv, build/ and dist/
 # Desktop simulator of the unchanged firmware (MicroPython unix port, Pico-sized heap).
 # SIMARGS="--buttons 4" for the minimal build, "--cpython" to run under CPython.
 sim: $(PLAYS)  ## the desktop simulator (SIMARGS="--buttons 4" for the minimal build)
-	$(BIN)/python tools/sim.py $(SIMARGS)
+	$(BIN)/python tools/sim/sim.py $(SIMARGS)
 
 # PNG screenshots of every screen from the real framebuffer (build/shots, docs/shots).
 shots: $(STAMP)  ## PNG screenshots of every screen (build/shots, docs/shots)
-	$(BIN)/python tools/shots.py
+	$(BIN)/python tools/sim/shots.py
 
 # Expert's tables, every game and option with an optimum: exact DP (NumPy and a small C
 # kernel built with gcc), cached in tables/ (git-ignored); rebuilt only when the builder or
 # the rules change. About a minute for all of them.
 tables: $(PLAYS)  ## Expert's tables, cached in tables/
-	$(BIN)/python tools/build_tables.py
+	$(BIN)/python tools/tables/build_tables.py
 
 # The hint's "avg" without a table: Normal's shortfall from the final total, measured over
 # seeded games and written to firmware/picoyacht/final_gap.py (rerun when Normal changes).
 calibrate-avg: $(STAMP)  ## re-measure what Normal's estimate leaves out of the final total
-	$(BIN)/python tools/calibrate_avg.py
+	$(BIN)/python tools/tables/calibrate_avg.py
 
 # CPU levels and coach: every table's build time and optimum, the device policy's exact
 # loss on each table and serving other joker rules, 10,000 seeded games per level and rule
 # set, Expert agreement, MicroPython decision time, ops and RAM -> build/bench_strategy.json.
 bench-strategy: $(STAMP) tables  ## CPU levels and coach over seeded games (build/bench_strategy.json)
-	$(BIN)/python tools/bench_strategy.py $(BENCHARGS)
+	$(BIN)/python tools/tables/bench_strategy.py $(BENCHARGS)
 
 # hardware/PINS.md, wiring.svg and the Wokwi project, from firmware/config.py (also checks
 # an edited pin map: GPIOs used twice, Pico W radio pins, SDA/SCL the I2C block can't use).
 hardware: $(STAMP)  ## hardware/PINS.md, wiring.svg and the Wokwi project from config.py
-	$(BIN)/python tools/hardware.py
+	$(BIN)/python tools/hardware/wiring.py
 
 # A printable case and perfboard plan from config.py and hardware/layout.py: OpenSCAD
 # source, an STL and a preview PNG per part, perfboard.svg, for the config's build and its
 # 4-button build -> build/case/<n>-buttons/. Needs openscad and xvfb (apt).
 case: $(STAMP)  ## a printable case and perfboard plan, from config.py and hardware/layout.py
-	$(BIN)/python tools/case.py
+	$(BIN)/python tools/hardware/case.py
 
-# Issue 6 at full counts, on all cores (about 10 minutes): a power cut at every unit of
-# every save and an I/O error at every filesystem call (then a boot), 10,000 mutations per
-# saved file kind, 10^6 mashed button events, the heap over 100 games, display faults, the
-# watchdog, 1,000 CPU-only games in one process. One table; build/stress.json.
+# The robustness proofs at full counts, on all cores (about 10 minutes): a power cut at
+# every unit of every save and an I/O error at every filesystem call (then a boot), 10,000
+# mutations per saved file kind, 10^6 mashed button events, the heap over 100 games,
+# display faults, the watchdog, 1,000 CPU-only games in one process. One table;
+# build/stress.json.
 # STRESSARGS="--ci" for the test suite's counts, "--only mash,soak" for some of it.
 stress: $(STAMP)  ## power cuts, I/O errors, mutations and mashed buttons at full counts
-	$(BIN)/python tools/stress.py $(STRESSARGS)
+	$(BIN)/python tools/stress/stress.py $(STRESSARGS)
 
 # Play it in a browser: the unchanged firmware on MicroPython's WebAssembly port. Builds the
 # static site build/web (page, the pinned port from npm, the package as .mpy) and serves

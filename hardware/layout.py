@@ -1,6 +1,6 @@
 """PicoYacht's physical layout: where each part sits on the perfboard, beside the pin map.
 
-Plain data, read by tools/case.py (`make case`) from its path, like firmware/config.py.
+Plain data, read by tools/hardware/case.py (`make case`) from its path, like firmware/config.py.
 Edit it (and config.py) and `make case` gives a matching case and perfboard plan.
 
 Coordinates are perfboard holes on the 2.54 mm grid, seen from the component side: column

@@ -10,15 +10,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRMWARE = ROOT / "firmware"
 HOST_TESTS = ROOT / "host_tests"
-sys.path.insert(0, str(FIRMWARE))
 sys.path.insert(0, str(HOST_TESTS / "mp"))
 sys.path.insert(0, str(ROOT / "tools"))
-sys.path.append(str(ROOT / "tools" / "hostlib"))  # CPython stand-in for framebuf
+import paths  # noqa: E402  (the firmware, every tools/ folder, and hostlib's framebuf)
 
 import mpy_run  # noqa: E402
 from mpy_build import compile_package  # noqa: E402
+
+FIRMWARE = paths.FIRMWARE
+RIGS = paths.RIGS  # the players, rigs and fake flash the tools share with the tests
 
 _COMPILED = []
 
@@ -42,10 +43,10 @@ def run_micropython(script, heap="64k", args=(), timeout=600, extra_path=(), sou
     Returns the CompletedProcess; the caller asserts on stdout and returncode."""
     if mpy_run.micropython() is None:
         pytest.fail("micropython unix port not installed: run `make test` to bootstrap .venv")
-    paths = [FIRMWARE, HOST_TESTS / "mp", *extra_path]
+    where = [FIRMWARE, HOST_TESTS / "mp", RIGS, *extra_path]
     if not source:
-        paths.insert(0, compiled_firmware())
-    return mpy_run.run(script, paths, heap, args, timeout)
+        where.insert(0, compiled_firmware())
+    return mpy_run.run(script, where, heap, args, timeout)
 
 
 @pytest.fixture
@@ -59,7 +60,7 @@ def mp_run():
 # interpreters: CPython-only imports go inside the CPython-only tests, and on MicroPython
 # pytest and hypothesis are the stand-ins in mp/shim (host_tests/mp/README.md).
 def emulated_pico(pico):
-    """tools/pico.py, its emulator installed; the test skips, saying why, where it cannot."""
+    """tools/emu/emulator.py, installed; the test skips, saying why, where it cannot."""
     if pico.node() is None:
         pytest.skip("node is not installed: the emulated Pico runs in node")
     try:

@@ -17,9 +17,8 @@ import case_check
 import case_model
 import case_scad
 import pytest
+import wiring
 from test_hardware import PHYS
-
-import hardware
 
 from conftest import ROOT
 
@@ -28,7 +27,7 @@ RENDERED = ROOT / "build" / "case-test"  # renders are reused while the .scad is
 
 @pytest.fixture(scope="module")
 def cfg():
-    return hardware.load_config()
+    return wiring.load_config()
 
 
 @pytest.fixture(scope="module")
@@ -281,7 +280,7 @@ def _points(el):
 def test_perfboard_wires_follow_the_pin_table(cfg, layout, built, name):
     c, files = built[name]
     wires = {el.get("data-to"): el for el in _wires(files["perfboard.svg"])}
-    gpios = dict(cfg.BUTTONS) if name == "11-buttons" else hardware.minimal_buttons(cfg)
+    gpios = dict(cfg.BUTTONS) if name == "11-buttons" else wiring.minimal_buttons(cfg)
     pins_md = (ROOT / "hardware" / "PINS.md").read_text()
     pc, pr = c.build["pico_pin1"]
     for n in c.buttons:
@@ -305,7 +304,7 @@ def test_perfboard_wires_follow_the_pin_table(cfg, layout, built, name):
 def test_the_documented_perfboard_plans_are_current(built, name):
     committed = (ROOT / "docs" / "case" / ("perfboard-%s.svg" % name.split("-")[0])).read_text()
     assert committed == built[name][1]["perfboard.svg"], (
-        "docs/case is stale: run `python tools/case.py --docs`")
+        "docs/case is stale: run `python tools/hardware/case.py --docs`")
 
 
 # ---------------------------------------------------------------- the rendered meshes

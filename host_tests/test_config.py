@@ -14,11 +14,11 @@ import re
 
 import mpy_run
 import pytest
+import wiring
 
-import hardware
 from picoyacht import config_check
 
-from conftest import FIRMWARE, HOST_TESTS, ROOT, compiled_firmware, emulated_pico
+from conftest import FIRMWARE, HOST_TESTS, RIGS, ROOT, compiled_firmware, emulated_pico
 
 FULL_MAP = "up 13, down 14, ok 15, menu 16"
 BUILT_IN = "using the built-in settings"
@@ -83,8 +83,8 @@ def boots(paths):
     """{case: {"console": [...], "screen": name, "panel": [...], "after": [...]}} from one
     unix-port run of host_tests/mp/config_boot.py over the files."""
     out = mpy_run.compile_scripts(compiled_firmware(), (
-        ROOT / "tools" / "board_sim.py", HOST_TESTS / "fakefs.py", HOST_TESTS / "mp" /
-        "ui_play.py", HOST_TESTS / "mp" / "stress_rig.py", HOST_TESTS / "mp" / "stress_wdt.py",
+        ROOT / "tools" / "sim" / "board_sim.py", RIGS / "fakefs.py", RIGS / "ui_play.py",
+        RIGS / "stress_rig.py", RIGS / "stress_wdt.py",
         HOST_TESTS / "mp" / "panel_read.py", HOST_TESTS / "mp" / "config_boot.py"))
     r = mpy_run.run(mpy_run.call("config_boot", paths), [out], "512k", timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
@@ -143,7 +143,7 @@ def test_a_good_config_boots_straight_to_the_title(booted, name):
 def test_make_hardware_refuses_the_same_file_with_the_same_line(tmp_path, capsys, name, src,
                                                                 line):
     (path,) = write_cases(tmp_path, [(name, src)])
-    assert hardware.main(["--check", "--config", path]) == 1
+    assert wiring.main(["--check", "--config", path]) == 1
     err = capsys.readouterr().err.splitlines()
     assert err and err[0].startswith(line), err
 
@@ -151,7 +151,7 @@ def test_make_hardware_refuses_the_same_file_with_the_same_line(tmp_path, capsys
 @pytest.mark.parametrize("name, src", GOOD, ids=[c[0] for c in GOOD])
 def test_make_hardware_takes_a_good_file(tmp_path, capsys, name, src):
     (path,) = write_cases(tmp_path, [(name, src)])
-    assert hardware.main(["--check", "--config", path]) == 0
+    assert wiring.main(["--check", "--config", path]) == 0
 
 
 def test_the_built_in_settings_are_config_pys():
@@ -189,7 +189,7 @@ EMULATED = ("sda_string", "buttons_empty", "sys_exit")
 
 @pytest.fixture(scope="module")
 def pico():
-    import pico as p
+    import emulator as p
 
     return emulated_pico(p)
 

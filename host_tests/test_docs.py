@@ -10,7 +10,8 @@ from picoyacht import rules
 
 from conftest import ROOT
 
-DOCS = [ROOT / "README.md", ROOT / "docs" / "RULES.md", *sorted((ROOT / "hardware").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+        *sorted((ROOT / "hardware").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 README_WORDS = 2000
 # `make X` and `make X VAR=...` wherever the README gives a command

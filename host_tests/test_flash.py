@@ -29,7 +29,7 @@ def flash(tmp_path, *args, board=True, ver="1.29.0", tables=None, uf2="", free=8
         env["FAKE_BOARD_DIR"] = str(tmp_path)
     else:
         env.pop("FAKE_BOARD_DIR", None)
-    return subprocess.run([sys.executable, str(ROOT / "tools" / "flash.py"), *args],
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "deploy" / "flash.py"), *args],
                           capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -137,14 +137,14 @@ def test_manifest_freezes_the_package():
 
 
 def test_package_json_lists_every_firmware_file():
-    """mip installs exactly the firmware: regenerate with `python tools/gen_package.py`."""
+    """mip installs exactly the firmware: regenerate with `python tools/deploy/gen_package.py`."""
     import json
 
     pkg = json.loads((ROOT / "package.json").read_text())
     listed = {src for _, src in pkg["urls"]}
     on_disk = {str(p.relative_to(ROOT)) for p in (FIRMWARE / "picoyacht").glob("*.py")}
     on_disk |= {str(p.relative_to(ROOT)) for p in FIRMWARE.glob("*.py")}
-    assert listed == on_disk, "run: python tools/gen_package.py"
+    assert listed == on_disk, "run: python tools/deploy/gen_package.py"
     for dest, src in pkg["urls"]:  # relative URLs: they survive forks
         # the package where make flash puts it (one location), main.py and config.py in /
         want = "lib/picoyacht/" if "/picoyacht/" in src else ""

@@ -1,4 +1,4 @@
-"""The game log: JSON lines from picoyacht/gamelog.py, and tools/gamelog.py's CSV.
+"""The game log: JSON lines from picoyacht/gamelog.py, and tools/deploy/log_csv.py's CSV.
 
 A complete 2-player game (play() below, seeded LcgRoller) produces the log; under the
 MicroPython unix port it must give byte-identical lines. A twin module: tests marked
@@ -19,7 +19,7 @@ from scripted import LcgRoller
 if sys.implementation.name != "micropython":  # the host tool and what it writes
     import csv
 
-    import gamelog as tool
+    import log_csv as tool
 
 NAMES = ("Ann", 'Bo"b', "Cy\\", "Di")
 

@@ -11,8 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-
-import hardware
+import wiring
 
 from conftest import FIRMWARE, ROOT
 
@@ -26,7 +25,7 @@ PHYS = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 1
 
 @pytest.fixture(scope="module")
 def cfg():
-    return hardware.load_config(FIRMWARE / "config.py")
+    return wiring.load_config(FIRMWARE / "config.py")
 
 
 def buttons(cfg):
@@ -34,7 +33,7 @@ def buttons(cfg):
 
 
 def test_regenerated_files_match_committed(cfg, tmp_path):
-    assert hardware.main(["--out", str(tmp_path)]) == 0
+    assert wiring.main(["--out", str(tmp_path)]) == 0
     for rel in ("PINS.md", "wiring.svg", "wokwi/diagram.json", "wokwi/wokwi.toml"):
         fresh = (tmp_path / rel).read_bytes()
         committed = (HW / rel).read_bytes()
@@ -42,13 +41,13 @@ def test_regenerated_files_match_committed(cfg, tmp_path):
 
 
 def test_generation_is_deterministic(cfg):
-    assert hardware.outputs(cfg) == hardware.outputs(cfg)
+    assert wiring.outputs(cfg) == wiring.outputs(cfg)
 
 
 def test_button_names_are_the_firmwares(cfg):
     from picoyacht.buttons import BUTTON_NAMES
 
-    assert hardware.BUTTON_ORDER == BUTTON_NAMES
+    assert wiring.BUTTON_ORDER == BUTTON_NAMES
     assert set(cfg.BUTTONS) <= set(BUTTON_NAMES)
 
 
@@ -66,10 +65,10 @@ def test_config_pins_are_wireable(cfg):
 
 
 def test_pin_names_table():
-    assert hardware.GPIO_PIN == PHYS
-    assert hardware.GND_PINS == (3, 8, 13, 18, 23, 28, 38)
-    assert hardware.PIN_NAMES[33] == "AGND"  # the Pico datasheet's pinout: the ADC's ground
-    assert hardware.PIN_NAMES[36] == "3V3(OUT)" and hardware.PIN_NAMES[30] == "RUN"
+    assert wiring.GPIO_PIN == PHYS
+    assert wiring.GND_PINS == (3, 8, 13, 18, 23, 28, 38)
+    assert wiring.PIN_NAMES[33] == "AGND"  # the Pico datasheet's pinout: the ADC's ground
+    assert wiring.PIN_NAMES[36] == "3V3(OUT)" and wiring.PIN_NAMES[30] == "RUN"
 
 
 def _table(md, heading):
@@ -92,7 +91,7 @@ def test_pins_md_agrees_with_config(cfg):
     for name, g in buttons(cfg).items():
         row = full[name]
         assert row[2] == "GP%d" % g and int(row[3]) == PHYS[g], name
-        assert int(re.search(r"pin (\d+)", row[4]).group(1)) in hardware.GND_PINS
+        assert int(re.search(r"pin (\d+)", row[4]).group(1)) in wiring.GND_PINS
     mini = {r[1].strip("`"): r for r in _table(md, "Buttons: minimal build")}
     assert set(mini) == {"up", "down", "ok", "menu"}
     for name, row in mini.items():
@@ -101,7 +100,7 @@ def test_pins_md_agrees_with_config(cfg):
     assert oled["SDA"][3] == "GP%d" % cfg.SDA and int(oled["SDA"][2]) == PHYS[cfg.SDA]
     assert oled["SCL"][3] == "GP%d" % cfg.SCL and int(oled["SCL"][2]) == PHYS[cfg.SCL]
     assert int(oled["VCC"][2]) == 36
-    assert int(oled["GND"][2]) in hardware.GND_PINS
+    assert int(oled["GND"][2]) in wiring.GND_PINS
     assert "address 0x%02X" % cfg.OLED_ADDR in md
     gpios = [int(x) for x in re.findall(r"\| GP(\d+) \|", "\n".join(
         "|".join(r) for r in _table(md, "Buttons: full build")))]
@@ -111,7 +110,7 @@ def test_pins_md_agrees_with_config(cfg):
 def test_minimal_build_is_the_commented_line(cfg):
     src = (FIRMWARE / "config.py").read_text()
     line = next(ln for ln in src.splitlines() if re.match(r"\s*#\s*BUTTONS\s*=", ln))
-    assert hardware.minimal_buttons(cfg) == eval(line.split("=", 1)[1])  # noqa: S307
+    assert wiring.minimal_buttons(cfg) == eval(line.split("=", 1)[1])  # noqa: S307
 
 
 def test_wokwi_diagram_agrees_with_config(cfg):
@@ -160,7 +159,7 @@ def test_svg_is_wellformed_and_shows_every_gpio(cfg):
     texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
     for name, g in buttons(cfg).items():
         assert "GP%d" % g in texts
-        assert hardware.LABEL[name] in texts
+        assert wiring.LABEL[name] in texts
     for g in (cfg.SDA, cfg.SCL):
         assert "GP%d" % g in texts
     numbers = {t.text for t in root.iter("{http://www.w3.org/2000/svg}text")}
@@ -172,7 +171,7 @@ def _cfg_with(tmp_path, text):
     src = (FIRMWARE / "config.py").read_text() + "\n" + text + "\n"
     p = tmp_path / "config.py"
     p.write_text(src)
-    return hardware.load_config(p)
+    return wiring.load_config(p)
 
 
 @pytest.mark.parametrize("change, message", [
@@ -187,14 +186,14 @@ def _cfg_with(tmp_path, text):
     ("POWER_HOLD = 24", "POWER_HOLD must be GP0-22, 26-28 or None"),
 ])
 def test_bad_pin_maps_are_refused(tmp_path, change, message):
-    with pytest.raises(hardware.ConfigError, match=message):
-        hardware.check(_cfg_with(tmp_path, change))
+    with pytest.raises(wiring.ConfigError, match=message):
+        wiring.check(_cfg_with(tmp_path, change))
 
 
 def test_other_pin_maps_still_draw_every_connection(tmp_path):
     """A rewired build (OLED on I2C1 at GP26/27 on the right, a piezo) still generates."""
     cfg = _cfg_with(tmp_path, "I2C_ID = 1\nSDA = 26\nSCL = 27\nPIEZO = 22\nBATTERY_SENSE = True")
-    out = hardware.outputs(cfg)
+    out = wiring.outputs(cfg)
     ET.fromstring(out["wiring.svg"].split("\n", 1)[1])
     doc = json.loads(out["wokwi/diagram.json"])
     ends = {(a, b) for a, b, _c, _r in doc["connections"]}
@@ -204,7 +203,7 @@ def test_other_pin_maps_still_draw_every_connection(tmp_path):
 
 
 def test_check_mode(capsys):
-    assert hardware.main(["--check"]) == 0
+    assert wiring.main(["--check"]) == 0
     assert "pin map OK" in capsys.readouterr().out
 
 
@@ -233,14 +232,14 @@ def test_the_soft_power_latch_is_wired_where_config_says(tmp_path):
     """POWER_HOLD = 18 puts the latch's hold wire on GP18 (pin 24) in the table, the header
     map and the diagram. Breaks if any of them forgets it or puts it on another pin."""
     cfg = _cfg_with(tmp_path, "POWER_HOLD = 18")
-    out = hardware.outputs(cfg)
+    out = wiring.outputs(cfg)
     assert "- **Soft power**: GP18 (pin 24)" in out["PINS.md"]
     header = {r[2]: r[0] for r in _table(out["PINS.md"], "Every header pin")}
     header.update({r[3]: r[5] for r in _table(out["PINS.md"], "Every header pin")})
-    assert header["24"] == hardware.LATCH_LABEL
+    assert header["24"] == wiring.LATCH_LABEL
     root = ET.fromstring(out["wiring.svg"].split("\n", 1)[1])
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert "%s  GP18" % hardware.LATCH_LABEL in texts
-    plain = hardware.outputs(hardware.load_config(FIRMWARE / "config.py"))
+    assert "%s  GP18" % wiring.LATCH_LABEL in texts
+    plain = wiring.outputs(wiring.load_config(FIRMWARE / "config.py"))
     assert "Soft power**: not fitted" in plain["PINS.md"]
-    assert hardware.LATCH_LABEL not in plain["wiring.svg"]
+    assert wiring.LATCH_LABEL not in plain["wiring.svg"]

@@ -13,8 +13,7 @@ import xml.etree.ElementTree as ET
 import case
 import case_model
 import pytest
-
-import hardware
+import wiring
 
 from conftest import ROOT
 
@@ -25,7 +24,7 @@ AGND = 33
 
 @pytest.fixture(scope="module")
 def cfg():
-    return hardware.load_config()
+    return wiring.load_config()
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +37,7 @@ def docs():
 
 def expected_grounds(cfg):
     """{what: Pico pin} from config.py's pin plan: the OLED, each button, the battery."""
-    p = hardware.plan(cfg)
+    p = wiring.plan(cfg)
     want = {"oled": p["oled"]["gnd_pin"], "battery": p["gnd"]["battery"]}
     want.update({b["name"]: b["gnd_pin"] for b in p["buttons"]})
     return want
@@ -52,7 +51,7 @@ def ground_disagreements(cfg, docs):
     m = re.search(r"^\| GND \| GND \| (\d+) \| - \|$", pins, re.M)
     if not m or int(m.group(1)) != want["oled"]:
         out.append("PINS.md: OLED GND is not pin %d" % want["oled"])
-    for label, name in ((hardware.LABEL[n], n) for n in hardware.BUTTON_ORDER if n in want):
+    for label, name in ((wiring.LABEL[n], n) for n in wiring.BUTTON_ORDER if n in want):
         for row in re.findall(r"^\| %s \| `%s` \|.*\| GND \(pin (\d+)\) \|" % (
                 re.escape(label), name), pins, re.M):
             if int(row) != want[name]:
@@ -61,8 +60,8 @@ def ground_disagreements(cfg, docs):
         out.append("PINS.md: no battery return on pin %d" % want["battery"])
     if re.search(r"^\| %d \| A?GND \| (?!nothing)" % AGND, pins, re.M):
         out.append("PINS.md: AGND (pin 33) carries a return")
-    wiring = docs["wiring.svg"]
-    if "- to GND (pin %d)" % want["battery"] not in wiring:
+    svg = docs["wiring.svg"]
+    if "- to GND (pin %d)" % want["battery"] not in svg:
         out.append("wiring.svg: the battery's return is not pin %d" % want["battery"])
     for name in ("perfboard-11.svg", "perfboard-4.svg"):
         for el in ET.fromstring(docs[name]).iter(SVG + "polyline"):

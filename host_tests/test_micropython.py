@@ -31,10 +31,10 @@ def lines_without_comments(text):
     return [ln for ln in text.splitlines() if not ln.startswith("#")]
 
 
-# The rules core's heap: 64k held with about 1 KB to spare until the merges of issues 24-28
-# (full box names, the joker rule shared with the engine); since then the smallest heap
-# that completes is 64k or 65k depending on the clone's folder (fragmentation: the import
-# paths' lengths move it). Checked at 66k, just clear of that band.
+# The rules core's heap: 64k held with about 1 KB to spare until the core grew (full box
+# names, the joker rule shared with the engine); since then the smallest heap that
+# completes is 64k or 65k depending on the clone's folder (fragmentation: the import paths'
+# lengths move it). Checked at 66k, just clear of that band.
 CORE_HEAP = "66k"
 
 

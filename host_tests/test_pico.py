@@ -1,6 +1,6 @@
 """The firmware on the emulated Pico: MicroPython v1.28.0's real rp2 build on an emulated
-RP2040 (tools/pico.py), `make flash`'s layout on its flash, a short game played through
-the buttons by the device-side player (host_tests/mp/pico_probe.py).
+RP2040 (tools/emu/emulator.py), `make flash`'s layout on its flash, a short game played through
+the buttons by the device-side player (tools/rigs/pico_probe.py).
 
 Checked: the boot and setup frames against the goldens; every frame after a press (the
 roll animation aside) against the same presses replayed on the headless board with the
@@ -13,7 +13,7 @@ import pytest
 
 from conftest import HOST_TESTS, emulated_pico
 
-pico = pytest.importorskip("pico")
+pico = pytest.importorskip("emulator")
 
 GOLDEN = HOST_TESTS / "golden"
 

@@ -17,7 +17,7 @@ latch's hardware (power really gone, its RC time against the boot time). Needs n
 
 import pytest
 
-pico = pytest.importorskip("pico")
+pico = pytest.importorskip("emulator")
 
 from conftest import HOST_TESTS, emulated_pico  # noqa: E402
 

@@ -1,4 +1,5 @@
-"""tools/power_model.py: from the bench's busy time and ranged part currents to hours and days."""
+"""tools/emu/power_model.py: from the bench's busy time and ranged part currents to hours and
+days."""
 
 import re
 

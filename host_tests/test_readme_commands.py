@@ -179,7 +179,7 @@ def test_a_fresh_clone_goes_straight_to_the_title(tmp_path):
     import sys
 
     clone = fresh_clone(tmp_path)
-    sim = [sys.executable, str(clone / "tools" / "sim.py")]
+    sim = [sys.executable, str(clone / "tools" / "sim" / "sim.py")]
     text, code = run_in_terminal(sim, cwd=clone, answer=None)
     title = bytes.fromhex((HOST_TESTS / "golden" / "title.hex").read_text())
     assert OFFER not in text and "Expert's table" not in text, text[-2000:]

@@ -4,14 +4,11 @@ import hashlib
 import re
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+import release  # tools/deploy, on the path from conftest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import release  # noqa: E402
+from conftest import ROOT
 
 
 def targets(makefile):
@@ -94,7 +91,6 @@ def test_the_tag_workflow_publishes_what_release_writes():
     for name in (*release.UF2, release.SUMS):
         assert "dist/" + name in wf  # each file goes to the release
     assert re.search(r"upload-pages-artifact@v\d+\n\s+with:\n\s+path: dist/web\n", wf)
-    sys.path.insert(0, str(ROOT / "tools" / "uf2"))
-    import build
+    import build  # tools/uf2/build.py
 
     assert build.SOURCE_FILE in wf  # the sources the build checks

@@ -2,7 +2,7 @@
 is inside a save, or while a flash write holds the interrupts off, reach the debouncer once.
 
 The same thing on the emulated Pico, with the real firmware and flash stalls of a real
-chip's erase time, is `python tools/pico_stress.py presses` (in `make stress`)."""
+chip's erase time, is `python tools/stress/pico_stress.py presses` (in `make stress`)."""
 
 import importlib
 import sys

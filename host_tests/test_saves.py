@@ -1,7 +1,7 @@
-"""Issue 25's findings through the whole app: a save that is checked for being possible,
-a backup that is never the casualty, and a failed write that is said where the player
-looks. Each test names what it proves and the control that shows it can fail: every one
-of them failed on the code before issue 25 (checked with git stash)."""
+"""Saves through the whole app: a save that is checked for being possible, a backup that is
+never the casualty, and a failed write that is said where the player looks. Each test
+names what it proves and the control that shows it can fail: every one of them failed on
+the code before these checks (checked with git stash)."""
 
 import pytest
 from board_sim import Driver, HeadlessBoard
@@ -97,10 +97,10 @@ def files_with_backup(top, good):
     return fs
 
 
-# ---------------------------------------------------------------- findings 1 and 2
+# ---------------------------------------------------------------- a refused game file
 @pytest.mark.parametrize("top", ["finished", "impossible card"])
 def test_a_refused_game_file_never_hides_or_replaces_the_good_backup(top):
-    """Findings 1 and 2: a finished game, or a card no dice make (Full house 7), over a
+    """A finished game, or a card no dice make (Full house 7), over a
     good backup. The boot must offer the backup's game, and the next save must not rotate
     the refused file into .bak. Control: the old validator and the old boot accepted both
     (the finished game was then offered as nothing, and rotated over the backup)."""
@@ -143,9 +143,9 @@ def test_a_failed_game_save_is_not_said_once_game_over_deleted_the_game():
     assert Store(r.fs.reboot(), "/saves").load("game") is None
 
 
-# ---------------------------------------------------------------- finding 3
+# ---------------------------------------------------------------- records at game over
 def test_records_that_fail_at_game_over_are_said_and_the_game_is_kept():
-    """Finding 3: the flash is full when the records are written at game over. Game over
+    """The flash is full when the records are written at game over. Game over
     must say so, never "New best score!", and keep the game's save so that a reboot offers
     it (it is in no records). Control: the old app showed "New best score!", deleted the
     game, and the reboot's records showed 0 games."""
@@ -169,12 +169,12 @@ def test_records_that_fail_at_game_over_are_said_and_the_game_is_kept():
     assert again.reboot().app.records.games(YAHTZEE) == 1
 
 
-# ---------------------------------------------------------------- finding 4
+# ---------------------------------------------------------------- absurd records
 @pytest.mark.parametrize("games,best,name", [(1, 65535, "Ann"), (0, 9999, "Ann"),
                                              (0, 120, "Ann"), (3, 200, "")])
 @pytest.mark.parametrize("fmt", [2, 3])
 def test_absurd_records_are_refused_and_the_backup_used(games, best, name, fmt):
-    """Finding 4: best 65535, or a best with 0 games, was accepted, and the next save
+    """Best 65535, or a best with 0 games, was accepted, and the next save
     rotated it over the good records.bak; in the old format 2 as in format 3. Control:
     (3, 200, "Ann") loads; the old Records.unpack accepted all four."""
     make = records_v2 if fmt == 2 else records_v3
@@ -203,9 +203,9 @@ def test_the_records_bound_is_the_rule_sets_own():
                 saves.Records.unpack(make({rs.id: (1, cap + 1, "A")}))
 
 
-# ---------------------------------------------------------------- finding 5
+# ---------------------------------------------------------------- names cut in two
 def test_names_are_cut_between_characters_and_the_app_reads_its_own_file():
-    """Finding 5: three 3-byte characters (9 bytes) were accepted, then cut at 8 bytes
+    """Three 3-byte characters (9 bytes) were accepted, then cut at 8 bytes
     mid-character, and the next boot refused the app's own file. Control: the old
     _put_name cut at byte 8, and Settings.unpack raised on what pack wrote."""
     s = saves.Settings()
@@ -220,9 +220,9 @@ def test_names_are_cut_between_characters_and_the_app_reads_its_own_file():
         saves.Settings.unpack(bytes(data))  # more than pack() ever writes
 
 
-# ---------------------------------------------------------------- finding 7
+# ---------------------------------------------------------------- a failed delete
 def test_a_failed_delete_at_game_over_never_counts_the_game_twice():
-    """Finding 7: the game's delete fails at game over. The next boot must not offer the
+    """The game's delete fails at game over. The next boot must not offer the
     game one box before its end, and its records must count it once. Control: the old
     app offered it, and finishing it again made the count 2."""
     r = Rig(FakeFs())
@@ -237,11 +237,11 @@ def test_a_failed_delete_at_game_over_never_counts_the_game_twice():
     assert not any(p.startswith("/saves/game") for p in again.fs.files)  # cleaned at boot
 
 
-# ---------------------------------------------------------------- finding 8 and the "!"
+# ---------------------------------------------------------------- a failed settings save
 @pytest.mark.parametrize("err,todo", [(ENOSPC, "Full: clear records"),
                                       (EIO, "Check the filesystem")])
 def test_a_failed_settings_save_stays_in_view_until_it_succeeds(err, todo):
-    """Finding 8: the settings save at a game's start failed, and the game's begin cleared
+    """The settings save at a game's start failed, and the game's begin cleared
     the message before any screen showed it. Every header keeps the "!" until a save of
     settings works, and the menu says what failed and what to do. Control: the old app
     showed nothing (save_msg cleared in _begin, no "!" outside the play screen)."""

@@ -1,4 +1,4 @@
-"""The firmware's shape, as issue 24 set it: the Turn owns the turn's flow, screens call it
+"""The firmware's shape: the Turn owns the turn's flow, screens call it
 and draw, App stays a session of bounded size, and the small seams stay single.
 
 Most checks read the source (ast), so a rule broken anywhere fails here by name; the

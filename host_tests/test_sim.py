@@ -1,11 +1,11 @@
 """The desktop simulator around the firmware: the terminal renderings and their sizes, the
-game log file tools/gamelog.py reads, and booting into diagnostics."""
+game log file tools/deploy/log_csv.py reads, and booting into diagnostics."""
 
 import random
 import re
 
 import board_term
-import gamelog
+import log_csv
 import pytest
 import sim
 import ui_play
@@ -197,8 +197,8 @@ def test_diag_boots_into_diagnostics_with_this_boards_facts(term, monkeypatch, c
     assert A.Runner(board_term.make_board()).app.screen.NAME != "diag"
 
 
-def test_game_log_file_is_whole_lines_gamelog_reads(tmp_path):
-    """Every console line, uncut, into a file; gamelog.py finds every scored box in it."""
+def test_game_log_file_is_whole_lines_log_csv_reads(tmp_path):
+    """Every console line, uncut, into a file; log_csv.py finds every scored box in it."""
     path = tmp_path / "game.log"
     log = bytearray()
     p = ui_play.Player(FULL, log)
@@ -208,12 +208,12 @@ def test_game_log_file_is_whole_lines_gamelog_reads(tmp_path):
         p.play()
     text = path.read_text()
     assert max(len(line) for line in text.splitlines()) > 128  # the terminal cut these
-    (game,) = gamelog.games(text.splitlines())
+    (game,) = log_csv.games(text.splitlines())
     assert len(game.rows) == 2 * 13 and game.ended
     g = p.app.turn.game
     assert list(game.totals) == [g.total(s) for s in (0, 1)]
     assert [r["box"] for r in game.rows if r["seat"] == 0] != []
-    assert gamelog.main([str(path), "--csv", str(tmp_path / "g.csv")]) in (0, None)
+    assert log_csv.main([str(path), "--csv", str(tmp_path / "g.csv")]) in (0, None)
     assert (tmp_path / "g.csv").read_text().count("\n") == 1 + 2 * 13
 
 
@@ -357,17 +357,15 @@ def test_sim_gives_the_firmware_the_terminal_as_panel_and_a_file_for_its_output(
 def test_every_rule_sets_expert_game_fits_the_sims_heap_with_a_picos_spare(rid):
     """The simulator's heap stands for a Pico's (sim.HEAP_KB). The all-Expert 4-seat game
     with the coach judging every move must complete in it with the spare the Pico keeps
-    (tools/heap.py's MPY_SPARE_KB, scaled to this port): the CPU and the coach at full
+    (tools/emu/heap.py's MPY_SPARE_KB, scaled to this port): the CPU and the coach at full
     strength, with no engine error, in every rule set."""
-    from pathlib import Path
-
     import heap
 
     from conftest import ROOT, run_micropython
 
     spare = heap.MPY_SPARE_KB * sim.HOST_LIVE // sim.PICO_LIVE
     r = run_micropython("import expert_game; expert_game.main(%d)" % rid,
-                        heap="%dk" % (sim.HEAP_KB - spare), extra_path=[Path(ROOT / "tools")])
+                        heap="%dk" % (sim.HEAP_KB - spare), extra_path=[ROOT / "tools" / "sim"])
     assert r.returncode == 0 and "OK" in r.stdout, r.stdout[-1500:] + r.stderr[-1500:]
 
 

@@ -413,7 +413,7 @@ def test_no_module_uses_another_modules_private_names():
     assert sorted(private_reaches(old)) == [("invariants", "_allowed"), ("invariants", "_check")]
 
 
-# ---- issue 25, finding 2: score cards no dice can make ----------------------------------
+# ---- score cards no dice can make ---------------------------------------------------------
 def card(rid, box_abbr, points, turns=3, bet=10, **moves):
     """A 1-seat game mid-play whose filled boxes are the first `turns - 1` and `box_abbr`
     (holding `points`), every other filled box at 0: consistent but for what is set."""
@@ -457,7 +457,7 @@ POSSIBLE_CARDS = [  # the controls: the same shapes with scores dice make
 
 @pytest.mark.parametrize("rid,abbr,points,fields", IMPOSSIBLE_CARDS)
 def test_cards_no_dice_can_make_are_refused(rid, abbr, points, fields):
-    """Finding 2: the validator bounded each value only. Negative control: POSSIBLE_CARDS,
+    """A validator that bounded each value only let these through. Negative control: POSSIBLE_CARDS,
     the same positions with scores dice make, all load (and the old bound-only validator
     accepts every card here: checked against it with git stash)."""
     with pytest.raises(SnapshotError):

@@ -1064,11 +1064,11 @@ def test_a_save_after_its_own_save_opens_only_the_copy_it_writes():
         assert Store(fs.reboot()).load("game") == b"five"
 
 
-# ------------------------------------------------------------------ issue 25, finding 6
+# ------------------------------------------------------------------ every rename fails
 @pytest.mark.parametrize("fat", [False, True], ids=["rename-replaces", "fat-rename"])
 @pytest.mark.parametrize("err", [EIO, ENOSPC])
 def test_a_rename_that_keeps_failing_never_costs_the_backup(fat, err):
-    """Finding 6: every rename fails. The save fails, and both good copies stay: its
+    """Every rename fails. The save fails, and both good copies stay: its
     retry must not remove game.bak first. This test is also the control of the rename
     retry: the old _replace removed the target on any error but ENOSPC, and failed it."""
     fs = FakeFs(fat=fat)

@@ -26,14 +26,12 @@ if sys.implementation.name != "micropython":
     import math
     from functools import lru_cache
 
-    import numpy as np
-
-    from conftest import ROOT
-
-    sys.path.insert(0, str(ROOT / "tools"))
     import build_tables as bt
+    import numpy as np
     import strategy_np as sn
     import table_policy as tp
+
+    from conftest import ROOT
 
     TABLES = ROOT / "tables"
 # Open: Sixes, Three of a kind (Yatzy: One pair), Large straight (Yatzy: Small straight),

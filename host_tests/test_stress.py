@@ -1,18 +1,19 @@
-"""Issue 6 under test: power cuts and I/O errors at every filesystem step through the whole
-boot path, corrupted files, button mashing, the heap over 100 games, display faults, the
-watchdog and a soak, all on the MicroPython unix port (scripts in host_tests/mp/stress_*).
+"""The robustness proofs under test: power cuts and I/O errors at every filesystem step
+through the whole boot path, corrupted files, button mashing, the heap over 100 games,
+display faults, the watchdog and a soak, all on the MicroPython unix port (scripts in
+tools/rigs/stress_*).
 
-Counts are scaled for CI (tools/stress.py COUNTS, second column); PICOYACHT_STRESS=1 runs
+Counts are scaled for CI (tools/stress/stress.py COUNTS, second column); PICOYACHT_STRESS=1 runs
 the full counts of `make stress`. The counts each test ran go to build/test_stress.json
 (test_stress-gwN.json per worker of a parallel run).
-Heaps are 64-bit unix-port heaps: see tools/stress.py HEAPS and the report of `make stress`.
+Heaps are 64-bit unix-port heaps: see tools/stress/stress.py HEAPS and the report of `make stress`.
 """
 
 import json
 import os
 
 import pytest
-import stress  # tools/stress.py
+import stress  # tools/stress/stress.py
 
 from conftest import ROOT
 
@@ -83,7 +84,7 @@ def test_power_cut_at_every_flash_write_on_the_emulated_pico(out):
     """The real rp2 firmware and its littlefs (4096-byte blocks, 256-byte program): a cut
     before every flash erase and program of a run of saves, booted through _boot.py.
     Control: test_emulated_pico_cuts_catch_a_store_that_removes_first."""
-    if stress.emulator() is None:
+    if stress.emulator_ready() is None:
         pytest.skip("no ../shared/rp2emu on this machine")
     import subprocess
 
@@ -100,7 +101,7 @@ def test_power_cut_at_every_flash_write_on_the_emulated_pico(out):
 def test_emulated_pico_cuts_catch_a_store_that_removes_first(out, name):
     """The emulated Pico's cut proof over a store that removes the old copies before it
     saves (stress.EMU_NEGATIVE) must find the games it loses."""
-    if stress.emulator() is None:
+    if stress.emulator_ready() is None:
         pytest.skip("no ../shared/rp2emu on this machine")
     import subprocess
 

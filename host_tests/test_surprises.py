@@ -1,4 +1,4 @@
-"""No surprises (issue 28, item 3), through the real App on the headless board (CPython):
+"""No surprises for the player, through the real App on the headless board (CPython):
 a saved game is never replaced without asking, Maxi's status row fits at every count, a
 resume never replays dice nor gives a free roll, "Score 0?" waits for the next key, game
 over leads back to its summary and plays again, and one human against CPUs is not asked

@@ -1,6 +1,7 @@
-"""tools/ stays a toolbox the next maintainer can read (issue 24): every script is reached
-from a make target or the README, and the tools are smaller than the firmware they serve.
-And the performance report is written from a bench report, judged against the budgets.
+"""tools/ stays a toolbox the next maintainer can read: every script is reached from a make
+target or the README, no tool reaches into the tests, and the tools are smaller than the
+firmware they serve. And the performance report is written from a bench report, judged
+against the budgets.
 """
 
 import re
@@ -24,9 +25,11 @@ def lines(folder):
 
 
 def names(path, text):
-    """Whether `text` names the script at `path`: its file name, or an import of its stem."""
+    """Whether `text` names the script at `path`: its file name, an import of its stem, or
+    its stem quoted (a module a runner starts under MicroPython, as stress.py's jobs)."""
     stem = re.escape(path.stem)
-    return path.name in text or re.search(r"^\s*(from|import)\s+%s\b" % stem, text, re.M)
+    return path.name in text or re.search(r"^\s*(from|import)\s+%s\b|[\"']%s[\"']" % (
+        stem, stem), text, re.M)
 
 
 def unreached(roots, texts):
@@ -43,25 +46,39 @@ def unreached(roots, texts):
 
 def test_every_tools_script_is_reached_from_the_makefile_or_the_readme():
     """Roots: the Makefile, the README and the firmware (tools/hostlib stands in for what it
-    imports under CPython); a script is reached when a reached file names it. Scripts the
-    tools run from host_tests/ (device-side players, browser drivers) carry the chain.
+    imports under CPython); a script is reached when a reached file names it.
     Negative control: dropping perf_report.py's `import power_model` leaves
-    tools/power_model.py unreached (only its test names it); an unnamed file is caught."""
+    tools/emu/power_model.py unreached (only its test names it); an unnamed file is caught."""
     roots = [(ROOT / "Makefile").read_text(), (ROOT / "README.md").read_text()]
     roots += [p.read_text() for p in sources("firmware")]
-    helpers = sources("host_tests/mp") + sources("host_tests/web")
     tools = sources("tools")
-    texts = {p: p.read_text() for p in tools + helpers}
-    assert [p.relative_to(ROOT) for p in unreached(roots, texts) if p in tools] == []
+    texts = {p: p.read_text() for p in tools}
+    assert [p.relative_to(ROOT) for p in unreached(roots, texts)] == []
     orphan = ROOT / "tools" / "orphan_probe.py"
     assert unreached(roots, {**texts, orphan: ""})[-1:] == [orphan]
 
 
+def test_no_tool_reaches_into_the_tests():
+    """What the tools and the tests share lives in tools/ (tools/rigs: the players, probes
+    and fake flash that run under MicroPython or in the browser): no tool imports a test
+    module, puts host_tests on its path or runs a script from there. (Reading the golden
+    frames as data, and `make stress` running a test file through pytest, are not that.)
+    Negative control: the old `HOST_MP = HOST_TESTS / "mp"` of tools/paths.py is caught."""
+    reach = re.compile(r"HOST_TESTS|HOST_MP|host_tests[\"']?\s*/\s*[\"']?(mp|web)\b|"
+                       r"^\s*(from|import)\s+(conftest|test_\w+)\b", re.M)
+    bad = [p.relative_to(ROOT) for p in sources("tools") if reach.search(p.read_text())]
+    assert bad == []
+    assert reach.search('HOST_MP = HOST_TESTS / "mp"')
+
+
 def test_tools_are_smaller_than_the_firmware():
-    """Lines of .py, .mjs, .js, .html and .css outside node_modules. Negative control:
-    restoring the four unix-port bench scripts this cut removed (`git show
-    460739d:tools/bench.py` and bench_mp.py, bench_ui.py, bench_ui_mp.py) puts tools/ over."""
-    assert lines("tools") < lines("firmware"), (lines("tools"), lines("firmware"))
+    """Lines of .py, .mjs, .js, .html and .css outside node_modules, tools/rigs aside: those
+    are the players and rigs the tests drive too, counted with the tests they came from.
+    Negative control: restoring the four unix-port bench scripts an earlier cut removed (`git
+    show 460739d:tools/bench.py` and bench_mp.py, bench_ui.py, bench_ui_mp.py) puts tools/
+    over."""
+    host_side = lines("tools") - lines("tools/rigs")
+    assert host_side < lines("firmware"), (host_side, lines("firmware"))
 
 
 def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72):
@@ -74,7 +91,7 @@ def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72):
             "i2c_median_all": 81, "anim_ms_max": 14.3, "save": {"ms_max": 37.6},
             "sampling": "hard Timer"}
     return {"version": "abc1234", "when": "2026-11-27 01:00 UTC", "fws": ["1.28.0"],
-            "command": ".venv/bin/python tools/bench_pico.py", "seconds": 3725,
+            "command": ".venv/bin/python tools/emu/bench_pico.py", "seconds": 3725,
             "heap_fw": "1.28.0", "at": {"uf2 heap 4 4": "0ld0ld0"},
             "uf2": {"reset": {"title_ms": 81.5}, "heap 0 4": yahtzee_kb, "heap 4 4": 72,
                     "heap 5 4": {"error": "does not complete with 96 KB"},
@@ -130,6 +147,20 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     assert rows["smallest free heap: Yahtzee, 4 Expert seats, coach on @frozen .uf2"][3] \
         == "**FAIL**"
     assert rows["garbage per user action (max) @.mpy"][3] == "**FAIL**"
+
+
+def test_the_design_notes_state_every_budget_the_report_judges_by(tmp_path):
+    """Every target the report writes (a heap bound, a time, a byte count) is a budget of
+    docs/DESIGN.md's, so the notes and the judge cannot drift apart. Negative control: a
+    1-seat .mpy bound of 113 KB in heap.py, or "at most 150 ms" dropped from the notes,
+    fails here."""
+    doc = tmp_path / "PERFORMANCE.md"
+    perf_report.write(bench_report(), doc)
+    targets = {r[1] for r in table_rows(doc.read_text())[1:]}
+    design = (ROOT / "docs" / "DESIGN.md").read_text()
+    figures = {m for t in targets for m in re.findall(r"\d+ (?:KB|ms|B)\b", t)}
+    assert {"52 KB", "72 KB", "112 KB", "24 KB", "150 ms", "600 ms", "0 B"} <= figures
+    assert [f for f in sorted(figures) if f not in design] == []
 
 
 def test_the_committed_report_is_the_generated_one():

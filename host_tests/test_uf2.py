@@ -162,8 +162,9 @@ def test_an_rp2350_uf2_starts_with_the_e10_absolute_block(board):
 
 # ---------------------------------------------------------------- on the emulated Pico
 def _emulator():
-    """build/rp2emu with its npm dependency (tools/pico.py installs it), or a reason to skip."""
-    import pico  # tools/, on the path from conftest (here: ruff sorts it the same in any tree)
+    """build/rp2emu with its npm dependency (tools/emu/emulator.py installs it), or a reason
+    to skip."""
+    import emulator as pico  # tools/emu, on the path from conftest
 
     if shutil.which("node") is None or shutil.which("npm") is None:
         return "node/npm not installed"
@@ -229,7 +230,7 @@ def golden(name):
 
 
 def test_uf2_boots_to_the_title_screen(pico_uf2):
-    import pico
+    import emulator as pico
 
     # power on with an empty filesystem: the frozen entry point runs the game
     r = pico.boot_main(2600, firmware=pico_uf2, shotsAtMs=[1600], presses=[[1700, 15, 100]])
@@ -241,7 +242,7 @@ def test_uf2_boots_to_the_title_screen(pico_uf2):
 
 def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2):
     modules = [n[:-3] for n in PACKAGE if n != "__init__.py"] + ["version"]
-    import heap  # tools/heap.py: one all-Expert game on the .uf2
+    import heap  # tools/emu/heap.py: one all-Expert game on the .uf2
 
     check = "MODULES = %s\n%s" % (json.dumps(modules), FROZEN_CHECK)
     config = "WDT_MS = 0\nSAMPLE_MS = 20\n"
@@ -261,7 +262,7 @@ def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2)
 def test_uf2_maxi_expert_game_with_the_coach_completes_within_72_kb(pico_uf2):
     """The largest engine (six dice, 20 boxes, no table: Expert searches with Normal's
     estimate), four Expert seats and the coach judging every move, on the frozen firmware
-    with the heap budget free: the search must never fall back (tools/heap.py)."""
+    with the heap budget free: the search must never fall back (tools/emu/heap.py)."""
     import heap
 
     r = heap.game(heap.UF2_BUDGET_KB * 1024, seats=4, rules=4, coach=2,
@@ -296,7 +297,7 @@ def test_sources_with_another_checksum_are_refused_before_unpacking(tmp_path, mo
 
 
 def test_each_heap_row_is_judged_by_its_layouts_budget():
-    """DESIGN.md's heap budgets: Yahtzee frozen within 52 KB, every other rule set within
+    """The heap budgets of docs/DESIGN.md: Yahtzee frozen within 52 KB, every other rule set within
     72 KB, a 1-seat .mpy game within 112 KB, a 4-seat .mpy game with 24 KB of the Pico's heap
     to spare. Judging a 73 KB Deluxe or a 53 KB Yahtzee as within fails it."""
     import heap

@@ -1,6 +1,6 @@
 """Golden framebuffers of every screen, the font table, and PNG output.
 
-Frames come from host_tests/mp/shots_mp.py under the MicroPython unix port: real button presses
+Frames come from tools/rigs/shots_mp.py under the MicroPython unix port: real button presses
 on the headless board, captured from the emulated panel (what the driver sent). Regenerate
 after an intended UI change with:  UPDATE_GOLDEN=1 .venv/bin/pytest host_tests/test_ui.py
 """
@@ -14,7 +14,7 @@ import zlib
 import mpy_run
 import pytest
 
-from conftest import HOST_TESTS, ROOT, compiled_firmware
+from conftest import HOST_TESTS, RIGS, ROOT, compiled_firmware
 
 GOLDEN = HOST_TESTS / "golden"
 SCREENS = {
@@ -30,8 +30,8 @@ SCREENS = {
 
 @pytest.fixture(scope="module")
 def frames():
-    out = mpy_run.compile_scripts(compiled_firmware(), (ROOT / "tools" / "board_sim.py",
-                                                        HOST_TESTS / "mp" / "shots_mp.py"))
+    out = mpy_run.compile_scripts(compiled_firmware(), (
+        ROOT / "tools" / "sim" / "board_sim.py", RIGS / "shots_mp.py"))
     r = mpy_run.run(mpy_run.call("shots_mp"), [out], "256k", timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     import shots
@@ -78,8 +78,8 @@ def test_distinct_box_states_in_monochrome(frames):
 
 
 def test_font_is_generated_from_its_source():
-    r = subprocess.run([sys.executable, str(ROOT / "tools" / "mkfont.py"), "--check"])
-    assert r.returncode == 0, "run: python tools/mkfont.py"
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "deploy" / "mkfont.py"), "--check"])
+    assert r.returncode == 0, "run: python tools/deploy/mkfont.py"
 
 
 def test_png_writer_makes_a_valid_png(frames):

@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "tools" / "web"
-DRIVERS = ROOT / "host_tests" / "web"  # the port in Node, and the browser
+DRIVERS = ROOT / "tools" / "rigs"  # node_run.mjs: the port in Node; browser_check.mjs
 GOLDEN = ROOT / "host_tests" / "golden"
 CHROMIUM = Path("/usr/bin/chromium")
 STAND_IN_TABLE = "yahtzee.bin"  # the shared Yahtzee table's name: serves every joker rule
@@ -66,10 +66,10 @@ def golden(name):
 
 # ---------------------------------------------------------------- in Node, no browser
 def test_every_golden_frame_on_the_webassembly_port(site):
-    """host_tests/mp/shots_mp.py's 30 screens, drawn by the Python loops (the port has no viper),
+    """tools/rigs/shots_mp.py's 30 screens, drawn by the Python loops (the port has no viper),
     byte for byte the frames the unix port's viper loops made."""
     out = on_port(site, "import shots_mp\nshots_mp.main()\n",
-                  files=[ROOT / "host_tests" / "mp" / "shots_mp.py"])
+                  files=[DRIVERS / "shots_mp.py"])
     frames = dict(line.split()[1:] for line in out.splitlines() if line.startswith("FRAME "))
     assert len(frames) == len(list(GOLDEN.glob("*.hex")))
     for name, hexed in frames.items():
@@ -77,11 +77,10 @@ def test_every_golden_frame_on_the_webassembly_port(site):
 
 
 def test_a_game_with_a_cpu_seat_plays_to_its_end_on_the_port(site):
-    """host_tests/mp/ui_play.py: every press through the real loop, a Normal CPU seat
+    """tools/rigs/ui_play.py: every press through the real loop, a Normal CPU seat
     thinking with the engine, the scorecards full, no fault."""
     out = on_port(site, "import ui_play\nui_play.main(['players=2', 'cpus=1'])\n",
-                  files=[ROOT / "host_tests" / "mp" / "ui_play.py",
-                         ROOT / "host_tests" / "mp" / "scripted.py"])
+                  files=[DRIVERS / "ui_play.py", DRIVERS / "scripted.py"])
     assert "OK presses=" in out
 
 
@@ -247,7 +246,7 @@ def browser(site):
 
 def test_the_canvas_shows_the_golden_frames(browser):
     """Title, setup, name, the start item, hand-over and the play screen, read back from
-    the canvas's pixels after the same presses as host_tests/mp/shots_mp.py, by keyboard."""
+    the canvas's pixels after the same presses as tools/rigs/shots_mp.py, by keyboard."""
     shots = browser["frames"]["shots"]
     assert set(shots) == {"title", "setup", "name", "setup_start", "handover", "play_ready"}
     for name, hexed in shots.items():

@@ -1,26 +1,30 @@
-"""The repository's folders on sys.path, set up in this one place: tools/ and the firmware
-package first; then, after everything installed, the scripts that also run under
-MicroPython (host_tests/mp, with their helpers in host_tests), the .uf2 and web tools
-(tools/uf2, tools/web), and tools/hostlib, whose `micropython` module gives the firmware
-`const` under CPython.
+"""The repository's folders on sys.path, set up in this one place.
 
-A script run as `python tools/x.py` has tools/ on its path already and imports this before
-the firmware; scripts in tools/uf2 and tools/web add tools/ first.
+tools/ is a set of folders by role (the README names each); their modules import each
+other by bare name, so each folder goes on the path here, after the firmware package.
+tools/uf2 and tools/web come after everything (uf2's main.py is the .uf2's entry and must
+not shadow firmware/main.py), and tools/hostlib last: its `framebuf` and `micropython`
+stand in under CPython for what the MicroPython ports build in.
+
+A script run as `python tools/<folder>/x.py` has only its own folder on its path: it puts
+tools/ first and imports this before anything else of the project.
 """
 
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+TOOLS = Path(__file__).resolve().parent
+ROOT = TOOLS.parent
 FIRMWARE = ROOT / "firmware"
-TOOLS = ROOT / "tools"
 BUILD = ROOT / "build"
-HOST_TESTS = ROOT / "host_tests"
-HOST_MP = HOST_TESTS / "mp"  # scripts that run under MicroPython and on the device
+# Scripts that run under MicroPython (unix port, emulated Pico) or in the browser, for the
+# tools and the tests alike: players, probes, stress jobs, the fake flash.
+RIGS = TOOLS / "rigs"
+ROLES = ("sim", "mpy", "deploy", "emu", "tables", "hardware", "stress", "rigs")
 
-for _p in (TOOLS, FIRMWARE):
+for _p in reversed((FIRMWARE, TOOLS, *(TOOLS / r for r in ROLES))):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
-for _p in (HOST_MP, HOST_TESTS, TOOLS / "uf2", TOOLS / "web", TOOLS / "hostlib"):
+for _p in (TOOLS / "uf2", TOOLS / "web", TOOLS / "hostlib"):
     if str(_p) not in sys.path:
         sys.path.append(str(_p))

@@ -10,7 +10,7 @@ from micropython import const
 
 # The sounds (indexes into SOUNDS and PRIORITY).
 HOLD = const(0)  # a die held or released: a click
-ROLL = const(1)  # the dice rattle for as long as the roll animation (about 300 ms)
+ROLL = const(1)  # the dice rattle for as long as the roll animation (play.py's frames)
 SCORE = const(2)  # a box scored with points
 SCRATCH = const(3)  # a box scored with 0
 YAHTZEE = const(4)  # a Yahtzee / Yatzy (5 or 6 of a kind) scored: the fanfare

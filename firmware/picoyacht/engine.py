@@ -58,9 +58,9 @@ ONE = const(65536)  # fixed point: 1 point
 NEG = const(-(1 << 29))
 STAGES = const(2)  # re-roll stages searched (a classic turn has at most two re-rolls)
 
-# Work per yield in COST units, about 1 us each on the Pico (measured per chunk kind on the
-# emulated one): per roll of a box's fill, per value read from the table, per value of
-# Normal's estimate (six dice: about twice as much).
+# Work per yield in COST units, set per chunk kind on the emulated Pico so that a unit is
+# about the same time whatever the work: per roll of a box's fill, per value read from the
+# table, per value of Normal's estimate (six dice: about twice as much).
 _C_FILL = const(40)
 _C_READ = const(1000)
 _C_HEUR = const(1300)

@@ -16,7 +16,7 @@ from picoyacht.dice import drain, zeros
 from picoyacht.engine_tables import collect_steps
 
 # Normal's tuning: picked by a small grid over seeded games of the NumPy twin
-# (tools/strategy_np.py) on Yahtzee, Yatzy, Maxi and Deluxe.
+# (tools/tables/strategy_np.py) on Yahtzee, Yatzy, Maxi and Deluxe.
 PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
 YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
 _CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)

@@ -3,7 +3,7 @@
 Why a module of its own: the viper emitter is not in every MicroPython (the WebAssembly
 port has none: there the decorator is a compile error), and one module that does not
 compile must not take the package with it. fast.py imports these where they compile (the
-Pico, whose .mpy carries them as armv6m code from tools/mpy_build, and the unix port the
+Pico, whose .mpy carries them as armv6m code from tools/mpy/mpy_build, and the unix port the
 golden frames are rendered on) and falls back to its Python loops elsewhere (CPython,
 the browser). Both give identical bytes: host_tests/test_fast.py runs each against the
 same pixel references.

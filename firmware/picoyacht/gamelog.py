@@ -5,8 +5,8 @@
      "dice":[..],"box":..,"score":..,"bonus":..,"total":..}
     {"ev":"end","rules":..,"seed":..,"players":[names],"totals":[..],"winners":[seats]}
 
-tools/gamelog.py turns a captured log into a CSV and a plot. Lines are built by hand, not
-with json.dumps: the key order is then fixed and the text is byte-identical on MicroPython
+tools/deploy/log_csv.py turns a captured log into a CSV. Lines are built by hand, not with
+json.dumps: the key order is then fixed and the text is byte-identical on MicroPython
 and CPython (their dicts order keys differently). Names are printable ASCII (game.py makes
 them so); quotes and backslashes are escaped anyway, so any string stays valid JSON.
 """

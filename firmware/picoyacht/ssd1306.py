@@ -1,7 +1,7 @@
 """SSD1306 128x64 OLED over I2C: a framebuf.FrameBuffer that sends only what changed.
 
-Why not just show() every frame: a full frame is 1024 data bytes, 23.5 ms at 400 kHz,
-while a button press typically changes a few dozen columns of one or two of the eight
+Why not just show() every frame: a full frame is 1024 data bytes, a long wait on a 400 kHz
+bus, while a button press typically changes a few dozen columns of one or two of the eight
 128-byte pages. flush() compares each page with a shadow copy of what the panel holds,
 finds the changed column span of every page that differs, and plans windows:
 
@@ -14,7 +14,7 @@ finds the changed column span of every page that differs, and plans windows:
 * a narrower window is split where enough columns in between are unchanged on all its
   pages (the gaps between a roll's five dice): each part costs a column command, an
   address and control byte a page, and the time of those writes (each costs the Pico
-  about as much as 5 more bytes on the bus), and the columns skipped pay;
+  time of its own, counted as _WRITE_COST bus bytes), and the columns skipped pay;
 * the controller's window is remembered: a window equal to the last one costs no command
   at all, a change of pages only or of columns only costs 3 command bytes instead of 6.
 
@@ -22,8 +22,8 @@ No allocation per flush. A full-width window's pages are contiguous in the frame
 which sits one byte into a larger buffer: the byte before the window's first page is set
 to the data control byte for the write and restored after it, and one preallocated view
 (one per first page and page count) goes out with i2c.writeto. One buffer, because the rp2
-port's writevto copies several into a heap block of their total length (a full frame
-needed 1,025 contiguous free bytes, and failed for them in a tight heap). A narrower
+port's writevto copies several into a heap block of their total length (a full frame then
+needs one free block as long as itself, which a fragmented heap may not have). A narrower
 window goes page by page through two small scratch buffers: w = 8q + r bytes are copied
 into scratch A (r < 8 bytes) and scratch B (8q bytes), and sent as the preallocated views
 A[:r] and B[:8q] (7 + 17 views instead of one per length) with writevto, whose copy is

@@ -1,7 +1,7 @@
 """Expert's table: the optimal value of every turn-start position, read from flash.
 
-Written by tools/build_tables.py, one file per game and option (Sharp Dice changes every
-value). A position is (filled mask, upper total capped at the bonus threshold, Yahtzee-bonus
+Written by tools/tables/build_tables.py, one file per game and option (Sharp Dice changes
+every value). A position is (filled mask, upper total capped at the bonus threshold, Yahtzee-bonus
 flag). Lossless collapses: once the upper bonus is decided (reached, or out of reach) the
 upper total no longer matters, and two totals that no remaining upper scores can tell apart
 share one value. What is stored, per group of (lower mask, flag, upper mask): a 16-bit

@@ -7,7 +7,7 @@ lightsleep(), which records what the chip would see at that moment and returns, 
 would. Everything around it is the real firmware on the emulated chip: the saves on the
 littlefs flash, the SSD1306 over I2C, the sampling Timer, the watchdog, the soft-power
 latch's pin and the wake registers written through machine.mem32. Presses travel the
-driver's handshake (tools/pico_probe.py: GPIO + 1 on GP17..21, GP22 toggled), so after the
+driver's handshake (tools/rigs/pico_probe.py: GPIO + 1 on GP17..21, GP22 toggled), so after the
 wake a press goes pin, Timer, ring, debouncer, app.
 
 Lines out: "K name value" for the host to read.

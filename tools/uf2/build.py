@@ -11,8 +11,8 @@ regions of flash and leaves the third alone:
     0               the firmware: MicroPython, the frozen picoyacht package, config.py
                     defaults, the entry point and picoyacht/version.py (git describe)
     ROMFS base      a read-only ROMFS image mounted at /rom: /rom/tables/ holds every built
-                    table that fits, the defaults first (tools/device_tables.py), read in
-                    place from flash (no heap, not in the player's files)
+                    table that fits, the defaults first (tools/tables/device_tables.py),
+                    read in place from flash (no heap, not in the player's files)
     storage base    the player's littlefs (/): never written by the .uf2, so saves and
                     records survive flashing a newer one
 
@@ -30,8 +30,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+import paths
+
+import device_tables  # which tables a board carries, in what order
+
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+ROOT = paths.ROOT
 BUILD = ROOT / "build"
 GEN = BUILD / "uf2-gen"
 # The MicroPython v1.28.0 sources the firmware is built from: the rp2 port with the
@@ -43,8 +48,6 @@ TARBALL = Path(os.environ.get(
 MP = BUILD / "micropython-1.28.0"
 PORT = MP / "ports" / "rp2"
 TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
-sys.path.insert(0, str(HERE.parent))
-import device_tables  # noqa: E402  (tools/: which tables a board carries, in what order)
 
 DEVICE_TABLES = device_tables.DEFAULTS  # every .uf2 carries these; the rest where they fit
 PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "cmake")

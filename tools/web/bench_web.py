@@ -21,14 +21,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: paths does the rest
-import build_site  # noqa: E402
-import npm  # noqa: E402
-import paths  # noqa: E402
-import serve  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+import paths
+
+import build_site
+import npm
+import serve
 
 ROOT = paths.ROOT
-DRIVERS = paths.HOST_TESTS / "web"  # the port in Node, and the browser
+DRIVERS = paths.RIGS  # node_run.mjs: the port in Node; browser_check.mjs: the page
 SITE = ROOT / "build" / "web-bench"
 CHROMIUM = Path("/usr/bin/chromium")
 

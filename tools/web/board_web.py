@@ -9,7 +9,7 @@ board_sim's emulated SSD1306, so the canvas shows what the real driver sent; the
 reads its RAM straight from the wasm heap (ram_address).
 
 Everything else comes from `host`, an object of the page's: entropy (crypto.getRandomValues),
-tones (WebAudio), the page's storage, and its messages. In Node, host_tests/web/node_run.mjs
+tones (WebAudio), the page's storage, and its messages. In Node, tools/rigs/node_run.mjs
 gives one of its own (the web tests: a Map for the storage).
 """
 

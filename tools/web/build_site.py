@@ -4,7 +4,7 @@
 
 What goes in: the page (index.html, page.js, bundle.mjs), the pinned MicroPython
 WebAssembly port from npm (mp/), and firmware.bin: config.py, the picoyacht package, and
-the two boards (tools/board_sim.py, tools/web/board_web.py), compiled to .mpy (bytecode
+the two boards (tools/sim/board_sim.py, tools/web/board_web.py), compiled to .mpy (bytecode
 the port loads without compiling: no -march, as it has no native emitter; fast_viper,
 which needs one, stays out and fast.py plays its Python loops), in one file the page
 unpacks into the port's filesystem. And Expert's tables from tables/ (`make tables`) with
@@ -25,13 +25,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+import paths
+
+import npm
+import site_extras
+from mpy_build import mpy_cross
+
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
-sys.path.insert(0, str(ROOT / "tools"))  # paths does the rest
-import npm  # noqa: E402
-import paths  # noqa: E402, F401
-import site_extras  # noqa: E402
-from mpy_build import mpy_cross  # noqa: E402
+ROOT = paths.ROOT
 
 PAGE_FILES = ("index.html", "page.js", "bundle.mjs")
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
@@ -41,7 +43,7 @@ LIB = "/lib/"  # on the port's sys.path
 def sources():
     """(path in the port's filesystem, source file) of every module the page runs."""
     out = [("config", ROOT / "firmware" / "config.py"),
-           ("board_sim", ROOT / "tools" / "board_sim.py"),
+           ("board_sim", paths.TOOLS / "sim" / "board_sim.py"),
            ("board_web", HERE / "board_web.py")]
     for src in sorted((ROOT / "firmware" / "picoyacht").glob("*.py")):
         out.append(("picoyacht/" + src.stem, src))

@@ -12,7 +12,7 @@ const MIN_PRESS_MS = 60; // a click shorter than the debouncer's window still co
 const LIT = [150, 220, 255]; // an SSD1306's blue-white
 const DIM = [70, 104, 122]; // the firmware's dimmed contrast
 const OFF = [4, 7, 10];
-// The simulator's keys (tools/board_term.py), plus arrows and Esc; the 4-button build
+// The simulator's keys (tools/sim/board_term.py), plus arrows and Esc; the 4-button build
 // takes the keys of the buttons it has. host_tests/test_keys.py checks the legends.
 const KEYS_FULL = { "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, " ": 6, r: 6, w: 7, k: 7,
   arrowup: 7, s: 8, j: 8, arrowdown: 8, enter: 9, o: 9, a: 9, m: 10, b: 10, backspace: 10,

@@ -17,7 +17,9 @@ import sys
 import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+from paths import ROOT
+
 TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
          ".bin": "application/octet-stream", ".json": "application/json",
          ".webmanifest": "application/manifest+json", ".txt": "text/plain; charset=utf-8"}
@@ -52,7 +54,6 @@ _BUILDING = threading.Lock()  # one build at a time: two requests for a table bu
 def bring_table(site, file, cache):
     """Puts tables/<file> into the site, building it into `cache` first if it is not
     there (or stale)."""
-    sys.path.insert(0, str(ROOT / "tools"))
     import build_tables
 
     if (site / "tables" / file).exists():

@@ -1,0 +1,266 @@
+"""`make bench-pico`: the budgets judged on the emulated Pico, written to docs/PERFORMANCE.md.
+
+The real MicroPython rp2 firmware on an emulated RP2040 (tools/emu/emulator.py), in the two layouts
+a player can flash:
+  uf2   the frozen build/picoyacht-pico.uf2 of `make uf2`: reset, and the smallest heap
+        per rule set (tools/emu/heap.py);
+  mpy   `make flash`'s files on stock MicroPython (v1.28.0; --fw 1.28.0,1.24.1 adds more),
+        played through the buttons by tools/rigs/pico_probe.py's player: garbage, pass
+        times, I2C bytes, CPU passes, reset, Ctrl-C, and the heap per rule set.
+Parts: --only reset,play,ctrlc,cpu,heap; --layout uf2 or mpy; --rules for the heap and CPU
+rows (ids or names, default all). A run keeps the rows of build/bench_pico.json it does not
+measure (--fresh drops them; --resume also skips those already measured at this version),
+writes each figure there as it comes, then rewrites docs/PERFORMANCE.md (tools/emu/perf_report.py).
+Nothing is asserted. Every run plays the same games (the probe's boot entropy is fixed).
+"""
+
+import argparse
+import fcntl
+import functools
+import json
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+import paths
+
+import emulator
+import heap
+import perf_report
+from perf_report import ACTIONS, CTRLC_SCREENS, LEVELS, UF2
+
+I2C_US_PER_BYTE = 22.5  # 9 bits at 400 kHz
+JOBS = 2  # emulator processes at a time
+OUT = perf_report.REPORT
+PARTS = ("reset", "play", "ctrlc", "cpu", "heap")
+# Bisection windows (KB): (lo known to fail, hi checked first, step). A 4-seat game on the
+# .mpy layout gets up to the Pico's whole free heap.
+UF2_WINDOW = (44, 80, 1)
+MPY_ONE_SEAT = (64, 160, 4)
+MPY_LO, MPY_STEP = 96, 4
+
+
+def log(msg):
+    sys.stderr.write("[bench-pico %s] %s\n" % (time.strftime("%H:%M:%S"), msg))
+    sys.stderr.flush()
+
+
+def wire(rec):
+    """I2C bytes on the wire for a record: data after the address, plus one address each."""
+    return rec[4] + rec[5]
+
+
+def pass_ms(rec):
+    """The pass on the emulated clock plus the modelled I2C time of what it sent."""
+    return (rec[2] + wire(rec) * I2C_US_PER_BYTE) / 1000
+
+
+# ---------------------------------------------------------------- measuring
+def play(fw, turns):
+    """A 1-player game through the buttons with a tour of menu, pages and cursors."""
+    p = emulator.probe({"players": 1, "tour": 1, "turns": turns}, fw)
+    res = {"completed": p.completed, "faults": p.faults()[:5],
+           "sampling": " ".join(p.summary.get("sampling", ["?"])), "actions": {}, "idle": {}}
+    for kind in ACTIONS:
+        recs = [r for r in p.records if r[0] == kind]
+        if recs:
+            allocs = [r[3] for r in recs if r[3] is not None]
+            res["actions"][kind] = {
+                "n": len(recs), "alloc_max": max(allocs) if allocs else None,
+                "ms_max": round(max(pass_ms(r) for r in recs), 1),
+                "ms_median": round(statistics.median(pass_ms(r) for r in recs), 1),  # power
+                "emulated_ms_max": round(max(r[2] for r in recs) / 1000, 1),
+                "i2c_median": statistics.median(wire(r) for r in recs)}
+    every = [r for r in p.records if r[0] in ACTIONS]
+    res["i2c_median_all"] = statistics.median(wire(r) for r in every) if every else None
+    saves = [r for r in p.records if r[0] == "save"]
+    if saves:  # the pass after a scored box (or undo): its log line and the game's save
+        res["save"] = {"ms_max": round(max(r[2] for r in saves) / 1000, 1)}
+    anim = [r for r in p.records if r[0] == "anim"]
+    if anim:
+        res["anim_ms_max"] = round(max(pass_ms(r) for r in anim), 1)
+    for st, (n, alloc, mx, passes, us) in p.idle.items():
+        res["idle"][st] = {"sampled": n, "alloc_per_pass": alloc / n if n else None,
+                           "ms_max": mx / 1000, "passes": passes,
+                           "ms_mean": round(us / passes / 1000, 3) if passes else None}
+    return res
+
+
+def cpu(fw, level, rid, turns, tables):
+    p = emulator.probe({"players": 4, "cpus": 4, "level": level, "rules": rid, "turns": turns,
+                    "record": 1}, fw, tables=tables)
+    ms = [pass_ms(r) for r in p.records if r[0] in ("cpu", "save")]  # a CPU's save too
+    passes = p.summary.get("passes", [])  # also the passes that drew nothing (imports)
+    whole = (int(passes[passes.index("max_cpu_us") + 1]) / 1000 if "max_cpu_us" in passes
+             else None)
+    return {"level": LEVELS[level], "rules": rid, "passes": len(ms), "any_pass_max_ms": whole,
+            "max_ms": round(max(ms), 1) if ms else None, "over_50": sum(m > 50 for m in ms),
+            "completed": p.completed, "faults": p.faults()[:3]}
+
+
+def ctrlc(fw, screen):
+    opts = {"players": 2, "cpus": 1, "arm": screen, "tour": 1 if screen in ("menu", "scores")
+            else 0, "record": 0}
+    p = emulator.probe(opts, fw, ctrlc_delays=(137,))
+    c = (p.raw.get("ctrlc") or [{}])[0]
+    return {"screen": screen, "tries": c.get("tries"), "ms": c.get("replMs")}
+
+
+def reset(fw=emulator.DEFAULT_FW, firmware=None):
+    """Power-on to the title frame (main.py, or the .uf2's frozen entry), and a Ctrl-C."""
+    r = emulator.boot_main(2500, fw, ctrlc_at=1500, firmware=firmware)
+    c = (r.get("ctrlc") or [{}])[0]
+    return {"title_ms": r.get("titleMs"), "ctrlc_tries": c.get("tries")}
+
+
+def smallest(layout, rid, seats, window, a):
+    """The heap row's figure: the smallest KB that completes, or why it cannot say."""
+    lo, hi, step = window
+    if a.window:  # the answer roughly known: fewer runs
+        lo, hi = map(int, a.window.split(","))
+    kb, failure = heap.smallest(layout, rid, seats, lo, hi, step=step, jobs=a.jobs, log=log)
+    if kb is None:
+        return {"error": "does not complete with %d KB: %s" % (hi, (failure or "")[-200:])}
+    return kb
+
+
+def jobs_for(a, tables, uf2):
+    """(where, name, function) for every measurement the arguments select."""
+    fws, rids = a.fw.split(","), heap.rule_ids(a.rules)
+    only, layouts = set(a.only.split(",")), set(a.layout.split(","))
+    jobs = []
+    if "mpy" in layouts:
+        for fw in fws:
+            if "reset" in only:
+                jobs.append((fw, "reset", lambda fw=fw: reset(fw)))
+            if "play" in only:
+                jobs.append((fw, "play", lambda fw=fw: play(fw, a.turns)))
+            if "ctrlc" in only:
+                jobs += [(fw, "ctrlc " + s, lambda fw=fw, s=s: ctrlc(fw, s)) for s in CTRLC_SCREENS]
+            if "cpu" in only:
+                jobs += [(fw, "cpu %d %d" % (lvl, rid), lambda fw=fw, lvl=lvl, rid=rid:
+                          cpu(fw, lvl, rid, a.cpu_turns, tables))
+                         for rid in rids for lvl in map(int, a.levels.split(","))
+                         if rid == 0 or lvl == 3]  # every level on Yahtzee, Expert elsewhere
+        if "heap" in only:
+            fw = emulator.DEFAULT_FW  # the bisections run on the stock firmware a player gets
+            free = functools.cache(lambda: heap.pico_free() // 1024)  # KB, measured once
+            jobs.append((fw, "repl free", lambda: free() * 1024))
+            if a.seats in (0, 1) and 0 in rids:
+                jobs.append((fw, "heap 0 1", lambda: smallest("mpy", 0, 1, MPY_ONE_SEAT, a)))
+            if a.seats in (0, 4):
+                jobs += [(fw, "heap %d 4" % rid, lambda rid=rid: smallest(
+                    "mpy", rid, 4, (MPY_LO, free(), MPY_STEP), a)) for rid in rids]
+    if "uf2" in layouts and uf2:
+        if "reset" in only:
+            jobs.append((UF2, "reset", lambda: reset(firmware=uf2)))
+        if "heap" in only and a.seats in (0, 4):
+            jobs += [(UF2, "heap %d 4" % rid,
+                      lambda rid=rid: smallest("uf2", rid, 4, UF2_WINDOW, a)) for rid in rids]
+    return fws, jobs
+
+
+def run_all(a):
+    tables = all((paths.ROOT / "tables" / n).exists() for n in ("yahtzee.bin", "yatzy.bin"))
+    uf2 = heap.UF2 if heap.UF2.exists() else None
+    if uf2 is None and "uf2" in a.layout:
+        log("no %s: the frozen rows need `make uf2` first" % heap.UF2.name)
+    emulator.install()
+    for probe, with_tables in ((True, tables), (False, tables)):
+        emulator.image(probe, with_tables)  # staged once, before the parallel runs
+    fws, jobs = jobs_for(a, tables, uf2)
+    meta = dict(when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), version=version(),
+                turns=a.turns, cpu_turns=a.cpu_turns, expert_tables=tables,
+                command=command(a), heap_fw=emulator.DEFAULT_FW)
+    rep = merge(meta, fws, fresh=a.fresh)
+    if a.resume:  # skip what this version already measured without an error
+        jobs = [j for j in jobs if rep["at"].get("%s %s" % j[:2]) != meta["version"]
+                or isinstance(rep.get(j[0], {}).get(j[1]), dict) and "error" in rep[j[0]][j[1]]]
+    # the quick rows first, the bisections last
+    jobs.sort(key=lambda j: ([j[1].startswith(k) for k in ("heap", "cpu", "ctrlc")], j[:2]))
+    log("%d runs: %s" % (len(jobs), ", ".join("%s %s" % j[:2] for j in jobs)))
+
+    def one(job):
+        where, name, fn = job
+        t0 = time.time()
+        try:
+            out = fn()
+        except Exception as e:  # one failed run must not lose the others
+            out = {"error": str(e)[-300:]}
+        log("%s %s: %.0f s" % (where, name, time.time() - t0))
+        return merge(meta, fws, (where, name, out, round(time.time() - t0)))
+
+    with ThreadPoolExecutor(JOBS) as ex:
+        for done in as_completed([ex.submit(one, j) for j in jobs]):
+            rep = done.result()
+    return rep
+
+
+def merge(meta, fws, result=None, fresh=False):
+    """build/bench_pico.json with this run's header and one more result (where, name, out,
+    seconds) laid over what it holds: locked, so that runs of different parts at once (two
+    `make bench-pico PICOARGS=...`) each keep the other's rows."""
+    OUT.parent.mkdir(exist_ok=True)
+    with open(OUT.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        rep = json.loads(OUT.read_text()) if OUT.exists() and not fresh else {}
+        rep.update(meta, fws=sorted(set(rep.get("fws", [])) | set(fws)))
+        at, took = rep.setdefault("at", {}), rep.setdefault("took_s", {})
+        if result:
+            where, name, out, seconds = result
+            rep.setdefault(where, {})[name] = out
+            at["%s %s" % (where, name)] = meta["version"]  # what it measured
+            took["%s %s" % (where, name)] = seconds
+        OUT.write_text(json.dumps(rep, indent=1))
+    return rep
+
+
+def version():
+    """The firmware's version as `make uf2` stamps it (git describe)."""
+    r = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=paths.ROOT,
+                       capture_output=True, text=True)
+    return r.stdout.strip() or "unknown"
+
+
+def command(args):
+    given = [a for a in sys.argv[1:] if a != "--resume"] if args.argv is None else args.argv
+    return " ".join([".venv/bin/python tools/emu/bench_pico.py", *given])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", default=",".join(PARTS), help="any of " + ",".join(PARTS))
+    ap.add_argument("--layout", default="uf2,mpy", help="uf2 (frozen), mpy, or both")
+    ap.add_argument("--rules", default="all", help="heap and CPU rows: ids or names, or all")
+    ap.add_argument("--seats", type=int, default=0, help="heap rows: 1 or 4 seats (0: both)")
+    ap.add_argument("--window", help="heap rows: LO,HI KB to bisect (LO fails, HI completes)")
+    ap.add_argument("--jobs", type=int, default=1, help="heap rows: probes at once in each")
+    ap.add_argument("--fw", default=emulator.DEFAULT_FW, help="stock firmwares, e.g. 1.28.0,1.24.1")
+    ap.add_argument("--turns", type=int, default=3, help="turns of each 1-player game")
+    ap.add_argument("--cpu-turns", type=int, default=4, help="turns of each CPU game")
+    ap.add_argument("--levels", default="1,2,3", help="CPU levels (1 Easy, 2 Normal, 3 Expert)")
+    ap.add_argument("--fresh", action="store_true", help="drop the rows of earlier runs")
+    ap.add_argument("--resume", action="store_true",
+                    help="skip what build/bench_pico.json has from this version (a cut-short run)")
+    a = ap.parse_args(argv)
+    a.argv = argv
+    if emulator.node() is None:
+        print("bench-pico: skipped, node is not installed")
+        return 0
+    t0 = time.time()
+    run_all(a)
+    rep = merge({"seconds": round(time.time() - t0)}, [])  # the run's time, for the header
+    for r in perf_report.write(rep):
+        print("%-55s %-22s %-5s %s  %s" % (r.budget[:55], r.target, r.layout, r.figure,
+                                          "" if r.ok is None else "pass" if r.ok else "FAIL"))
+    print("\nwritten %s in %s" % (perf_report.DOC.relative_to(paths.ROOT),
+                                   perf_report.duration(rep["seconds"])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

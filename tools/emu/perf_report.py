@@ -1,0 +1,222 @@
+"""docs/PERFORMANCE.md from a `make bench-pico` report (build/bench_pico.json): one table of
+the latest figures against docs/DESIGN.md's budgets, with the layout, the MicroPython firmware and
+the command that measures each row. No history: that is the file's git log.
+
+Apart from tools/emu/bench_pico.py, which measures, so that the table can be rewritten (and
+tested) from a saved report without an emulator:  python tools/emu/perf_report.py [JSON]
+"""
+
+import sys
+from collections import namedtuple
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+import paths
+
+import heap
+import power_model
+
+DOC = paths.ROOT / "docs" / "PERFORMANCE.md"
+REPORT = paths.BUILD / "bench_pico.json"
+ACTIONS = ("hold", "cursor", "card_cursor", "roll", "score", "menu", "page")
+CTRLC_SCREENS = ("title", "setup", "play", "card", "handover", "menu", "scores", "anim", "cpu",
+                 "over")
+LEVELS = {1: "Easy", 2: "Normal", 3: "Expert"}
+UF2 = "uf2"  # the report's key for the frozen .uf2's figures; stock firmwares go by version
+
+# One line of the table: what is budgeted, its target, the figure, the verdict (True, False,
+# or None where there is no target), the layout, the MicroPython firmware and the command.
+Row = namedtuple("Row", "budget target figure ok layout firmware command")
+
+
+def part(args):
+    """The command that measures one part of the report."""
+    return 'make bench-pico PICOARGS="%s"' % args
+
+
+def fmt(x, unit, none="-"):
+    if isinstance(x, float):
+        x = int(x) if x == int(x) else round(x, 1)
+    return none if x is None else "%s %s" % (x, unit)
+
+
+def within(xs, limit):
+    xs = [x for x in xs if x is not None]
+    return all(x <= limit for x in xs) if xs else None
+
+
+def mark(rep, where, name, figure):
+    """A figure kept from an earlier run of another PicoYacht version says which."""
+    at = rep.get("at", {}).get("%s %s" % (where, name), rep.get("version"))
+    return figure if at == rep.get("version") else "%s (PicoYacht %s)" % (figure, at)
+
+
+def err(out):
+    """A run that raised: its error in place of the figure."""
+    return "error: " + out["error"][-80:] if isinstance(out, dict) and "error" in out else "-"
+
+
+def heap_rows(rep):
+    """The smallest free heap per rule set: the frozen .uf2, then the .mpy layout."""
+    rows = []
+    for where, layout in ((UF2, "uf2"), (rep.get("heap_fw", "1.28.0"), "mpy")):
+        got = rep.get(where, {})
+        free = got.get("repl free")
+        names = sorted((k for k in got if k.startswith("heap ")), key=lambda k: k.split()[1:])
+        for key in names:
+            _, rid, seats = key.split()
+            rid, seats = int(rid), int(seats)
+            out = got[key]
+            # {"completes": KB}: a game run at that one heap (a probe of the budget, no
+            # bisection), so the figure is an upper bound
+            checked = out.get("completes") if isinstance(out, dict) else None
+            kb = out if isinstance(out, int) else checked
+            target, figure, ok = heap.verdict(layout, rid, seats, kb,
+                                              free if isinstance(free, int) else None)
+            if checked is not None:
+                figure = "completes at %d KB (not bisected)" % checked
+            elif isinstance(out, dict):
+                figure, ok = err(out), False
+            figure = mark(rep, where, key, figure)
+            what = "1 Expert seat" if seats == 1 else "%d Expert seats" % seats
+            rows.append(Row("smallest free heap: %s, %s, coach on" % (heap.RULE_NAMES[rid], what),
+                            target, figure, ok, layout, where, part(
+                                "--only heap --layout %s --rules %d --seats %d" % (
+                                    layout, rid, seats))))
+    return rows
+
+
+def play_rows(rep, fw):
+    """A 1-player game through the buttons on the .mpy layout: garbage, time, I2C."""
+    p = rep.get(fw, {}).get("play") or {}
+    acts = p.get("actions") or {}
+    cmd = part("--only play")
+
+    def row(budget, target, figure, ok):
+        return Row(budget, target, mark(rep, fw, "play", figure), ok, "mpy", fw, cmd)
+
+    allocs = {k: a["alloc_max"] for k, a in acts.items()}
+    idle = {k: v["alloc_per_pass"] for k, v in (p.get("idle") or {}).items()}
+    ms = {k: a["emulated_ms_max"] for k, a in acts.items()}
+    save = (p.get("save") or {}).get("ms_max")
+    return [
+        row("garbage per user action (max)", "0 B", ", ".join(
+            "%s %s" % (k, fmt(v, "B")) for k, v in allocs.items()) or err(p),
+            within(allocs.values(), 0)),
+        row("garbage per idle pass", "0 B", ", ".join(
+            "%s %s" % (k, fmt(v, "B")) for k, v in idle.items()) or err(p),
+            within(idle.values(), 0)),
+        row("user action's pass before I2C (max)", "at most 20 ms + I2C", ", ".join(
+            "%s %s" % (k, fmt(v, "ms")) for k, v in ms.items()) or err(p),
+            within(ms.values(), 20)),
+        row("I2C bytes per user action (median)", "at most 150 B",
+            fmt(p.get("i2c_median_all"), "B"), within([p.get("i2c_median_all")], 150)),
+        row("roll animation frame + I2C (max)", "at most 50 ms", fmt(p.get("anim_ms_max"), "ms"),
+            within([p.get("anim_ms_max")], 50)),
+        row("a box's save, the pass after its frame (max)", "at most 50 ms", fmt(save, "ms"),
+            within([save], 50)),
+        row("button sampling running", "", p.get("sampling", "-"), None),
+    ]
+
+
+def cpu_rows(rep, fw):
+    rows = []
+    got = rep.get(fw, {})
+    for key in sorted(k for k in got if k.startswith("cpu ")):
+        c = got[key]
+        _, level, rid = key.split()
+        worst = max(c.get("max_ms") or 0, c.get("any_pass_max_ms") or 0) or None
+        rows.append(Row("pass while a CPU plays (max): %s, %s" % (
+            LEVELS[int(level)], heap.RULE_NAMES[int(rid)]), "at most 50 ms",
+            mark(rep, fw, key, fmt(worst, "ms", err(c))), within([worst], 50), "mpy", fw,
+            part("--only cpu --levels %s --rules %s" % (level, rid))))
+    return rows
+
+
+def console_rows(rep, fw):
+    got = rep.get(fw, {})
+    tries = {s: (got.get("ctrlc " + s) or {}).get("tries") for s in CTRLC_SCREENS}
+    tries["boot"] = (got.get("reset") or {}).get("ctrlc_tries")
+    if not any(k.startswith("ctrlc ") for k in got):
+        return []
+    return [Row("Ctrl-C reaches the REPL (tries, per screen)", "1st try", ", ".join(
+        "%s %s" % (s, "-" if t is None else t) for s, t in tries.items()),
+        within(tries.values(), 1), "mpy", fw, part("--only ctrlc"))]
+
+
+def reset_rows(rep):
+    rows = []
+    for where, layout, limit in ((UF2, "uf2", 150), *((fw, "mpy", 600)
+                                                      for fw in rep.get("fws", []))):
+        r = rep.get(where, {}).get("reset")
+        if r is not None:
+            title = r.get("title_ms")
+            figure = mark(rep, where, "reset", fmt(title, "ms", err(r)))
+            rows.append(Row("reset to the title frame", "at most %d ms" % limit, figure,
+                            within([title], limit), layout, where,
+                            part("--only reset --layout %s" % layout)))
+    return rows
+
+
+def power_rows(rep):
+    """The power model's estimates (tools/emu/power_model.py) from the .mpy game's busy time."""
+    return [Row("power model, %s (%d mAh)" % (name, e["mah"]), "",
+                "play %.0f-%.0f h, asleep %.0f-%.0f days" % (*e["play_hours"],
+                                                             *e["standby_days"]),
+                None, "mpy", "1.28.0", part("--only play"))
+            for name, e in (rep.get("power") or {}).items()]
+
+
+def rows(rep):
+    out = heap_rows(rep) + reset_rows(rep)
+    for fw in rep.get("fws", []):
+        out += play_rows(rep, fw) + cpu_rows(rep, fw) + console_rows(rep, fw)
+    return out + power_rows(rep)
+
+
+def markdown(rep, table):
+    def verdict(ok):
+        return "" if ok is None else ("pass" if ok else "**FAIL**")
+
+    layouts = {"uf2": "frozen .uf2", "mpy": ".mpy"}
+    head = [
+        "# PicoYacht performance",
+        "",
+        "Generated by `make bench-pico` (tools/emu/bench_pico.py); do not edit by hand. The",
+        "budgets are those of [DESIGN.md](DESIGN.md). Figures come from MicroPython's real rp2",
+        "firmware on an emulated RP2040 (rp2040js), played through the buttons; emulated times",
+        "are slightly optimistic. Each row's command measures that row again.",
+        "",
+        "- Firmware: PicoYacht %s, measured %s" % (rep.get("version"), rep.get("when")),
+        "- Last run: `%s`, %s (each part's time: build/bench_pico.json)" % (
+            rep.get("command"), duration(rep.get("seconds"))),
+        "",
+        "| budget | target | measured | verdict | layout | MicroPython | command |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    body = []
+    for r in table:
+        fw = "v1.28.0" if r.firmware == UF2 else "v" + r.firmware
+        body.append("| %s | %s | %s | %s | %s | %s | `%s` |" % (
+            r.budget, r.target, r.figure, verdict(r.ok), layouts[r.layout], fw, r.command))
+    return "\n".join(head + body) + "\n"
+
+
+def duration(seconds):
+    return "time not recorded" if seconds is None else "%d min %d s" % divmod(seconds, 60)
+
+
+def write(rep, path=DOC):
+    """Rewrite the document from a report; the rows, to print."""
+    rep = dict(rep, power=power_model.report(rep)[0])
+    table = rows(rep)
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(markdown(rep, table))
+    return table
+
+
+if __name__ == "__main__":
+    import json
+
+    write(json.loads(Path(sys.argv[1] if len(sys.argv) > 1 else REPORT).read_text()))
+    print("written", DOC.relative_to(paths.ROOT))

@@ -1,0 +1,310 @@
+"""Bench of the CPU levels and Expert's tables -> build/bench_strategy.json and a printed table.
+
+    python tools/tables/bench_strategy.py [--games 10000] [--mp-games 3] [--quick]
+
+- tables: exact optima (the free-choice joker's 254.5896 is asserted), the device policy's
+  exact value on the quantized table, sizes, and whether both device tables fit the
+  Pico's filesystem next to the compiled firmware;
+- games: mean +- standard error over seeded solitaire games per level and rule set. Easy
+  runs the device code itself; Greedy (the baseline), Normal and Expert run the NumPy twin
+  (tools/tables/strategy_np.py, proven action-identical to the device engine by the tests);
+- Expert agreement: every decision of Expert's games is re-valued with the exact float
+  table; a decision counts as identical when its exact value equals the best (ties too);
+- MicroPython unix port: time per decision, inner-loop steps, table reads, bytes allocated
+  per decision and the RAM the engine holds (tools/rigs/strategy_timing.py).
+"""
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
+from paths import RIGS, ROOT
+
+import build_tables as bt
+import mpy_run
+import numpy as np
+import strategy_np as sn
+import table_policy as tp
+from cpu_moves import apply
+from mpy_build import compile_package
+
+from picoyacht import engine, rules, strategy
+from picoyacht.game import Game
+
+from scripted import LcgRoller
+
+TABLES = ROOT / "tables"
+OUT = ROOT / "build" / "bench_strategy.json"
+PICO_FS = 1408 * 1024  # RPI_PICO MicroPython filesystem (bytes)
+LEVELS = {strategy.EASY: "Easy", strategy.GREEDY: "Greedy", strategy.NORMAL: "Normal",
+          strategy.EXPERT: "Expert"}
+DEVICE_TABLES = {rules.YAHTZEE: ("yahtzee", None), rules.YATZY: ("yatzy", None)}
+
+
+def mean_se(x):
+    x = np.asarray(x, dtype=np.float64)
+    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x)))
+
+
+def log(msg):
+    sys.stderr.write(msg + "\n")
+    sys.stderr.flush()
+
+
+# ---- tables -------------------------------------------------------------------------------------
+def build_times():
+    """Every table built from scratch into a scratch directory, each timed: the builder's
+    goals are Yahtzee's table in 10 s and all of them in 3 minutes."""
+    times = {}
+    with tempfile.TemporaryDirectory() as d:
+        for name in bt.TABLES:
+            t0 = time.time()
+            bt.build(name, d, force=True)
+            times[name] = round(time.time() - t0, 2)
+    return times
+
+
+def tables_section():
+    """Each table's optimum against the independent figures, its build time, and the
+    device policy's exact loss on it (alone and serving the other joker rules)."""
+    times = build_times()
+    out = {}
+    for name in bt.TABLES:
+        bt.build(name, TABLES)
+        info = json.loads((TABLES / (name + ".json")).read_text())
+        ref = tp.REFERENCE_OPTIMA.get(name)
+        assert ref is None or abs(info["optimum"] - ref) < 1e-5, (name, info["optimum"], ref)
+        out[name] = {"optimum": info["optimum"], "reference": ref, "bytes": info["bytes"],
+                     "build_seconds": times[name]}
+        out[name].update(tp.check(name, TABLES))
+    served = tp.served_losses(TABLES)
+    free = out["yahtzee_1"]["optimum"]
+    sizes = {}
+    for name in ("yahtzee", "yatzy"):
+        p = TABLES / (name + ".bin")
+        if p.exists():
+            sizes[name] = p.stat().st_size
+    with tempfile.TemporaryDirectory() as d:
+        files = compile_package(d)
+        fw = sum(f.stat().st_size for f in files) + (ROOT / "firmware" / "main.py").stat().st_size
+    block = 4096  # littlefs rounds every file up to whole blocks
+    used = sum(-(-s // block) * block for s in sizes.values()) + fw + 16 * block
+    return {"tables": out, "device_table_bytes": sizes, "firmware_mpy_bytes": fw,
+            "fs_bytes": PICO_FS, "fs_estimate_used": used, "fits": used <= PICO_FS,
+            "free_joker_optimum": free, "build_seconds_all": round(sum(times.values()), 1),
+            "served_losses": served}
+
+
+# ---- games ---------------------------------------------------------------------------
+def easy_games(rid, games, seed):
+    tot = []
+    for k in range(games):
+        g = Game(rid, ["cpu"], kinds=[strategy.EASY], roller=LcgRoller(seed + k), seed=k)
+        rng = LcgRoller(seed + k + 1_000_003)
+        while not g.over:
+            apply(g, strategy.cpu_step(g, strategy.EASY, None, rng))
+        tot.append(g.total(0))
+    return tot
+
+
+def device_table(rid, joker):
+    name = DEVICE_TABLES.get(rid, (None,))[0]
+    if joker is not None and rid == rules.YAHTZEE:
+        name = "yahtzee_%d" % joker
+    if name is None or not (TABLES / (name + ".bin")).exists():
+        return None, None
+    jk = joker if joker is not None else (0 if rid == rules.YAHTZEE else None)
+    spec = bt.Spec(rid, jk)
+    return name, bt.decode(spec, (TABLES / (name + ".bin")).read_bytes())
+
+
+def exact_values(rid, joker):
+    name = {rules.YATZY: "yatzy"}.get(rid, "yahtzee_%d" % (joker or 0))
+    p = TABLES / (name + ".exact.npy")
+    return np.load(p) if p.exists() else None
+
+
+class Agreement:
+    """Re-values each of Expert's decisions with the exact table (float search)."""
+
+    def __init__(self, rid, options, Vexact):
+        self.ex = sn.Twin(rid, options, strategy.EXPERT, Vexact, exact=True)
+        self.same = 0
+        self.total = 0
+        self.worst = 0.0
+
+    def __call__(self, kind, twin, gi, mask, up, y, counts, left, act):
+        ex = self.ex
+        Wu, Wb = ex.weights(mask, up, y)
+        ridx = ex.roll_index(counts)
+        G = len(mask)
+        if kind == "score":
+            vals, _ = ex.box_values(mask, ridx, Wu, Wb)
+            chosen = vals[np.arange(G), act]
+            best = vals.max(axis=1)
+        else:
+            S = ex.fill_s(mask, y, Wu, Wb)
+            L = np.minimum(left, engine.STAGES)
+            chosen = np.empty(G)
+            best = np.empty(G)
+            for lv in (1, 2):
+                sel = np.nonzero(L == lv)[0]
+                if not len(sel):
+                    continue
+                A = ex.stage(S[sel], lv)
+                subs = ex.subs[ridx[sel]]
+                cand = A[np.arange(len(sel))[:, None], subs]
+                cand[:, 0] = S[sel, ridx[sel]]
+                best[sel] = cand.max(axis=1)
+                pos = np.argmax(subs == act[sel][:, None], axis=1)
+                chosen[sel] = cand[np.arange(len(sel)), pos]
+        gap = best - chosen
+        tol = 1e-9 * np.maximum(1.0, np.abs(best))
+        self.same += int((gap <= tol).sum())
+        self.total += G
+        self.worst = max(self.worst, float(gap.max()))
+
+
+def games_section(games, quick):
+    res = {}
+    for rid in range(rules.COUNT):
+        rs = rules.RULESETS[rid]
+        opts = rules.Options()
+        row = {}
+        t0 = time.time()
+        easy_n = games if not quick else min(games, 2000)
+        m, se = mean_se(easy_games(rid, easy_n, 10_000_000 * (rid + 1)))
+        row["Easy"] = {"mean": m, "se": se, "games": easy_n}
+        for level in (strategy.GREEDY, strategy.NORMAL):
+            tot = sn.play(sn.Twin(rid, opts, level), games, 1000 + 10 * rid + level)
+            m, se = mean_se(tot)
+            row[LEVELS[level]] = {"mean": m, "se": se, "games": games}
+        name, Vq = device_table(rid, None)
+        if Vq is not None:
+            ag = None
+            Vx = exact_values(rid, opts.joker if rid == rules.YAHTZEE else None)
+            if Vx is not None:
+                ag = Agreement(rid, opts, Vx)
+            tot = sn.play(sn.Twin(rid, opts, strategy.EXPERT, Vq), games,
+                          1000 + 10 * rid + 3, ag)
+            m, se = mean_se(tot)
+            row["Expert"] = {"mean": m, "se": se, "games": games, "table": name}
+            if ag is not None:
+                row["Expert"]["agreement"] = ag.same / ag.total
+                row["Expert"]["decisions_checked"] = ag.total
+                row["Expert"]["worst_gap_points"] = ag.worst
+        else:
+            row["Expert"] = dict(row["Normal"], note="no table: Expert plays Normal")
+        n, g = row["Normal"], row["Greedy"]
+        row["normal_minus_greedy"] = {"diff": n["mean"] - g["mean"],
+                                      "se": math.hypot(n["se"], g["se"])}
+        res[rs.name] = row
+        log("%s: %.0f s" % (rs.name, time.time() - t0))
+    # Yahtzee's other joker variants with their own tables and with the shared one
+    extra = {}
+    for joker in (rules.JOKER_FREE, rules.JOKER_ORIGINAL):
+        opts = rules.Options(joker=joker)
+        for label, name in (("own table", "yahtzee_%d" % joker), ("shared table", "yahtzee")):
+            p = TABLES / (name + ".bin")
+            if not p.exists():
+                continue
+            Vq = bt.decode(bt.Spec(rules.YAHTZEE, joker), p.read_bytes())
+            tot = sn.play(sn.Twin(rules.YAHTZEE, opts, strategy.EXPERT, Vq), games, 77 + joker)
+            m, se = mean_se(tot)
+            extra["Yahtzee %s joker, %s" % (rules.JOKER_NAMES[joker], label)] = {
+                "mean": m, "se": se, "games": games}
+    return res, extra
+
+
+# ---- MicroPython ---------------------------------------------------------------------
+def micropython_section(mp_games):
+    with tempfile.TemporaryDirectory() as d:
+        compile_package(d)
+        r = mpy_run.run(RIGS / "strategy_timing.py", [d, ROOT / "firmware", RIGS], "256k",
+                        (mp_games, TABLES), timeout=1800)
+    if r.returncode:
+        raise SystemExit("MicroPython timing failed:\n" + r.stdout + r.stderr)
+    rows = []
+    for line in r.stdout.split("\n"):
+        if not line.strip():
+            continue
+        rid, level, n, mean_us, max_us, steps, reads, alloc, held, total = map(int, line.split())
+        rows.append({"ruleset": rules.RULESETS[rid].name, "level": LEVELS[level],
+                     "decisions": n, "mean_us": mean_us, "max_us": max_us,
+                     "steps_per_decision": steps, "table_reads_per_decision": reads,
+                     "alloc_bytes_per_decision": alloc, "held_bytes": held})
+    return rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=10000)
+    ap.add_argument("--mp-games", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="fewer Easy games (CPython speed)")
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    out = {"games_per_case": a.games}
+    out.update(tables_section())
+    out["games"], out["yahtzee_joker_variants"] = games_section(a.games, a.quick)
+    out["micropython"] = micropython_section(a.mp_games)
+    out["seconds"] = round(time.time() - t0, 1)
+    OUT.parent.mkdir(exist_ok=True)
+    OUT.write_text(json.dumps(out, indent=1))
+    report(out)
+
+
+def report(out):
+    print()
+    print("Tables (exact optimum / independent figure / build s / bytes / device policy's "
+          "exact loss, alone and serving other joker rules):")
+    for name, t in out["tables"].items():
+        ref = "%.7f" % t["reference"] if t["reference"] is not None else "-"
+        loss = "%.5f" % t["loss"] if t.get("checked") else "not modelled"
+        print("  %-16s %12.7f %12s %6.1f s %8d  loss %s" % (
+            name, t["optimum"], ref, t["build_seconds"], t["bytes"], loss))
+        for j, v in t.get("as_shared", {}).items():
+            print("  %-16s serving the %s joker: loss %.5f" % ("", j, v["loss"]))
+    print("  every table built in %.1f s (goal 180 s); Yahtzee's in %.1f s (goal 10 s)" % (
+        out["build_seconds_all"], out["tables"]["yahtzee_0"]["build_seconds"]))
+    print("One table serving another game (exact search on it, evaluated exactly), loss a game:")
+    for pair, loss in out["served_losses"].items():
+        print("  %-36s %9.6f%s" % (pair, loss, "" if loss <= 0.01 else "  (over 0.01)"))
+    print("  device tables %s; firmware .mpy %d bytes; estimated fs use %d of %d: %s" % (
+        out["device_table_bytes"], out["firmware_mpy_bytes"], out["fs_estimate_used"],
+        out["fs_bytes"], "fits" if out["fits"] else "DOES NOT FIT"))
+    print()
+    print("Mean final score +- standard error, %d seeded solitaire games each:" %
+          out["games_per_case"])
+    print("  %-11s %16s %16s %16s %16s %16s  %s" % ("rule set", "Easy", "Greedy", "Normal",
+                                                   "Expert", "Normal-Greedy", "agreement"))
+    for name, row in out["games"].items():
+        cells = ["%8.2f +- %5.2f" % (row[k]["mean"], row[k]["se"])
+                 for k in ("Easy", "Greedy", "Normal", "Expert")]
+        d = row["normal_minus_greedy"]
+        ag = row["Expert"].get("agreement")
+        print("  %-11s %s %9.2f +- %4.2f  %s" % (
+            name, " ".join(cells), d["diff"], d["se"],
+            "%.5f of %d" % (ag, row["Expert"]["decisions_checked"]) if ag is not None else
+            row["Expert"].get("note", "")))
+    for k, v in out["yahtzee_joker_variants"].items():
+        print("  %-40s %8.2f +- %5.2f" % (k, v["mean"], v["se"]))
+    print()
+    print("MicroPython unix port, per CPU decision (rolls excluded):")
+    print("  %-11s %-7s %6s %8s %8s %7s %6s %7s %7s" % (
+        "rule set", "level", "moves", "mean us", "max us", "steps", "reads", "alloc B",
+        "held B"))
+    for r in out["micropython"]:
+        print("  %-11s %-7s %6d %8d %8d %7d %6d %7d %7d" % (
+            r["ruleset"], r["level"], r["decisions"], r["mean_us"], r["max_us"],
+            r["steps_per_decision"], r["table_reads_per_decision"],
+            r["alloc_bytes_per_decision"], r["held_bytes"]))
+    print("\nwritten %s (%.0f s)" % (OUT.relative_to(ROOT), out["seconds"]))
+
+
+if __name__ == "__main__":
+    main()

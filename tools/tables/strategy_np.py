@@ -1,0 +1,320 @@
+"""A NumPy twin of picoyacht.strategy for the bench: the same decision procedure with the
+same integer arithmetic and tie rules, run for thousands of solitaire games at once.
+
+host_tests/test_strategy.py checks that it picks exactly the device engine's actions.
+With exact=True it runs the same search in float64 on the exact table (the bench's
+"optimal action" reference for Expert agreement).
+"""
+
+import paths  # noqa: F401  (the firmware package on the path)
+
+import numpy as np
+from table_policy import joker_allowed, parents
+
+from picoyacht import engine, estimate, rules, strategy
+
+ONE = engine.ONE
+
+
+class Twin:
+    def __init__(self, rid, options, level, table=None, exact=False):
+        """table: V[mask, y, up] (int64 device values, or float64 exact values)."""
+        rs = rules.RULESETS[rid]
+        self.rs, self.rid, self.options, self.level = rs, rid, options, level
+        self.exact = exact
+        self.one = 1 if exact else ONE
+        self.eng = eng = engine.Engine(rs, options)
+        d = eng.dice
+        self.n, self.nb = rs.ndice, rs.nboxes
+        self.nr, self.nk, self.r0 = d.nrolls, d.nkeeps, d.first_roll
+        self.at = rs.bonus_at
+        self.bonus = rs.upper_bonus(options)
+        self.sc = np.array([[eng.score(r, b) for b in range(self.nb)]
+                            for r in range(self.nr)], dtype=np.int64)
+        codes = np.array(d.codes, dtype=np.int64)
+        self.kcode = codes
+        self.kcnt = np.stack([(codes >> (3 * f)) & 7 for f in range(6)], axis=1)  # (nk, 6)
+        self.kc = self.kcnt[self.r0:]
+        self.ksize = self.kcnt.sum(axis=1)
+        self.yzb = eng.joker_box
+        self.yroll = np.array(list(eng.yahtzee_rolls), dtype=np.int64)
+        self.jsc = np.frombuffer(bytes(eng.joker_scores), dtype=np.uint8).reshape(
+            6, self.nb).astype(np.int64)
+        child = np.array([[d.child(i, f) for f in range(1, 7)] for i in range(d.first_roll)],
+                         dtype=np.int64)
+        parent = parents(d)
+        self.exp_levels = []
+        for size in range(self.n - 1, -1, -1):
+            rows = np.arange(d.start[size], d.start[size + 1])
+            self.exp_levels.append((rows, child[rows]))
+        self.max_levels = []
+        for size in range(1, self.n + 1):
+            rows = np.arange(d.start[size], d.start[size + 1])
+            p = parent[rows]
+            self.max_levels.append((rows, np.where(p == 0xFFFF, self.nk, p)))
+        # code -> keep index
+        self.lookup = {int(c): i for i, c in enumerate(codes)}
+        subs = []
+        for r in range(self.nr):
+            lst = []
+            for a in np.ndindex(*(int(x) + 1 for x in self.kc[r])):
+                lst.append(self.lookup[sum(int(x) << (3 * i) for i, x in enumerate(a))])
+            lst.sort(reverse=True)
+            subs.append(lst)
+        w = max(len(x) for x in subs)
+        self.subs = np.array([x + [x[0]] * (w - len(x)) for x in subs], dtype=np.int64)
+        self.table = table
+        if level == strategy.NORMAL:
+            par = np.array(eng.pars(), dtype=np.int64)
+            masks = np.arange(1 << self.nb)
+            tot = np.zeros(len(masks), dtype=np.int64)
+            nopen = np.zeros(len(masks), dtype=np.int64)
+            for b in range(self.nb):
+                o = ((masks >> b) & 1) == 0
+                tot += np.where(o, par[b], 0)
+                nopen += o
+            self.parsum = (tot >> 8) * estimate.PAR_W
+            self.nopen = nopen
+            self.phi = np.array([list(eng.phi(o)) for o in range(64)], dtype=np.int64)
+            self.bunit = self.bonus * ONE // 255
+
+    # ---- the position's value after filling a box -------------------------------------------
+    def fut(self, m2, u2, y2):
+        lv = self.level
+        if lv == strategy.EXPERT:
+            return self.table[m2, y2, u2]
+        if lv == strategy.GREEDY:
+            return np.zeros(np.broadcast(m2, u2, y2).shape, dtype=np.int64)
+        v = self.parsum[m2] + np.where(u2 < self.at, self.bunit * self.phi[
+            (~m2) & 63, np.clip(self.at - u2, 0, self.at)], 0)
+        return v + np.where(y2 == 1, self.nopen[m2] * (estimate.YZ_OPEN * ONE), 0)
+
+    def weights(self, mask, up, y):
+        G = len(mask)
+        n, at = self.n, self.at
+        upc = np.minimum(up, at)
+        Wu = np.zeros((G, 6, n + 1), dtype=np.float64 if self.exact else np.int64)
+        Wb = np.zeros((G, self.nb + 1), dtype=Wu.dtype)
+        for b in range(6):
+            f = b + 1
+            m2 = mask | (1 << b)
+            for k in range(n + 1):
+                u2 = up + k * f
+                pts = k * f + np.where((up < at) & (u2 >= at), self.bonus, 0)
+                Wu[:, b, k] = pts * self.one + self.fut(m2, np.minimum(u2, at), y)
+        for b in range(6, self.nb):
+            m2 = mask | (1 << b)
+            if b == self.yzb:
+                Wb[:, b] = self.fut(m2, upc, np.zeros_like(y))
+                Wb[:, self.nb] = self.fut(m2, upc, np.ones_like(y))
+            else:
+                Wb[:, b] = self.fut(m2, upc, y)
+        return Wu, Wb
+
+    def neg(self, shape):
+        if self.exact:
+            return np.full(shape, -np.inf)
+        return np.full(shape, engine.NEG, dtype=np.int64)
+
+    def fill_s(self, mask, y, Wu, Wb):
+        G = len(mask)
+        S = self.neg((G, self.nr))
+        for b in range(self.nb):
+            op = ((mask >> b) & 1) == 0
+            if b < 6:
+                cand = Wu[:, b, :][:, self.kc[:, b]]
+            elif b == self.yzb:
+                s = self.sc[:, b][None, :]
+                cand = s * self.one + np.where(s > 0, Wb[:, self.nb][:, None], Wb[:, b][:, None])
+            else:
+                cand = self.sc[:, b][None, :] * self.one + Wb[:, b][:, None]
+            np.maximum(S, np.where(op[:, None], cand, S), out=S)
+        if self.yzb >= 0:
+            jg = np.nonzero((mask >> self.yzb) & 1)[0]
+            if len(jg):
+                for f in range(1, 7):
+                    v, _, _ = self.joker_choice(mask[jg], f, Wu[jg], Wb[jg])
+                    S[jg, self.yroll[f - 1]] = v + y[jg] * (engine.YAHTZEE_BONUS * self.one)
+        return S
+
+    def joker_allowed(self, mask, f, b):
+        """Per game: may five f's go in box b (Yahtzee box filled), and its score."""
+        full = (1 << self.nb) - 1
+        openm = full & ~mask
+        op = ((openm >> b) & 1) == 1
+        lower_open = (openm & ~63) != 0
+        uf_open = ((openm >> (f - 1)) & 1) == 1
+        v = self.options.joker
+        allowed = joker_allowed(v, b, f, op, lower_open, uf_open)
+        if b < 6:
+            s = self.n * f if (b == f - 1 and v != rules.JOKER_ORIGINAL) else 0
+            s = np.full(len(mask), s)
+        elif v == rules.JOKER_FREE:
+            s = np.where(uf_open, self.sc[self.yroll[f - 1], b], self.jsc[f - 1, b])
+        else:
+            s = np.full(len(mask), self.jsc[f - 1, b])
+        return allowed, s
+
+    def joker_choice(self, mask, f, Wu, Wb):
+        G = len(mask)
+        best = self.neg(G)
+        bb = np.full(G, -1)
+        pts = np.zeros(G, dtype=np.int64)
+        for b in range(self.nb):
+            allowed, s = self.joker_allowed(mask, f, b)
+            if b < 6:
+                cand = Wu[np.arange(G), b, s // (b + 1)]
+            else:
+                cand = s * self.one + Wb[:, b]
+            better = allowed & (cand > best)
+            best = np.where(better, cand, best)
+            bb = np.where(better, b, bb)
+            pts = np.where(better, s, pts)
+        return best, bb, pts
+
+    # ---- stages and decisions ------------------------------------------------------------------
+    def stage(self, S, left):
+        G = S.shape[0]
+        A = np.empty((G, self.nk + 1), dtype=S.dtype)
+        A[:, self.nk] = -np.inf if self.exact else engine.NEG * 4
+        A[:, self.r0:self.nk] = S
+        for i in range(left):
+            if i:
+                for rows, p in self.max_levels:
+                    m = A[:, rows]
+                    for f in range(6):
+                        np.maximum(m, A[:, p[:, f]], out=m)
+                    A[:, rows] = m
+            for rows, ch in self.exp_levels:
+                s = A[:, ch[:, 0]]
+                for f in range(1, 6):
+                    s = s + A[:, ch[:, f]]
+                A[:, rows] = s / 6.0 if self.exact else (s + 3) // 6
+        return A
+
+    def best_hold(self, A, S, ridx):
+        """ridx: roll index (0..nr-1) per game. Returns (keep index, value)."""
+        G = len(ridx)
+        cand = A[np.arange(G)[:, None], self.subs[ridx]]
+        cand[:, 0] = S[np.arange(G), ridx]
+        k = np.argmax(cand, axis=1)
+        return self.subs[ridx, k], cand[np.arange(G), k]
+
+    def box_values(self, mask, ridx, Wu, Wb):
+        """(values, points): per game and box, the device's value of filling the box with
+        the final roll (NEG / -inf where not allowed) and the points it scores."""
+        G = len(mask)
+        vals = self.neg((G, self.nb))
+        pts = np.zeros((G, self.nb), dtype=np.int64)
+        for b in range(self.nb):
+            op = ((mask >> b) & 1) == 0
+            s = self.sc[ridx, b]
+            if b < 6:
+                cand = Wu[np.arange(G), b, self.kc[ridx, b]]
+            elif b == self.yzb:
+                cand = s * self.one + np.where(s > 0, Wb[:, self.nb], Wb[:, b])
+            else:
+                cand = s * self.one + Wb[:, b]
+            vals[:, b] = np.where(op, cand, vals[:, b])
+            pts[:, b] = s
+        if self.yzb >= 0:
+            jg = ((mask >> self.yzb) & 1) == 1
+            for f in range(1, 7):
+                sel = np.nonzero(jg & (ridx == self.yroll[f - 1]))[0]
+                if not len(sel):
+                    continue
+                for b in range(self.nb):
+                    allowed, s = self.joker_allowed(mask[sel], f, b)
+                    if b < 6:
+                        cand = Wu[sel, b, s // (b + 1)]
+                    else:
+                        cand = s * self.one + Wb[sel, b]
+                    vals[sel, b] = np.where(allowed, cand, self.neg(len(sel)))
+                    pts[sel, b] = s
+        return vals, pts
+
+    def box_choice(self, mask, ridx, Wu, Wb):
+        """The device's box for the final roll (ties: lowest box): (box, points, value)."""
+        vals, pts = self.box_values(mask, ridx, Wu, Wb)
+        b = np.argmax(vals, axis=1)
+        G = len(mask)
+        return b, pts[np.arange(G), b], vals[np.arange(G), b]
+
+    def roll_index(self, counts):
+        code = np.zeros(len(counts), dtype=np.int64)
+        for f in range(6):
+            code |= counts[:, f] << (3 * f)
+        return np.array([self.lookup[int(c)] for c in code]) - self.r0
+
+
+def play(twin, games, seed, sample=None):
+    """Play `games` solitaire games in lockstep. Returns the final totals; `sample`, if
+    given, is called with each decision batch (see bench_strategy)."""
+    rng = np.random.default_rng(seed)
+    rs, n, G = twin.rs, twin.n, games
+    mask = np.zeros(G, dtype=np.int64)
+    up = np.zeros(G, dtype=np.int64)
+    y = np.zeros(G, dtype=np.int64)
+    total = np.zeros(G, dtype=np.int64)
+    saved = np.zeros(G, dtype=np.int64)
+    use_saved = rs.saved_rolls and twin.options.saved_rolls
+    for _turn in range(rs.nboxes):
+        Wu, Wb = twin.weights(mask, up, y)
+        S = twin.fill_s(mask, y, Wu, Wb)
+        left = 3 + saved
+        saved[:] = 0
+        counts = np.zeros((G, 6), dtype=np.int64)
+        dice = rng.integers(1, 7, size=(G, n))
+        for f in range(6):
+            counts[:, f] = (dice == f + 1).sum(axis=1)
+        left -= 1
+        active = np.ones(G, dtype=bool)
+        while True:
+            ridx = twin.roll_index(counts)
+            go = active & (left > 0)
+            if not go.any():
+                break
+            idx = np.nonzero(go)[0]
+            L = np.minimum(left[idx], engine.STAGES)
+            keep = np.empty(len(idx), dtype=np.int64)
+            for lv in (1, 2):
+                sel = np.nonzero(L == lv)[0]
+                if not len(sel):
+                    continue
+                gi = idx[sel]
+                Al = twin.stage(S[gi], lv)
+                k, _ = twin.best_hold(Al, S[gi], ridx[gi])
+                keep[sel] = k
+                if sample is not None:
+                    sample("hold", twin, gi, mask[gi], up[gi], y[gi], counts[gi], left[gi], k)
+            scoring = keep == ridx[idx] + twin.r0
+            stop = idx[scoring]
+            active[stop] = False
+            roll = idx[~scoring]
+            kk = keep[~scoring]
+            if len(roll):
+                kc = twin.kcnt[kk]
+                nroll = n - twin.ksize[kk]
+                dice = rng.integers(1, 7, size=(len(roll), n))
+                dice = np.where(np.arange(n)[None, :] < nroll[:, None], dice, 0)
+                for f in range(6):
+                    kc[:, f] += (dice == f + 1).sum(axis=1)
+                counts[roll] = kc
+                left[roll] -= 1
+        ridx = twin.roll_index(counts)
+        b, pts, _ = twin.box_choice(mask, ridx, Wu, Wb)
+        if sample is not None:
+            sample("score", twin, np.arange(G), mask, up, y, counts, 0, b)
+        assert (b >= 0).all()
+        if twin.yzb >= 0:
+            yz5 = counts.max(axis=1) == n
+            total += np.where(yz5 & (y == 1), engine.YAHTZEE_BONUS, 0)
+            y = np.where((b == twin.yzb) & (pts > 0), 1, y)
+        upper = b < 6
+        newup = up + np.where(upper, pts, 0)
+        total += pts + np.where((up < twin.at) & (newup >= twin.at), twin.bonus, 0)
+        up = newup
+        mask |= 1 << b
+        if use_saved:
+            saved = left.copy()
+    return total
