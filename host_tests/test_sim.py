@@ -357,13 +357,13 @@ def test_sim_gives_the_firmware_the_terminal_as_panel_and_a_file_for_its_output(
 def test_every_rule_sets_expert_game_fits_the_sims_heap_with_a_picos_spare(rid):
     """The simulator's heap stands for a Pico's (sim.HEAP_KB). The all-Expert 4-seat game
     with the coach judging every move must complete in it with the spare the Pico keeps
-    (tools/emu/heap.py's MPY_SPARE_KB, scaled to this port): the CPU and the coach at full
+    (tools/emu/heap_budget.py's MPY_SPARE_KB, scaled to this port): the CPU and the coach at full
     strength, with no engine error, in every rule set."""
-    import heap
+    import heap_budget
 
     from conftest import ROOT, run_micropython
 
-    spare = heap.MPY_SPARE_KB * sim.HOST_LIVE // sim.PICO_LIVE
+    spare = heap_budget.MPY_SPARE_KB * sim.HOST_LIVE // sim.PICO_LIVE
     r = run_micropython("import expert_game; expert_game.main(%d)" % rid,
                         heap="%dk" % (sim.HEAP_KB - spare), extra_path=[ROOT / "tools" / "sim"])
     assert r.returncode == 0 and "OK" in r.stdout, r.stdout[-1500:] + r.stderr[-1500:]

@@ -242,11 +242,11 @@ def test_uf2_boots_to_the_title_screen(pico_uf2):
 
 def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2):
     modules = [n[:-3] for n in PACKAGE if n != "__init__.py"] + ["version"]
-    import heap  # tools/emu/heap.py: one all-Expert game on the .uf2
+    import heap_budget  # tools/emu/heap_budget.py: one all-Expert game on the .uf2
 
     check = "MODULES = %s\n%s" % (json.dumps(modules), FROZEN_CHECK)
     config = "WDT_MS = 0\nSAMPLE_MS = 20\n"
-    r = heap.game(0, seats=1, rules=1, config=config, before=(check,), after=(CONFIG_ECHO,),
+    r = heap_budget.game(0, seats=1, rules=1, config=config, before=(check,), after=(CONFIG_ECHO,),
                   uf2=pico_uf2)
     assert r["completed"], r["failure"] or r["tail"]
     check, echo = r["execs"]
@@ -262,11 +262,11 @@ def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2)
 def test_uf2_maxi_expert_game_with_the_coach_completes_within_72_kb(pico_uf2):
     """The largest engine (six dice, 20 boxes, no table: Expert searches with Normal's
     estimate), four Expert seats and the coach judging every move, on the frozen firmware
-    with the heap budget free: the search must never fall back (tools/emu/heap.py)."""
-    import heap
+    with the heap budget free: the search must never fall back (tools/emu/heap_budget.py)."""
+    import heap_budget
 
-    r = heap.game(heap.UF2_BUDGET_KB * 1024, seats=4, rules=4, coach=2,
-                  config=heap.SAMPLING + "\n", uf2=pico_uf2)
+    r = heap_budget.game(heap_budget.UF2_BUDGET_KB * 1024, seats=4, rules=4, coach=2,
+                  config=heap_budget.SAMPLING + "\n", uf2=pico_uf2)
     assert r["completed"], r["failure"] or r["tail"]
 
 
@@ -300,17 +300,17 @@ def test_each_heap_row_is_judged_by_its_layouts_budget():
     """The heap budgets of docs/DESIGN.md: Yahtzee frozen within 52 KB, every other rule set within
     72 KB, a 1-seat .mpy game within 112 KB, a 4-seat .mpy game with 24 KB of the Pico's heap
     to spare. Judging a 73 KB Deluxe or a 53 KB Yahtzee as within fails it."""
-    import heap
+    import heap_budget
 
     free = int(235.9 * 1024)
     rows = [("uf2", 4, 4, 72), ("uf2", 5, 4, 73), ("uf2", 0, 4, 52), ("uf2", 0, 4, 53),
             ("uf2", 1, 4, None), ("mpy", 0, 1, 112), ("mpy", 0, 1, 113), ("mpy", 4, 4, 211),
             ("mpy", 5, 4, 213)]
-    got = [heap.verdict(lay, rid, seats, kb, free) for lay, rid, seats, kb in rows]
+    got = [heap_budget.verdict(lay, rid, seats, kb, free) for lay, rid, seats, kb in rows]
     assert [ok for _, _, ok in got] == [True, False, True, False, False, True, False, True,
                                         False]
     assert got[7] == ("at least 24 KB spare", "24 KB spare (needs 211 of 235 KB)", True)
-    assert heap.verdict("mpy", 4, 4, 211)[2] is None  # the Pico's heap not measured
+    assert heap_budget.verdict("mpy", 4, 4, 211)[2] is None  # the Pico's heap not measured
 
 
 def test_each_board_carries_the_tables_that_fit_defaults_first(tmp_path, monkeypatch):

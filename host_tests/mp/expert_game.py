@@ -1,5 +1,5 @@
 """The heap budgets' reference game on the unix port: an all-Expert game of 4 seats through
-the App on the headless board, the coach judging every move (what tools/emu/heap.py plays on
+the App on the headless board, the coach judging every move (what tools/emu/heap_budget.py plays on
 the emulated Pico). main(rid) prints OK when it ends with no CPU engine error or fault."""
 
 from board_sim import FULL, HeadlessBoard

@@ -3,7 +3,7 @@
 The real MicroPython rp2 firmware on an emulated RP2040 (tools/emu/emulator.py), in the two layouts
 a player can flash:
   uf2   the frozen build/picoyacht-pico.uf2 of `make uf2`: reset, and the smallest heap
-        per rule set (tools/emu/heap.py);
+        per rule set (tools/emu/heap_budget.py);
   mpy   `make flash`'s files on stock MicroPython (v1.28.0; --fw 1.28.0,1.24.1 adds more),
         played through the buttons by tools/rigs/pico_probe.py's player: garbage, pass
         times, I2C bytes, CPU passes, reset, Ctrl-C, and the heap per rule set.
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for path
 import paths
 
 import emulator
-import heap
+import heap_budget
 import perf_report
 from perf_report import ACTIONS, CTRLC_SCREENS, LEVELS, UF2
 
@@ -122,7 +122,7 @@ def smallest(layout, rid, seats, window, a):
     lo, hi, step = window
     if a.window:  # the answer roughly known: fewer runs
         lo, hi = map(int, a.window.split(","))
-    kb, failure = heap.smallest(layout, rid, seats, lo, hi, step=step, jobs=a.jobs, log=log)
+    kb, failure = heap_budget.smallest(layout, rid, seats, lo, hi, step=step, jobs=a.jobs, log=log)
     if kb is None:
         return {"error": "does not complete with %d KB: %s" % (hi, (failure or "")[-200:])}
     return kb
@@ -130,7 +130,7 @@ def smallest(layout, rid, seats, window, a):
 
 def jobs_for(a, tables, uf2):
     """(where, name, function) for every measurement the arguments select."""
-    fws, rids = a.fw.split(","), heap.rule_ids(a.rules)
+    fws, rids = a.fw.split(","), heap_budget.rule_ids(a.rules)
     only, layouts = set(a.only.split(",")), set(a.layout.split(","))
     jobs = []
     if "mpy" in layouts:
@@ -148,7 +148,7 @@ def jobs_for(a, tables, uf2):
                          if rid == 0 or lvl == 3]  # every level on Yahtzee, Expert elsewhere
         if "heap" in only:
             fw = emulator.DEFAULT_FW  # the bisections run on the stock firmware a player gets
-            free = functools.cache(lambda: heap.pico_free() // 1024)  # KB, measured once
+            free = functools.cache(lambda: heap_budget.pico_free() // 1024)  # KB, measured once
             jobs.append((fw, "repl free", lambda: free() * 1024))
             if a.seats in (0, 1) and 0 in rids:
                 jobs.append((fw, "heap 0 1", lambda: smallest("mpy", 0, 1, MPY_ONE_SEAT, a)))
@@ -166,9 +166,9 @@ def jobs_for(a, tables, uf2):
 
 def run_all(a):
     tables = all((paths.ROOT / "tables" / n).exists() for n in ("yahtzee.bin", "yatzy.bin"))
-    uf2 = heap.UF2 if heap.UF2.exists() else None
+    uf2 = heap_budget.UF2 if heap_budget.UF2.exists() else None
     if uf2 is None and "uf2" in a.layout:
-        log("no %s: the frozen rows need `make uf2` first" % heap.UF2.name)
+        log("no %s: the frozen rows need `make uf2` first" % heap_budget.UF2.name)
     emulator.install()
     for probe, with_tables in ((True, tables), (False, tables)):
         emulator.image(probe, with_tables)  # staged once, before the parallel runs

@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
 import paths
 
-import heap
+import heap_budget
 import power_model
 
 DOC = paths.ROOT / "docs" / "PERFORMANCE.md"
@@ -71,7 +71,7 @@ def heap_rows(rep):
             # bisection), so the figure is an upper bound
             checked = out.get("completes") if isinstance(out, dict) else None
             kb = out if isinstance(out, int) else checked
-            target, figure, ok = heap.verdict(layout, rid, seats, kb,
+            target, figure, ok = heap_budget.verdict(layout, rid, seats, kb,
                                               free if isinstance(free, int) else None)
             if checked is not None:
                 figure = "completes at %d KB (not bisected)" % checked
@@ -79,7 +79,8 @@ def heap_rows(rep):
                 figure, ok = err(out), False
             figure = mark(rep, where, key, figure)
             what = "1 Expert seat" if seats == 1 else "%d Expert seats" % seats
-            rows.append(Row("smallest free heap: %s, %s, coach on" % (heap.RULE_NAMES[rid], what),
+            name = heap_budget.RULE_NAMES[rid]
+            rows.append(Row("smallest free heap: %s, %s, coach on" % (name, what),
                             target, figure, ok, layout, where, part(
                                 "--only heap --layout %s --rules %d --seats %d" % (
                                     layout, rid, seats))))
@@ -127,7 +128,7 @@ def cpu_rows(rep, fw):
         _, level, rid = key.split()
         worst = max(c.get("max_ms") or 0, c.get("any_pass_max_ms") or 0) or None
         rows.append(Row("pass while a CPU plays (max): %s, %s" % (
-            LEVELS[int(level)], heap.RULE_NAMES[int(rid)]), "at most 50 ms",
+            LEVELS[int(level)], heap_budget.RULE_NAMES[int(rid)]), "at most 50 ms",
             mark(rep, fw, key, fmt(worst, "ms", err(c))), within([worst], 50), "mpy", fw,
             part("--only cpu --levels %s --rules %s" % (level, rid))))
     return rows

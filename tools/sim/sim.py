@@ -37,7 +37,7 @@ MASK = 0x3FFFFFFF  # the board's ms clock wraps at 2**30
 # by what the same objects (every module a game imports, and Maxi's engine) take on this
 # 64-bit port against the Pico's .mpy layout, where the code is in the heap too. So the
 # CPU and the coach run short of heap here where a Pico would, and not before.
-# `python tools/emu/heap.py --sim` measures the three figures (bytes).
+# `python tools/emu/heap_budget.py --sim` measures the three figures (bytes).
 PICO_FREE = 241536
 PICO_LIVE = 95072
 HOST_LIVE = 128896

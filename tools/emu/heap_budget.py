@@ -1,10 +1,10 @@
 """Smallest free heap with which a game completes on the emulated Pico, by bisection, per rule
 set and per layout: the heap rows of docs/PERFORMANCE.md (`make bench-pico` calls smallest()).
 
-    python tools/emu/heap.py [--rules 0,4|maxi|all] [--layout uf2|mpy] [--seats 4] [--coach 2]
-                         [--sharp] [--lo 8] [--hi 128] [--jobs 2] [--config "SAMPLE_MS = 20"]
-                         [--uf2 FILE] [--check KB]
-    python tools/emu/heap.py --sim
+    python tools/emu/heap_budget.py [--rules 0,4|maxi|all] [--layout uf2|mpy] [--seats 4]
+                         [--coach 2] [--sharp] [--lo 8] [--hi 128] [--jobs 2]
+                         [--config "SAMPLE_MS = 20"] [--uf2 FILE] [--check KB]
+    python tools/emu/heap_budget.py --sim
 
 Layouts: "uf2" runs the frozen build/picoyacht-pico.uf2 (`make uf2`) with a /main.py harness
 (game()); "mpy" runs stock MicroPython v1.28.0 with `make flash`'s files, the package as
