@@ -23,6 +23,11 @@ preallocated buffers, and a turn needs a few dozen values.
 
 from array import array
 
+from micropython import const
+
+# COST units (picoyacht.engine's, about a microsecond on the Pico) a value of the plain form
+# takes at most: up to three seek + readinto calls.
+_C_VALUE = const(1000)
 MAGIC = b"PYT2"
 FLAG_SHARP = 1
 _SLOTS = 144  # where slot[][] starts
@@ -63,6 +68,7 @@ class Table:
         self.full = (1 << self.nb) - 1
         self.ybit = -1
         self.reads = 0
+        self.work = 0  # COST units the reads since the engine zeroed it took (the engine's pace)
 
     @classmethod
     def open(cls, path_or_file):
@@ -115,6 +121,7 @@ class Table:
         1 << 16 per point). The caller caps `up` at bonus_at."""
         if mask == self.full:
             return 0
+        self.work += _C_VALUE
         f = self.f
         u = mask & 63
         base = self.header + self._lgroup(mask, y) * self.gsize
