@@ -58,10 +58,10 @@ flash-src: $(STAMP)  ## the same as plain .py (for Thonny)
 # One file to flash: MicroPython v1.28.0 (../shared/micropython) with PicoYacht frozen in
 # and Expert's tables in a read-only ROMFS -> build/picoyacht-pico.uf2 (Pico, Pico W) and
 # build/picoyacht-pico2.uf2 (Pico 2). Installs the Arm toolchain with apt-get when root
-# (else says how); builds the two tables the device reads first if they are missing or
-# stale (cached like `make tables`). A few minutes the first time.
+# (else says how); builds Expert's tables if they are missing or stale (cached like `make
+# tables`): the Pico 2 carries every one, the Pico those that fit. A few minutes the first time.
 uf2: $(STAMP)  ## one file to flash: build/picoyacht-pico.uf2 and picoyacht-pico2.uf2
-	$(BIN)/python tools/tables/build_tables.py --only yahtzee_0,yatzy
+	$(BIN)/python tools/tables/build_tables.py
 	$(BIN)/python tools/uf2/build.py
 
 # What a version tag publishes (.github/workflows/release.yml): both .uf2 files, the web

@@ -81,7 +81,7 @@ def test_tools_are_smaller_than_the_firmware():
     assert host_side < lines("firmware"), (host_side, lines("firmware"))
 
 
-def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72):
+def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72, reads_alloc=0):
     """A bench_pico report as `make bench-pico` writes it, with no emulator run."""
     play = {"actions": {k: {"n": 3, "alloc_max": action_alloc, "ms_max": 30.0, "ms_median": 20.0,
                             "emulated_ms_max": 15.5, "i2c_median": 80}
@@ -95,7 +95,9 @@ def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72):
             "heap_fw": "1.28.0", "at": {"uf2 heap 4 4": "0ld0ld0"},
             "uf2": {"reset": {"title_ms": 81.5}, "heap 0 4": yahtzee_kb, "heap 4 4": 72,
                     "heap 5 4": {"error": "does not complete with 96 KB"},
-                    "heap 1 4": {"completes": yatzy_kb}},
+                    "heap 1 4": {"completes": yatzy_kb},
+                    "tables": {"yatzy.bin": {"decisions": 100, "median_ms": 30.1, "max_ms": 57.2,
+                                             "rows": 46, "alloc_max": reads_alloc}}},
             "1.28.0": {"reset": {"title_ms": title_ms}, "play": play, "repl free": 241536,
                        "heap 0 1": 104, "heap 4 4": 212, "cpu 3 4": {"max_ms": 41.0}}}
 
@@ -108,7 +110,8 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     """Each row: budget, target, figure, verdict, layout, MicroPython, the command that
     measures it. A game checked at one heap only says so. Negative control: over-budget
     figures (a 53 KB Yahtzee, a Yatzy checked at 73 KB, 640 ms to the title, 16 B per action)
-    must read FAIL, and a writer that stops judging fails this."""
+    must read FAIL, and a writer that stops judging fails this. A table's reads that
+    allocate fail too."""
     doc = tmp_path / "PERFORMANCE.md"
     perf_report.write(bench_report(), doc)
     text = doc.read_text()
@@ -134,11 +137,14 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     assert rows["reset to the title frame @.mpy"][3] == "pass"
     assert rows["garbage per user action (max) @.mpy"][3] == "pass"
     assert rows["pass while a CPU plays (max): Expert, Maxi @.mpy"][3] == "pass"
+    reads = "Expert's table reads of a decision: yatzy.bin (median, longest, garbage) @frozen .uf2"
+    assert rows[reads][1:4] == ["0 B", "30.1 ms, 57.2 ms, 0 B", "pass"]
+    assert "--only tables --layout uf2" in rows[reads][6]
     assert any(k.startswith("power model, ") and "h, asleep" in r[2] for k, r in rows.items())
 
     over = tmp_path / "over.md"
-    perf_report.write(bench_report(title_ms=640.0, yahtzee_kb=53, action_alloc=16, yatzy_kb=73),
-                      over)
+    perf_report.write(bench_report(title_ms=640.0, yahtzee_kb=53, action_alloc=16, yatzy_kb=73,
+                                   reads_alloc=16), over)
     rows = {r[0][2:] + " @" + r[4]: r for r in table_rows(over.read_text())[1:]}
     assert rows["smallest free heap: Yatzy, 4 Expert seats, coach on @frozen .uf2"][3] \
         == "**FAIL**"
@@ -147,6 +153,7 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     assert rows["smallest free heap: Yahtzee, 4 Expert seats, coach on @frozen .uf2"][3] \
         == "**FAIL**"
     assert rows["garbage per user action (max) @.mpy"][3] == "**FAIL**"
+    assert rows[reads][3] == "**FAIL**"
 
 
 def test_the_design_notes_state_every_budget_the_report_judges_by(tmp_path):

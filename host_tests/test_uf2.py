@@ -6,7 +6,6 @@ and run it on ../shared/rp2emu, or skip and say why.
 """
 
 import json
-import os
 import shutil
 import struct
 import subprocess
@@ -253,8 +252,7 @@ def test_uf2_plays_a_game_with_frozen_code_rom_tables_and_drive_config(pico_uf2)
     assert "FROZEN_BAD [] None" in check, check
     assert "VERSION " + build.version() in check
     for name in build.DEVICE_TABLES:
-        size = os.path.getsize(build.TABLES / name)
-        assert "ROM %s %d" % (name, size) in check
+        assert "ROM %s %d" % (name, len(build.packed(name))) in check
     # /config.py's two lines over the built-in defaults (SDA, OLED_ADDR)
     assert echo.split() == ["0", "20", "4", "60"]
 
@@ -319,6 +317,7 @@ def test_each_board_carries_the_tables_that_fit_defaults_first(tmp_path, monkeyp
     for a smaller one after it (Deluxe's). Without the defaults the build stops and says
     which. Control: a ROMFS as large as the Pico 2's flash carries every one."""
     monkeypatch.setattr(build, "TABLES", tmp_path)
+    monkeypatch.setattr(build, "packed", lambda name: (tmp_path / name).read_bytes())
     for name, kb in (("yahtzee_0.bin", 330), ("yatzy.bin", 850), ("yahtzee_0_sharp.bin", 330),
                      ("deluxe.bin", 20)):
         (tmp_path / name).write_bytes(bytes(kb * 1024))
@@ -329,3 +328,46 @@ def test_each_board_carries_the_tables_that_fit_defaults_first(tmp_path, monkeyp
     (tmp_path / "yatzy.bin").unlink()
     with pytest.raises(build.BuildError, match="yatzy.bin"):
         build.board_tables(4096 * 1024)
+
+
+def _every_table():
+    """The names of every table, when `make tables` has built them all from today's
+    sources; else skip, saying so."""
+    import build_tables as bt
+
+    if not all(bt.is_current(n, build.TABLES) for n in bt.TABLES):
+        pytest.skip("Expert's tables not all built (make tables)")
+    return sorted(n + ".bin" for n in bt.TABLES)
+
+
+def test_the_pico_2_carries_every_table_and_the_pico_plays_every_game_exactly():
+    """The built tables, packed, in each board's ROMFS: the Pico 2's holds every one; the
+    Pico's the defaults first, and a table for every game and option (Free joker's games
+    on the Forced joker's tables). Control: the Pico 2's ROMFS at its old 1280 KB leaves
+    tables out."""
+    every = _every_table()
+    rom2 = build.board_layout("PICOYACHT_RP2350")[0]
+    image, kept, left = build.board_tables(rom2)
+    assert sorted(kept) == every and left == []
+    for name in every:
+        assert image.find(build.packed(name)) > 0
+    assert build.device_tables.by_estimate(kept) == []
+    kept, left = build.board_tables(build.board_layout("PICOYACHT_RP2040")[0])[1:]
+    assert kept[:2] == list(build.DEVICE_TABLES)
+    assert build.device_tables.by_estimate(kept) == []
+    assert build.board_tables(1280 * 1024)[2]
+
+
+def test_a_game_whose_table_is_missing_is_named_as_estimated():
+    """device_tables.by_estimate, what the build reports: every game and option with a
+    table, named as a player would, and only those none of the kept files serves."""
+    from device_tables import by_estimate
+
+    every = by_estimate([])
+    assert len(every) == 9 and "Yahtzee, Free joker, Sharp Dice" in every
+    assert by_estimate(["yahtzee_0.bin", "yatzy.bin"]) == [
+        "Yahtzee, Original joker", "Yahtzee, Forced joker, Sharp Dice",
+        "Yahtzee, Free joker, Sharp Dice", "Yahtzee, Original joker, Sharp Dice",
+        "Yatzy, Sharp Dice", "Deluxe"]
+    assert "Yahtzee, Free joker" in by_estimate(["yahtzee_1_sharp.bin"])
+    assert "Yahtzee, Forced joker" not in by_estimate(["yahtzee_1.bin"])

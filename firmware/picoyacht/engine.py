@@ -59,10 +59,10 @@ NEG = const(-(1 << 29))
 STAGES = const(2)  # re-roll stages searched (a classic turn has at most two re-rolls)
 
 # Work per yield in COST units, set per chunk kind on the emulated Pico so that a unit is
-# about the same time whatever the work: per roll of a box's fill, per value read from the
-# table, per value of Normal's estimate (six dice: about twice as much).
+# about the same time whatever the work: per roll of a box's fill, per value of Normal's
+# estimate (six dice: about twice as much). Expert's table counts the work of its own reads
+# (strategy_table.Table.work).
 _C_FILL = const(40)
-_C_READ = const(1000)
 _C_HEUR = const(1300)
 _C_HEUR6 = const(2600)
 _C_SUB = const(300)  # per sub-multiset of the dice tried as a hold
@@ -119,7 +119,7 @@ class Engine(EngineTables):
         normal = None
         if level == EXPERT:
             fut = table.value
-            cost = _C_READ
+            cost = 0
         elif level == GREEDY:
             fut = _zero
             cost = 0
@@ -128,16 +128,17 @@ class Engine(EngineTables):
             fut = normal.value
             cost = _C_HEUR6 if self.rs.ndice > 5 else _C_HEUR
             yield from normal.pars_steps()
-        yield from self._weights(mask, up, y, fut, cost, normal)
+        yield from self._weights(mask, up, y, fut, cost, normal, table if level == EXPERT else None)
         yield from self._fill_s(mask, y, self.roll_values, 0)
         if self.doubles:
             yield from self._fill_s(mask, y, self.one_throw_values, self.doubles)
         self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
         self.key = True
 
-    def _weights(self, mask, up, y, fut, cost, normal):
+    def _weights(self, mask, up, y, fut, cost, normal, table):
         """The future of each box filled (see the glossary); normal: Normal's estimate, if
-        fut is its value (its rows for the open upper boxes are made first)."""
+        fut is its value (its rows for the open upper boxes are made first); table:
+        Expert's, if fut is its value (a box's chunk costs what its reads did)."""
         rs = self.rs
         n = rs.ndice
         at = rs.bonus_at
@@ -151,6 +152,8 @@ class Engine(EngineTables):
             m2 = mask | bit
             if normal is not None and normal.row(~m2 & 63) < 0:  # (a generator is garbage)
                 yield from normal.row_steps(~m2 & 63)
+            if table is not None:
+                table.work = 0
             if b < 6:
                 f = b + 1
                 for k in range(n + 1):
@@ -165,7 +168,7 @@ class Engine(EngineTables):
                 self.lower_future[self.nb] = call(fut, m2, upc, 1)
             else:
                 self.lower_future[b] = call(fut, m2, upc, y)
-            yield cost * (n + 1 if b < 6 else 2)
+            yield cost * (n + 1 if b < 6 else 2) + (table.work if table is not None else 0)
         self.ybonus = YAHTZEE_BONUS * ONE if y else 0
 
     def _fill_s(self, mask, y, roll_values, doubles):

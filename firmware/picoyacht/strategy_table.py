@@ -19,11 +19,21 @@ layout, with A = bonus_at + 1 (the upper totals 0..bonus_at):
 
 The table is never loaded: each value costs up to three seek + readinto calls into small
 preallocated buffers, and a turn needs a few dozen values.
+
+A board's ROMFS (`make uf2`) carries the same values packed, magic PACKED, in about a third
+of the bytes (picoyacht.table_packed reads them in place); Table opens either form under a
+table's name, and answers the same.
 """
 
 from array import array
 
+from micropython import const
+
+# COST units (picoyacht.engine's, about a microsecond on the Pico) a value of the plain form
+# takes at most: up to three seek + readinto calls.
+_C_VALUE = const(1000)
 MAGIC = b"PYT2"
+PACKED = b"PYZ1"  # the same values packed (picoyacht.table_packed), as a board's ROMFS holds them
 FLAG_SHARP = 1
 _SLOTS = 144  # where slot[][] starts
 
@@ -38,8 +48,27 @@ class Table:
         self.f = f
         h = bytearray(16)
         f.seek(0)
-        if f.readinto(h) != 16 or bytes(h[0:4]) != MAGIC:
+        if f.readinto(h) != 16 or bytes(h[0:4]) not in (MAGIC, PACKED):
             raise ValueError("not a PicoYacht table")
+        self.parse(h)
+        if bytes(h[0:4]) == PACKED:  # the packed form's reader answers value()
+            from picoyacht.table_packed import Packed
+
+            self.packed = Packed(f, self)
+            self.value = self.packed.value
+            return
+        raw = bytearray(128)
+        f.readinto(raw)
+        self.uoff = array("H", bytes(128))
+        for u in range(64):
+            self.uoff[u] = raw[2 * u] | raw[2 * u + 1] << 8
+        self.row = bytearray(self.at + 1)  # slot row of one upper mask
+        self.row_u = -1
+        self.b2 = bytearray(2)
+        self.b1 = bytearray(1)
+
+    def parse(self, h):
+        """The 16-byte header's fields (the packed form has the same header)."""
         self.rid = h[4]
         self.joker = h[5]
         self.nb = h[6]
@@ -50,19 +79,11 @@ class Table:
         self.gsize = h[12] | h[13] << 8
         self.sharp = bool(h[14] & FLAG_SHARP)
         self.header = header_size(self.at)
-        raw = bytearray(128)
-        f.readinto(raw)
-        self.uoff = array("H", bytes(128))
-        for u in range(64):
-            self.uoff[u] = raw[2 * u] | raw[2 * u + 1] << 8
-        self.row = bytearray(self.at + 1)  # slot row of one upper mask
-        self.row_u = -1
-        self.b2 = bytearray(2)
-        self.b1 = bytearray(1)
         self.dnum = self.bonus << 16
         self.full = (1 << self.nb) - 1
         self.ybit = -1
         self.reads = 0
+        self.work = 0  # COST units the reads since the engine zeroed it took (the engine's pace)
 
     @classmethod
     def open(cls, path_or_file):
@@ -95,7 +116,8 @@ class Table:
                 and (not rs.joker or o.joker >> 1 == self.joker >> 1)
                 and self.sharp == (rs.sharp and o.sharp))
 
-    def _lgroup(self, mask, y):
+    def lgroup(self, mask, y):
+        """The group of rows of (mask's lower boxes, the Yahtzee-bonus flag)."""
         low = mask >> 6
         if self.joker == 255 or not y:
             return low
@@ -115,9 +137,10 @@ class Table:
         1 << 16 per point). The caller caps `up` at bonus_at."""
         if mask == self.full:
             return 0
+        self.work += _C_VALUE
         f = self.f
         u = mask & 63
-        base = self.header + self._lgroup(mask, y) * self.gsize
+        base = self.header + self.lgroup(mask, y) * self.gsize
         if u != self.row_u:
             f.seek(_SLOTS + (self.at + 1) * u)
             f.readinto(self.row)

@@ -7,7 +7,9 @@ a player can flash:
   mpy   `make flash`'s files on stock MicroPython (v1.28.0; --fw 1.28.0,1.24.1 adds more),
         played through the buttons by tools/rigs/pico_probe.py's player: garbage, pass
         times, I2C bytes, CPU passes, reset, Ctrl-C, and the heap per rule set.
-Parts: --only reset,play,ctrlc,cpu,heap; --layout uf2 or mpy; --rules for the heap and CPU
+The uf2 layout's `tables` part times Expert's reads of CPU decisions on each packed table
+of its ROMFS (tools/rigs/table_probe.py).
+Parts: --only reset,play,ctrlc,cpu,heap,tables; --layout uf2 or mpy; --rules for the heap and CPU
 rows (ids or names, default all). A run keeps the rows of build/bench_pico.json it does not
 measure (--fresh drops them; --resume also skips those already measured at this version),
 writes each figure there as it comes, then rewrites docs/PERFORMANCE.md (tools/emu/perf_report.py).
@@ -28,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
 import paths
 
+import device_tables
 import emulator
 import heap_budget
 import perf_report
@@ -36,7 +39,8 @@ from perf_report import ACTIONS, CTRLC_SCREENS, LEVELS, UF2
 I2C_US_PER_BYTE = 22.5  # 9 bits at 400 kHz
 JOBS = 2  # emulator processes at a time
 OUT = perf_report.REPORT
-PARTS = ("reset", "play", "ctrlc", "cpu", "heap")
+PARTS = ("reset", "play", "ctrlc", "cpu", "heap", "tables")
+TABLE_DECISIONS = 100  # seeded decisions timed per table
 # Bisection windows (KB): (lo known to fail, hi checked first, step). A 4-seat game on the
 # .mpy layout gets up to the Pico's whole free heap.
 UF2_WINDOW = (44, 80, 1)
@@ -117,6 +121,28 @@ def reset(fw=emulator.DEFAULT_FW, firmware=None):
     return {"title_ms": r.get("titleMs"), "ctrlc_tries": c.get("tries")}
 
 
+def tables(uf2):
+    """{table file: its decisions' reads}, on each table in the .uf2's ROMFS (one exec
+    each: an exec has a minute of wall time)."""
+    run = ("import os, table_probe\ntry:\n    os.stat(%r)\nexcept OSError:\n    pass\n"
+           "else:\n    table_probe.main(%r, %d)")
+    steps = [{"put": ["/table_probe.py", (paths.RIGS / "table_probe.py").read_text()]}]
+    for name in device_tables.ORDER:
+        path = "/rom/tables/" + name
+        steps.append({"exec": run % (path, path, TABLE_DECISIONS)})
+    steps.append({"put": ["/main.py", "print('TABLES_DONE')\n"]})
+    r = emulator.run_frozen(uf2, steps, "TABLES_DONE")
+    out, errors = {}, [r.get("error") or ""]
+    for done in r.get("execs", []):
+        errors.append(done.get("err", ""))
+        p = done.get("out", "").split()
+        if p[:1] == ["LOOKUP"] and len(p) == 7:
+            out[p[1].rsplit("/", 1)[1]] = {
+                "decisions": int(p[2]), "median_ms": int(p[3]) / 1000, "max_ms": int(p[4]) / 1000,
+                "rows": int(p[5]), "alloc_max": int(p[6])}
+    return out or {"error": ("".join(errors) or "no reads timed")[-300:]}
+
+
 def smallest(layout, rid, seats, window, a):
     """The heap row's figure: the smallest KB that completes, or why it cannot say."""
     lo, hi, step = window
@@ -158,6 +184,8 @@ def jobs_for(a, tables, uf2):
     if "uf2" in layouts and uf2:
         if "reset" in only:
             jobs.append((UF2, "reset", lambda: reset(firmware=uf2)))
+        if "tables" in only:
+            jobs.append((UF2, "tables", lambda: tables(uf2)))
         if "heap" in only and a.seats in (0, 4):
             jobs += [(UF2, "heap %d 4" % rid,
                       lambda rid=rid: smallest("uf2", rid, 4, UF2_WINDOW, a)) for rid in rids]

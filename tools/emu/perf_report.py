@@ -159,6 +159,19 @@ def reset_rows(rep):
     return rows
 
 
+def reads_rows(rep):
+    """Expert's reads of a CPU decision on each packed table of the .uf2's ROMFS."""
+    got = rep.get(UF2, {}).get("tables")
+    cmd = part("--only tables --layout uf2")
+    if not got or "error" in got:
+        return [Row("Expert's table reads of a decision", "0 B", err(got), None, "uf2", UF2,
+                    cmd)] if got else []
+    return [Row("Expert's table reads of a decision: %s (median, longest, garbage)" % name,
+                "0 B", mark(rep, UF2, "tables", "%s, %s, %s" % (
+                    fmt(r["median_ms"], "ms"), fmt(r["max_ms"], "ms"), fmt(r["alloc_max"], "B"))),
+                within([r["alloc_max"]], 0), "uf2", UF2, cmd) for name, r in sorted(got.items())]
+
+
 def power_rows(rep):
     """The power model's estimates (tools/emu/power_model.py) from the .mpy game's busy time."""
     return [Row("power model, %s (%d mAh)" % (name, e["mah"]), "",
@@ -169,7 +182,7 @@ def power_rows(rep):
 
 
 def rows(rep):
-    out = heap_rows(rep) + reset_rows(rep)
+    out = heap_rows(rep) + reset_rows(rep) + reads_rows(rep)
     for fw in rep.get("fws", []):
         out += play_rows(rep, fw) + cpu_rows(rep, fw) + console_rows(rep, fw)
     return out + power_rows(rep)

@@ -11,8 +11,9 @@ regions of flash and leaves the third alone:
     0               the firmware: MicroPython, the frozen picoyacht package, config.py
                     defaults, the entry point and picoyacht/version.py (git describe)
     ROMFS base      a read-only ROMFS image mounted at /rom: /rom/tables/ holds every built
-                    table that fits, the defaults first (tools/tables/device_tables.py),
-                    read in place from flash (no heap, not in the player's files)
+                    table that fits, the defaults first (tools/tables/device_tables.py), packed
+                    (tools/tables/table_pack.py) and read in place from flash (no heap, not in
+                    the player's files)
     storage base    the player's littlefs (/): never written by the .uf2, so saves and
                     records survive flashing a newer one
 
@@ -48,6 +49,8 @@ TARBALL = Path(os.environ.get(
 MP = BUILD / "micropython-1.28.0"
 PORT = MP / "ports" / "rp2"
 TABLES = Path(os.environ.get("PICOYACHT_TABLES", ROOT / "tables"))
+PACKED = BUILD / "uf2-tables"  # the tables as packed for a ROMFS, cached
+import table_pack  # noqa: E402  (tools/tables/: the form a ROMFS carries them in)
 
 DEVICE_TABLES = device_tables.DEFAULTS  # every .uf2 carries these; the rest where they fit
 PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "cmake")
@@ -143,33 +146,48 @@ def generate():
     return v
 
 
-def romfs_image(names):
-    """ROMFS holding tables/<name> for each of names."""
+def packed(name):
+    """tables/<name> packed for a ROMFS, from the cache when it was packed from these bytes
+    by this packer."""
+    src = (TABLES / name).read_bytes()
+    h = hashlib.sha256(src)
+    for f in (table_pack.__file__, ROOT / "firmware" / "picoyacht" / "table_packed.py"):
+        h.update(Path(f).read_bytes())
+    path = PACKED / ("%s.%s" % (name, h.hexdigest()[:16]))
+    if not path.exists():
+        PACKED.mkdir(parents=True, exist_ok=True)
+        for old in PACKED.glob(name + ".*"):
+            old.unlink()
+        path.write_bytes(table_pack.pack(src))
+    return path.read_bytes()
+
+
+def romfs_image(tables):
+    """ROMFS holding tables/<name> for each (name, bytes) of tables."""
     from mpremote.romfs import VfsRomWriter
 
     rom = VfsRomWriter()
     rom.opendir("tables")
-    for name in names:
-        rom.mkfile(name, (TABLES / name).read_bytes())
+    for name, data in tables:
+        rom.mkfile(name, data)
     rom.closedir()
     return rom.finalise()
 
 
 def board_tables(rom_bytes):
     """(ROMFS image, tables it carries, tables built but left out) for a ROMFS of
-    rom_bytes: the built tables in device_tables.ORDER while the image fits. The defaults
-    must be built and must fit."""
+    rom_bytes: the built tables, packed, in device_tables.ORDER while the image fits.
+    The defaults must be built and must fit."""
     missing = [n for n in DEVICE_TABLES if not (TABLES / n).exists()]
     if missing:
         raise BuildError("tables missing in %s: %s (run `make tables`)"
                          % (TABLES, ", ".join(missing)))
-    sizes = {n: (TABLES / n).stat().st_size for n in device_tables.ORDER
-             if (TABLES / n).exists()}
-    kept, left = device_tables.pick(sizes, rom_bytes)
-    image = romfs_image(kept)
+    data = {n: packed(n) for n in device_tables.ORDER if (TABLES / n).exists()}
+    kept, left = device_tables.pick({n: len(d) for n, d in data.items()}, rom_bytes)
+    image = romfs_image((n, data[n]) for n in kept)
     while len(image) > rom_bytes and len(kept) > len(DEVICE_TABLES):  # the image's overhead
         left.insert(0, kept.pop())
-        image = romfs_image(kept)
+        image = romfs_image((n, data[n]) for n in kept)
     return image, kept, left
 
 
@@ -260,8 +278,10 @@ def main(argv=None):
                         % (board, -(-len(fw) // 1024), rom_base // 1024, -(-len(rom) // 1024),
                            rom_bytes // 1024, rom_base, fs_bytes // 1024, fs_base, name,
                            len(data) // 1024))
-            rows.append("%-22s Expert exact with: %s; by estimate (no room): %s"
-                        % ("", " ".join(kept), " ".join(left) or "-"))
+            rows.append("%-22s tables: %s; no room for: %s" % ("", " ".join(kept),
+                                                                 " ".join(left) or "-"))
+            rows.append("%-22s Expert by estimate: %s" % (
+                "", "; ".join(device_tables.by_estimate(kept)) or "nowhere, every game exact"))
     except BuildError as e:
         sys.exit("make uf2: " + str(e))
     print("PicoYacht %s" % v)
