@@ -1,17 +1,26 @@
 """Bench of the CPU levels and Expert's tables -> build/bench_strategy.json and a printed table.
 
-    python tools/bench_strategy.py [--games 10000] [--mp-games 3] [--quick]
+    python tools/bench_strategy.py [--games 10000] [--coach-games 300] [--hint-games 400]
+                                   [--mp-games 3] [--quick] [--only coach,hint]
 
-- tables: exact optima (the free-choice joker's 254.5896 is asserted), the device policy's
-  exact value on the quantized table, sizes, and whether both device tables fit the
-  Pico's filesystem next to the compiled firmware;
+Sections (--only runs some; the others' figures stay from the last run's json):
+- tables: every table's build time, exact optimum (against independent figures where
+  known), the device policy's exact loss on it (tools/table_policy.py: every game and
+  option, Sharp Dice and Deluxe too; and the Forced and Free jokers serving each other),
+  the exact search's loss serving other games, sizes, and whether the device tables fit
+  the Pico's filesystem next to the compiled firmware;
 - games: mean +- standard error over seeded solitaire games per level and rule set. Easy
   runs the device code itself; Greedy (the baseline), Normal and Expert run the NumPy twin
   (tools/strategy_np.py, proven action-identical to the device engine by the tests);
-- Expert agreement: every decision of Expert's games is re-valued with the exact float
+  Expert agreement: every decision of Expert's games is re-valued with the exact float
   table; a decision counts as identical when its exact value equals the best (ties too);
-- MicroPython unix port: time per decision, inner-loop steps, table reads, bytes allocated
-  per decision and the RAM the engine holds (host_tests/mp/strategy_timing.py).
+- sharp: the same for Normal and Expert with Sharp Dice, Expert's mean against the device
+  policy's exact value;
+- coach: what the coach says each of Easy's moves gave away against the exact regret
+  (tools/coach_bias.py), with the table, with Normal's estimate, with exact values;
+- hint: with Sharp Dice and no table, the final total minus the hint's "Est. final avg";
+- micropython: on the unix port, time per decision, inner-loop steps, table reads, bytes
+  allocated per decision and the RAM the engine holds (host_tests/mp/strategy_timing.py).
 """
 
 import argparse
@@ -20,8 +29,10 @@ import math
 import sys
 import tempfile
 import time
+from types import SimpleNamespace
 
 import build_tables as bt
+import calibrate_avg
 import coach_bias
 import mpy_run
 import numpy as np
@@ -32,7 +43,7 @@ from cpu_moves import apply
 from mpy_build import compile_package
 from paths import ROOT
 
-from picoyacht import rules, strategy
+from picoyacht import final_gap, rules, strategy
 from picoyacht.game import Game
 
 from scripted import LcgRoller
@@ -238,6 +249,35 @@ def coach_section(games):
     return {bt.words(name): coach_bias.measure(name, games, 1) for name in bt.TABLES}
 
 
+# ---- the hint's avg without a table, with Sharp Dice ------------------------------------
+def _plain_gap(game, value):
+    """The hint's avg with the gap measured without Sharp Dice (what the hint said before
+    final_gap had Sharp Dice's rows)."""
+    plain = SimpleNamespace(rs=game.rs, options=rules.Options(), filled=game.filled,
+                            current=game.current)
+    return value + final_gap.gap(plain)
+
+
+def hint_section(games):
+    """Per rule set with Sharp Dice, on it: the final total minus the hint's avg (Normal's
+    value plus final_gap), per seeded game the mean over its decisions, then its mean +-
+    standard error over games (seed 70, not the calibration's), with final_gap's Sharp
+    rows and with its rows without Sharp Dice."""
+    out = {}
+    for rid in range(rules.COUNT):
+        if not rules.RULESETS[rid].sharp:
+            continue
+        row = {}
+        for label, shown in (("Sharp Dice rows", final_gap.expected_total),
+                             ("rows without Sharp Dice", _plain_gap)):
+            per_game = [sum(r for _, r in g) / len(g) / 100 for g in calibrate_avg.residuals(
+                rid, games, 70, shown, rules.Options(sharp=True))]
+            m, se = mean_se(per_game)
+            row[label] = {"mean": m, "se": se, "games": games}
+        out[rules.NAMES[rid]] = row
+    return out
+
+
 # ---- MicroPython ---------------------------------------------------------------------
 def micropython_section(mp_games):
     with tempfile.TemporaryDirectory() as d:
@@ -259,13 +299,14 @@ def micropython_section(mp_games):
     return rows
 
 
-SECTIONS = ("tables", "games", "sharp", "coach", "micropython")
+SECTIONS = ("tables", "games", "sharp", "coach", "hint", "micropython")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--coach-games", type=int, default=300)
+    ap.add_argument("--hint-games", type=int, default=400)
     ap.add_argument("--mp-games", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="fewer Easy games (CPython speed)")
     ap.add_argument("--only", default=",".join(SECTIONS),
@@ -286,6 +327,8 @@ def main(argv=None):
         out["sharp"] = sharp_section(a.games, checked)
     if "coach" in only:
         out["coach"] = coach_section(a.coach_games)
+    if "hint" in only:
+        out["hint"] = hint_section(a.hint_games)
     if "micropython" in only:
         out["micropython"] = micropython_section(a.mp_games)
     out["seconds"] = round(time.time() - t0, 1)
@@ -297,7 +340,7 @@ def main(argv=None):
 def report(out):
     """The figures as a table, each section the json holds."""
     for key, part in (("tables", report_tables), ("games", report_games),
-                      ("sharp", report_sharp), ("coach", report_coach),
+                      ("sharp", report_sharp), ("coach", report_coach), ("hint", report_hint),
                       ("micropython", report_micropython)):
         if key in out:
             print()
@@ -369,6 +412,14 @@ def report_coach(out):
                       name if how == "table" else "", how, c["moves"], 100 * c["bias"],
                       c["unjustified_tips"], c["missing_tips"], 100 * c["within_0.01"],
                       c["max_abs_error"]))
+
+
+def report_hint(out):
+    print("Sharp Dice without a table: the final total minus the hint's 'Est. final avg', "
+          "mean +- standard error over seeded games (0 is unbiased):")
+    for name, row in out["hint"].items():
+        print("  %-11s %s" % (name, "   ".join("%s %+.2f +- %.2f (%d games)" % (
+            label, v["mean"], v["se"], v["games"]) for label, v in row.items())))
 
 
 def report_micropython(out):
