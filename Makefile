@@ -97,7 +97,9 @@ calibrate-avg: $(STAMP)  ## re-measure what Normal's estimate leaves out of the 
 
 # CPU levels and coach: every table's build time and optimum, the device policy's exact
 # loss on each table and serving other joker rules, 10,000 seeded games per level and rule
-# set, Expert agreement, MicroPython decision time, ops and RAM -> build/bench_strategy.json.
+# set (Sharp Dice too), Expert agreement, the coach's figures against the exact regret, the
+# hint's avg with Sharp Dice, MicroPython decision time, ops and RAM ->
+# build/bench_strategy.json. BENCHARGS="--only coach,hint" runs some sections.
 bench-strategy: $(STAMP) tables  ## CPU levels and coach over seeded games (build/bench_strategy.json)
 	$(BIN)/python tools/tables/bench_strategy.py $(BENCHARGS)
 

@@ -37,6 +37,9 @@ class Twin:
         self.kc = self.kcnt[self.r0:]
         self.ksize = self.kcnt.sum(axis=1)
         self.yzb = eng.joker_box
+        self.doubles = eng.doubles  # Sharp Dice: the lower boxes a one-throw roll doubles
+        if self.doubles:
+            self.ways = np.frombuffer(bytes(eng.one_throw_ways), dtype=np.uint8).astype(np.int64)
         self.yroll = np.array(list(eng.yahtzee_rolls), dtype=np.int64)
         self.jsc = np.frombuffer(bytes(eng.joker_scores), dtype=np.uint8).reshape(
             6, self.nb).astype(np.int64)
@@ -65,14 +68,19 @@ class Twin:
         self.subs = np.array([x + [x[0]] * (w - len(x)) for x in subs], dtype=np.int64)
         self.table = table
         if level == strategy.NORMAL:
-            par = np.array(eng.pars(), dtype=np.int64)
             masks = np.arange(1 << self.nb)
-            tot = np.zeros(len(masks), dtype=np.int64)
             nopen = np.zeros(len(masks), dtype=np.int64)
             for b in range(self.nb):
-                o = ((masks >> b) & 1) == 0
-                tot += np.where(o, par[b], 0)
-                nopen += o
+                nopen += ((masks >> b) & 1) == 0
+            par = eng.estimate().pars()
+            gains = []  # per count of open boxes, each box's term: the estimate's own
+            for n in range(self.nb + 1):
+                eng.heuristic(((1 << self.nb) - 1) >> n, self.at, 0)  # fills n's terms
+                gains.append(list(par[2 * self.nb:3 * self.nb]))
+            gains = np.array(gains, dtype=np.int64)
+            tot = np.zeros(len(masks), dtype=np.int64)
+            for b in range(self.nb):
+                tot += np.where(((masks >> b) & 1) == 0, gains[nopen, b], 0)
             self.parsum = (tot >> 8) * estimate.PAR_W
             self.nopen = nopen
             self.phi = np.array([list(eng.phi(o)) for o in range(64)], dtype=np.int64)
@@ -116,29 +124,33 @@ class Twin:
             return np.full(shape, -np.inf)
         return np.full(shape, engine.NEG, dtype=np.int64)
 
-    def fill_s(self, mask, y, Wu, Wb):
+    def fill_s(self, mask, y, Wu, Wb, doubles=0):
+        """Per game and roll: the value of ending the turn with it, the boxes in `doubles`
+        scoring double (Sharp Dice: a roll from one throw of all the dice)."""
         G = len(mask)
         S = self.neg((G, self.nr))
         for b in range(self.nb):
             op = ((mask >> b) & 1) == 0
+            one = self.one * (2 if doubles >> b & 1 else 1)
             if b < 6:
                 cand = Wu[:, b, :][:, self.kc[:, b]]
             elif b == self.yzb:
                 s = self.sc[:, b][None, :]
-                cand = s * self.one + np.where(s > 0, Wb[:, self.nb][:, None], Wb[:, b][:, None])
+                cand = s * one + np.where(s > 0, Wb[:, self.nb][:, None], Wb[:, b][:, None])
             else:
-                cand = self.sc[:, b][None, :] * self.one + Wb[:, b][:, None]
+                cand = self.sc[:, b][None, :] * one + Wb[:, b][:, None]
             np.maximum(S, np.where(op[:, None], cand, S), out=S)
         if self.yzb >= 0:
             jg = np.nonzero((mask >> self.yzb) & 1)[0]
             if len(jg):
                 for f in range(1, 7):
-                    v, _, _ = self.joker_choice(mask[jg], f, Wu[jg], Wb[jg])
+                    v, _, _ = self.joker_choice(mask[jg], f, Wu[jg], Wb[jg], doubles)
                     S[jg, self.yroll[f - 1]] = v + y[jg] * (engine.YAHTZEE_BONUS * self.one)
         return S
 
-    def joker_allowed(self, mask, f, b):
-        """Per game: may five f's go in box b (Yahtzee box filled), and its score."""
+    def joker_allowed(self, mask, f, b, doubles=0):
+        """Per game: may five f's go in box b (Yahtzee box filled), and its score (doubled
+        for a box in `doubles`)."""
         full = (1 << self.nb) - 1
         openm = full & ~mask
         op = ((openm >> b) & 1) == 1
@@ -153,15 +165,15 @@ class Twin:
             s = np.where(uf_open, self.sc[self.yroll[f - 1], b], self.jsc[f - 1, b])
         else:
             s = np.full(len(mask), self.jsc[f - 1, b])
-        return allowed, s
+        return allowed, s * (2 if doubles >> b & 1 else 1)
 
-    def joker_choice(self, mask, f, Wu, Wb):
+    def joker_choice(self, mask, f, Wu, Wb, doubles=0):
         G = len(mask)
         best = self.neg(G)
         bb = np.full(G, -1)
         pts = np.zeros(G, dtype=np.int64)
         for b in range(self.nb):
-            allowed, s = self.joker_allowed(mask, f, b)
+            allowed, s = self.joker_allowed(mask, f, b, doubles)
             if b < 6:
                 cand = Wu[np.arange(G), b, s // (b + 1)]
             else:
@@ -173,7 +185,10 @@ class Twin:
         return best, bb, pts
 
     # ---- stages and decisions ------------------------------------------------------------------
-    def stage(self, S, left):
+    def stage(self, S, left, S1=None):
+        """Per game: every keep's value, `left` re-rolls to go, from S (the turn ended with
+        each roll); with Sharp Dice S1 (each roll from one throw of all the dice) values
+        holding nothing: throwing them all."""
         G = S.shape[0]
         A = np.empty((G, self.nk + 1), dtype=S.dtype)
         A[:, self.nk] = -np.inf if self.exact else engine.NEG * 4
@@ -190,7 +205,16 @@ class Twin:
                 for f in range(1, 6):
                     s = s + A[:, ch[:, f]]
                 A[:, rows] = s / 6.0 if self.exact else (s + 3) // 6
+            if S1 is not None:
+                A[:, 0] = self.one_throw(np.maximum(S1, A[:, self.r0:self.nk]))
         return A
+
+    def one_throw(self, v):
+        """Per game: the mean of v (per roll) over one throw of all the dice, rounded as
+        the device rounds it (engine._one_throw_steps)."""
+        t = 6 ** self.n
+        s = v @ self.ways
+        return s / t if self.exact else (s + t // 2) // t
 
     def best_hold(self, A, S, ridx):
         """ridx: roll index (0..nr-1) per game. Returns (keep index, value)."""
@@ -200,15 +224,17 @@ class Twin:
         k = np.argmax(cand, axis=1)
         return self.subs[ridx, k], cand[np.arange(G), k]
 
-    def box_values(self, mask, ridx, Wu, Wb):
+    def box_values(self, mask, ridx, Wu, Wb, single=None):
         """(values, points): per game and box, the device's value of filling the box with
-        the final roll (NEG / -inf where not allowed) and the points it scores."""
+        the final roll (NEG / -inf where not allowed) and the points it scores; single:
+        per game, the dice came from one throw of them all (Sharp Dice doubles)."""
         G = len(mask)
+        two = np.ones(G, dtype=np.int64) if single is None else np.where(single, 2, 1)
         vals = self.neg((G, self.nb))
         pts = np.zeros((G, self.nb), dtype=np.int64)
         for b in range(self.nb):
             op = ((mask >> b) & 1) == 0
-            s = self.sc[ridx, b]
+            s = self.sc[ridx, b] * (two if self.doubles >> b & 1 else 1)
             if b < 6:
                 cand = Wu[np.arange(G), b, self.kc[ridx, b]]
             elif b == self.yzb:
@@ -225,6 +251,8 @@ class Twin:
                     continue
                 for b in range(self.nb):
                     allowed, s = self.joker_allowed(mask[sel], f, b)
+                    if b >= 6 and self.doubles >> b & 1:
+                        s = s * two[sel]
                     if b < 6:
                         cand = Wu[sel, b, s // (b + 1)]
                     else:
@@ -233,9 +261,9 @@ class Twin:
                     pts[sel, b] = s
         return vals, pts
 
-    def box_choice(self, mask, ridx, Wu, Wb):
+    def box_choice(self, mask, ridx, Wu, Wb, single=None):
         """The device's box for the final roll (ties: lowest box): (box, points, value)."""
-        vals, pts = self.box_values(mask, ridx, Wu, Wb)
+        vals, pts = self.box_values(mask, ridx, Wu, Wb, single)
         b = np.argmax(vals, axis=1)
         G = len(mask)
         return b, pts[np.arange(G), b], vals[np.arange(G), b]
@@ -249,7 +277,9 @@ class Twin:
 
 def play(twin, games, seed, sample=None):
     """Play `games` solitaire games in lockstep. Returns the final totals; `sample`, if
-    given, is called with each decision batch (see bench_strategy)."""
+    given, is called with each decision batch: sample(kind, twin, games, mask, up, y,
+    counts, rolls left, action, single) (see bench_strategy), single: the dice came from
+    one throw of them all."""
     rng = np.random.default_rng(seed)
     rs, n, G = twin.rs, twin.n, games
     mask = np.zeros(G, dtype=np.int64)
@@ -261,6 +291,8 @@ def play(twin, games, seed, sample=None):
     for _turn in range(rs.nboxes):
         Wu, Wb = twin.weights(mask, up, y)
         S = twin.fill_s(mask, y, Wu, Wb)
+        S1 = twin.fill_s(mask, y, Wu, Wb, twin.doubles) if twin.doubles else None
+        single = np.ones(G, dtype=bool)
         left = 3 + saved
         saved[:] = 0
         counts = np.zeros((G, 6), dtype=np.int64)
@@ -282,11 +314,17 @@ def play(twin, games, seed, sample=None):
                 if not len(sel):
                     continue
                 gi = idx[sel]
-                Al = twin.stage(S[gi], lv)
-                k, _ = twin.best_hold(Al, S[gi], ridx[gi])
+                if S1 is None:
+                    Al = twin.stage(S[gi], lv)
+                    now = S[gi]
+                else:
+                    Al = twin.stage(S[gi], lv, S1[gi])
+                    now = np.where(single[gi][:, None], S1[gi], S[gi])
+                k, _ = twin.best_hold(Al, now, ridx[gi])
                 keep[sel] = k
                 if sample is not None:
-                    sample("hold", twin, gi, mask[gi], up[gi], y[gi], counts[gi], left[gi], k)
+                    sample("hold", twin, gi, mask[gi], up[gi], y[gi], counts[gi], left[gi], k,
+                           single[gi])
             scoring = keep == ridx[idx] + twin.r0
             stop = idx[scoring]
             active[stop] = False
@@ -300,11 +338,13 @@ def play(twin, games, seed, sample=None):
                 for f in range(6):
                     kc[:, f] += (dice == f + 1).sum(axis=1)
                 counts[roll] = kc
+                single[roll] = kk == 0
                 left[roll] -= 1
         ridx = twin.roll_index(counts)
-        b, pts, _ = twin.box_choice(mask, ridx, Wu, Wb)
+        one = single if twin.doubles else None
+        b, pts, _ = twin.box_choice(mask, ridx, Wu, Wb, one)
         if sample is not None:
-            sample("score", twin, np.arange(G), mask, up, y, counts, 0, b)
+            sample("score", twin, np.arange(G), mask, up, y, counts, 0, b, single)
         assert (b >= 0).all()
         if twin.yzb >= 0:
             yz5 = counts.max(axis=1) == n

@@ -2,13 +2,16 @@
 (its integer in-turn search on the quantized table, its exact tie rules) evaluated exactly,
 not sampled, on the game the table was built for or on another joker rule it may serve.
 
-    python tools/tables/table_policy.py [--tables tables]
+    python tools/tables/table_policy.py [--tables tables] [--only yahtzee_0_sharp,deluxe]
 
 A NumPy solve by backward induction over the filled-box masks, written independently of
 tools/tables/build_tables.py (whose exact optima it also reproduces, for games without Sharp Dice).
 The in-turn search is the device's (picoyacht.strategy): S = value of ending the turn with
 each roll; then per re-roll stage, expect (mean over one more die) and maxdown (best
-sub-multiset). Here each of those runs on a (keeps x positions) array at once.
+sub-multiset). Here each of those runs on a (keeps x positions) array at once. With Sharp
+Dice a roll from one throw of all the dice has values of its own (S1), and holding nothing
+is the one-throw mean, rounded as the device rounds it. host_tests/test_expert_loss.py
+checks it against the twin's decisions (tools/strategy_np.py), valued exhaustively.
 """
 
 import argparse
@@ -73,16 +76,22 @@ class Progress:
 
 # ---- the game as arrays ----------------------------------------------------------------------
 class Spec:
-    def __init__(self, rid, joker=None, start=0):
+    def __init__(self, rid, joker=None, start=0, sharp=False):
         rs = rules.RULESETS[rid]
-        assert rs.ndice == 5 and rs.bonus_at == 63
         self.rs, self.rid = rs, rid
         self.joker = joker
-        opts = rules.Options(joker=joker if joker is not None else 0)
+        opts = rules.Options(joker=joker if joker is not None else 0, sharp=sharp)
         self.eng = engine.Engine(rs, opts)
         d = self.eng.dice
         self.d = d
+        self.n = n = rs.ndice
         self.nb, self.nr, self.nk, self.r0 = rs.nboxes, d.nrolls, d.nkeeps, d.first_roll
+        self.doubles = self.eng.doubles  # Sharp Dice: the lower boxes it doubles (else 0)
+        if self.doubles:
+            self.ways = np.frombuffer(bytes(self.eng.one_throw_ways), dtype=np.uint8).astype(
+                np.int64)
+            self.throws = 6 ** n
+        self.chunk = CHUNK if n == 5 else CHUNK // 8  # six dice: 64 sub-multisets a roll
         self.bonus = rs.upper_bonus(opts)
         self.at = rs.bonus_at
         self.start = start
@@ -100,11 +109,11 @@ class Spec:
                          dtype=np.int64)
         parent = parents(d)
         self.exp_levels = []
-        for size in range(4, -1, -1):
+        for size in range(n - 1, -1, -1):
             rows = np.arange(d.start[size], d.start[size + 1])
             self.exp_levels.append((rows, child[rows]))
         self.max_levels = []
-        for size in range(1, 6):
+        for size in range(1, n + 1):
             rows = np.arange(d.start[size], d.start[size + 1])
             p = parent[rows]
             p = np.where(p == 0xFFFF, self.nk, p)  # sentinel row
@@ -121,7 +130,7 @@ class Spec:
             subs.append(lst)
         width = max(len(x) for x in subs)
         self.subs = np.array([x + [x[0]] * (width - len(x)) for x in subs], dtype=np.int64)
-        self.slot, self.reps = bt.upper_classes()
+        self.slot, self.reps = bt.upper_classes(n, self.at)
 
     lgroups = bt.Spec.lgroups  # the file layout's groups: the builder's, not a copy
     lgroup = bt.Spec.lgroup
@@ -142,12 +151,13 @@ def maxdown(spec, A):
         A[rows] = m
 
 
-def s_stage(spec, cm, cy, cu, Vd, Vt=None):
+def s_stage(spec, cm, cy, cu, Vd, Vt=None, doubles=0):
     """Value of ending the turn with each roll, for a chunk of positions (columns).
 
     Exact mode (Vt None): Vd float values, returns S. Policy mode: Vd holds the device's
     fixed-point table values and decides (ties: lowest box), Vt the true values of the
-    policy; returns (Sq, St)."""
+    policy; returns (Sq, St). doubles: the lower boxes scoring double (Sharp Dice, a roll
+    from one throw of all the dice)."""
     nb, nr = spec.nb, spec.nr
     N = len(cm)
     policy = Vt is not None
@@ -185,6 +195,7 @@ def s_stage(spec, cm, cy, cu, Vd, Vt=None):
         elif b == spec.yzb:
             s = spec.sc[:, b][:, None]
             yes = s > 0
+            s = s * (2 if doubles >> b & 1 else 1)
             c0 = fut(Vd, m2, 0, cu)[None, :]
             c1 = fut(Vd, m2, 1, cu)[None, :]
             cand = s * one + np.where(yes, c1, c0)
@@ -193,15 +204,16 @@ def s_stage(spec, cm, cy, cu, Vd, Vt=None):
             else:
                 tcand = None
         else:
-            cand = spec.sc[:, b][:, None] * one + fut(Vd, m2, cy, cu)[None, :]
-            tcand = spec.sc[:, b][:, None] + fut(Vt, m2, cy, cu)[None, :] if policy else None
+            s = spec.sc[:, b][:, None] * (2 if doubles >> b & 1 else 1)
+            cand = s * one + fut(Vd, m2, cy, cu)[None, :]
+            tcand = s + fut(Vt, m2, cy, cu)[None, :] if policy else None
         cand = np.where(op[None, :], cand, neg)
         take(cand, tcand)
     if spec.yzb >= 0:
         jc = np.nonzero((cm >> spec.yzb) & 1)[0]
         if len(jc):
             for f in range(1, 7):
-                q, t = joker_row(spec, f, cm[jc], cy[jc], cu[jc], Vd, Vt)
+                q, t = joker_row(spec, f, cm[jc], cy[jc], cu[jc], Vd, Vt, doubles)
                 r = spec.yrow[f - 1]
                 yb = cy[jc] * 100
                 S[r, jc] = q + yb * one
@@ -221,7 +233,8 @@ def joker_allowed(variant, b, f, op, lower_open, uf_open):
         return op & ~uf_open
     return op & (~lower_open if b < 6 else True)
 
-def joker_row(spec, f, cm, cy, cu, Vd, Vt):
+
+def joker_row(spec, f, cm, cy, cu, Vd, Vt, doubles=0):
     """Best value of five f's once the Yahtzee box is filled, per the joker variant."""
     policy = Vt is not None
     one = ONE if policy else 1
@@ -244,7 +257,7 @@ def joker_row(spec, f, cm, cy, cu, Vd, Vt):
             continue
         m2 = cm | bit
         if b < 6:
-            s = 5 * f if (b == f - 1 and v != rules.JOKER_ORIGINAL) else 0
+            s = spec.n * f if (b == f - 1 and v != rules.JOKER_ORIGINAL) else 0
             un = cu + s
             gain = s + np.where((cu < spec.at) & (un >= spec.at), spec.bonus, 0)
             uc = np.minimum(un, spec.at)
@@ -255,6 +268,7 @@ def joker_row(spec, f, cm, cy, cu, Vd, Vt):
                 s = np.where(uf_open, spec.sc[spec.yrow[f - 1], b], spec.jsc[f - 1, b])
             else:
                 s = spec.jsc[f - 1, b]
+            s = s * (2 if doubles >> b & 1 else 1)
             cand = s * one + Vd[m2, cy, cu]
             tc = s + Vt[m2, cy, cu] if policy else None
         cand = np.where(allowed, cand, neg)
@@ -296,20 +310,42 @@ def decide(spec, Aq, At, Sq=None, St=None):
     return vq, vt
 
 
-def policy_turn_value(spec, Sq, St):
+def one_throw(spec, v, exact):
+    """Sharp Dice: the mean of v over one throw of all the dice, rounded as the device
+    rounds it (engine._one_throw_steps) unless exact."""
+    s = (spec.ways[:, None] * v).sum(axis=0)
+    return s / spec.throws if exact else (s + spec.throws // 2) // spec.throws
+
+
+def policy_turn_value(spec, Sq, St, Sq1=None, St1=None):
+    """The true value of the device's turn from each position: Sq/St end the turn with
+    each roll (device / true value of its box); Sq1/St1 the same for a roll from one throw
+    of all the dice (Sharp Dice; None without it). Holding nothing then throws for those,
+    with its own rounding: each stage's empty keep is a one-throw mean."""
     N = Sq.shape[1]
+    sharp = Sq1 is not None
+    if not sharp:
+        Sq1, St1 = Sq, St
     Aq = np.empty((spec.nk, N), dtype=np.int64)
     At = np.empty((spec.nk, N))
     Aq[spec.r0:] = Sq
     At[spec.r0:] = St
     expect(spec, Aq, False)
     expect(spec, At, True)
-    rq, rt = decide(spec, Aq, At)
+    if sharp:
+        Aq[0], At[0] = one_throw(spec, Sq1, False), one_throw(spec, St1, True)
+    rq, rt = decide(spec, Aq, At)  # one re-roll left, some dice held
+    if sharp:
+        sq, st = decide(spec, Aq, At, Sq1, St1)  # the same, the dice from one throw
     Aq[spec.r0:] = rq
     At[spec.r0:] = rt
     expect(spec, Aq, False)
     expect(spec, At, True)
-    rq, rt = decide(spec, Aq, At, Sq, St)
+    if sharp:
+        Aq[0], At[0] = one_throw(spec, sq, False), one_throw(spec, st, True)
+    rq, rt = decide(spec, Aq, At, Sq1, St1)  # the first roll: one throw
+    if sharp:
+        return one_throw(spec, rt, True)
     At[spec.r0:] = rt
     expect(spec, At, True)
     return At[0]
@@ -337,12 +373,12 @@ def spread(spec, V, cm, cy, cu, vals):
     """Write each solved class value to every upper total of its class."""
     u = cm & 63
     # column class: 255 for decided (rep = at), else slot of rep
-    cls = spec.slot[u, np.minimum(cu, 63)].astype(np.int64)
+    cls = spec.slot[u, np.minimum(cu, spec.at)].astype(np.int64)
     # for each (m, y) block, map every up to its class's column
     key = (cm * 2 + cy) * 256 + cls
     order = np.argsort(key)
     skey = key[order]
-    for up in range(64):
+    for up in range(spec.at + 1):
         want = (cm * 2 + cy) * 256 + spec.slot[u, up].astype(np.int64)
         pos = np.searchsorted(skey, want)
         pos = np.minimum(pos, len(skey) - 1)
@@ -351,9 +387,11 @@ def spread(spec, V, cm, cy, cu, vals):
 
 
 def solve(spec, Vq=None, label="solve"):
-    """Exact optimal values (Vq None) or the true values of the device policy on Vq.
-    Returns a dense array V[mask, y, up] (float64; NaN where never needed)."""
-    V = np.full((spec.full + 1, spec.Y, 64), np.nan)
+    """Exact optimal values (Vq None; games without Sharp Dice, whose exact solve is the
+    builder's) or the true values of the device policy on Vq. Returns a dense array
+    V[mask, y, up] (float64; NaN where never needed)."""
+    assert Vq is not None or not spec.doubles
+    V = np.full((spec.full + 1, spec.Y, spec.at + 1), np.nan)
     V[spec.full] = 0.0
     levels = positions(spec)
     total = sum(len(v[0]) for v in levels.values())
@@ -361,43 +399,48 @@ def solve(spec, Vq=None, label="solve"):
     for p in sorted(levels, reverse=True):
         cm, cy, cu = levels[p]
         out = np.empty(len(cm))
-        for a in range(0, len(cm), CHUNK):
-            sl = slice(a, a + CHUNK)
+        for a in range(0, len(cm), spec.chunk):
+            sl = slice(a, a + spec.chunk)
             if Vq is None:
                 S = s_stage(spec, cm[sl], cy[sl], cu[sl], V)
                 out[sl] = turn_value(spec, S)
             else:
                 Sq, St = s_stage(spec, cm[sl], cy[sl], cu[sl], Vq, V)
-                out[sl] = policy_turn_value(spec, Sq, St)
+                one = (None, None)
+                if spec.doubles:
+                    one = s_stage(spec, cm[sl], cy[sl], cu[sl], Vq, V, spec.doubles)
+                out[sl] = policy_turn_value(spec, Sq, St, *one)
             prog.step(len(cm[sl]))
         spread(spec, V, cm, cy, cu, out)
     return V
 
 
 # ---- checking a built table -------------------------------------------------------------------
-def check(name, tables=ROOT / "tables", out=sys.stderr):
-    """The device policy's exact loss on its own game, and for a Yahtzee table the loss of
-    serving each other joker rule (against that rule's own optimum). Games without Sharp
-    Dice only: the policy solve models the device's search as it is."""
+# The joker rules whose tables serve each other on the device (strategy_table.file_names):
+# the device policy's loss in that role is measured too (every other pairing, with the
+# exact search, in served_losses)
+SHARES = {rules.JOKER_FORCED: rules.JOKER_FREE, rules.JOKER_FREE: rules.JOKER_FORCED}
+
+
+def check(name, tables=ROOT / "tables"):
+    """The device policy's exact loss on its own game and, for a Yahtzee table of a joker
+    rule in SHARES, serving the other one with the same Sharp Dice setting (against that
+    game's own optimum)."""
     rid, joker, sharp = bt.TABLES[name]
     path = Path(tables) / (name + ".bin")
     info = json.loads(path.with_suffix(".json").read_text())
-    if sharp or bt.Spec(rid, joker).n != 5:
-        return {"name": name, "optimum": info["optimum"], "checked": False}
     t0 = time.time()
-    Vq = bt.decode(bt.Spec(rid, joker), path.read_bytes())
+    Vq = bt.decode(bt.Spec(rid, joker, sharp=sharp), path.read_bytes())
     res = {"name": name, "optimum": info["optimum"], "checked": True}
-    res["device_policy"] = bt.optimum(solve(Spec(rid, joker), Vq, label=name + " policy"))
+    res["device_policy"] = bt.optimum(solve(Spec(rid, joker, sharp=sharp), Vq,
+                                            label=name + " policy"))
     res["loss"] = res["optimum"] - res["device_policy"]
-    if rid == rules.YAHTZEE:
-        res["as_shared"] = {}
-        for other in (rules.JOKER_FORCED, rules.JOKER_FREE, rules.JOKER_ORIGINAL):
-            if other == joker:
-                continue
-            own = json.loads((Path(tables) / ("yahtzee_%d.json" % other)).read_text())
-            v = bt.optimum(solve(Spec(rid, other), Vq, label="%s for j%d" % (name, other)))
-            res["as_shared"][rules.JOKER_NAMES[other]] = {
-                "device_policy": v, "loss": own["optimum"] - v}
+    if rid == rules.YAHTZEE and joker in SHARES:
+        other = SHARES[joker]
+        game = bt.table_name(rid, other, sharp)
+        own = json.loads((Path(tables) / (game + ".json")).read_text())["optimum"]
+        v = bt.optimum(solve(Spec(rid, other, sharp=sharp), Vq, label="%s for %s" % (name, game)))
+        res["as_shared"] = {rules.JOKER_NAMES[other]: {"device_policy": v, "loss": own - v}}
     res["seconds"] = round(time.time() - t0, 1)
     return res
 
@@ -425,7 +468,7 @@ def served_losses(tables=ROOT / "tables", pairs=SERVED):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", default=str(ROOT / "tables"))
-    ap.add_argument("--only", default="yahtzee_0,yahtzee_1,yahtzee_2,yatzy")
+    ap.add_argument("--only", default=",".join(bt.TABLES))
     a = ap.parse_args(argv)
     for name in a.only.split(","):
         bt.build(name, a.tables)
