@@ -32,7 +32,7 @@ SCREENS = {
 def frames():
     out = mpy_run.compile_scripts(compiled_firmware(), (
         ROOT / "tools" / "sim" / "board_sim.py", RIGS / "shots_mp.py"))
-    r = mpy_run.run(mpy_run.call("shots_mp"), [out], "256k", timeout=300)
+    r = mpy_run.run(mpy_run.call("shots_mp"), [out], "320k", timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     import shots
 
