@@ -13,14 +13,14 @@ import pytest
 
 from picoyacht import rules
 
-from conftest import FIRMWARE, HOST_TESTS, run_micropython
+from conftest import FIRMWARE, HOST_TESTS, RIGS, run_micropython
 
 SCRIPTS = HOST_TESTS / "mp"
 HOSTLIB = FIRMWARE.parent / "tools" / "hostlib"  # micropython.const for CPython
 
 
 def run_cpython(script, *args):
-    env = {"PYTHONPATH": "%s:%s:%s" % (FIRMWARE, SCRIPTS, HOSTLIB), "PATH": ""}
+    env = {"PYTHONPATH": ":".join(map(str, (FIRMWARE, SCRIPTS, RIGS, HOSTLIB))), "PATH": ""}
     out = subprocess.run([sys.executable, str(script), *args], capture_output=True,
                          text=True, env=env, timeout=600)
     assert out.returncode == 0, out.stderr
