@@ -7,7 +7,7 @@ core, so that game, snapshot and this module form no import circle.
 """
 
 from picoyacht.reachable import by_a_yahtzee, possible
-from picoyacht.rules import CPU_EXPERT, MAX_NAME, MAX_SEATS, ROLLS_PER_TURN
+from picoyacht.rules import CPU_EXPERT, MAX_NAME, MAX_SEATS, ROLLS_PER_TURN, pot_share
 
 
 class Invalid(ValueError):
@@ -49,7 +49,7 @@ def _credits_possible(game, seat, over, winners):
     base = seat * rs.nboxes
     want = game.credits[seat] + bet
     if over and seat in winners:
-        want -= bet * game.nseats // len(winners)
+        want -= pot_share(game, seat, winners)
     pays = []
     for box in range(rs.nboxes):
         pay = rs.first_roll_reward(box, bet)

@@ -384,3 +384,21 @@ def multisets(ndice):
                         c[5] = c5
                         c[6] = ndice - c1 - c2 - c3 - c4 - c5
                         yield c
+
+
+def pot_share(g, seat, win):
+    """What `seat` takes of the pot (every seat's bet) shared by the winners `win`: an
+    even share, and what does not divide a credit each to the first winners in playing
+    order, so every credit staked is paid out (RULES.md, Casino)."""
+    pot = g.options.bet * g.nseats
+    share = pot // len(win)
+    odd = pot % len(win)
+    for i in range(g.nseats):
+        if not odd:
+            break
+        s = g.order[i]
+        if s in win:
+            if s == seat:
+                return share + 1
+            odd -= 1
+    return share
