@@ -248,14 +248,14 @@ def test_missing_table_falls_back_to_normal(tmp_path):
 def test_the_hints_avg_is_the_final_total_to_expect_without_a_table(rid):
     """Without a table the hint's "avg" is Normal's value plus final_gap: over seeded games
     (not the calibration's: seed 70) the final total minus it averages to 0 within
-    the noise. Control: expected_total without the gap (Normal's bare estimate, 127-140 at
-    a Yahtzee's start) is dozens of points short in every rule set."""
+    the noise. Control: expected_total without the gap (Normal's bare estimate, about 179
+    at a Yahtzee's start) is dozens of points short in every rule set."""
     import statistics
 
     from calibrate_avg import residuals
 
     per_game = [sum(r for _, r in game) / len(game) / 100
-                for game in residuals(rid, 16, 70, final_gap.expected_total)]
+                for game in residuals(rid, 40, 70, final_gap.expected_total)]
     mean = statistics.mean(per_game)
     se = statistics.stdev(per_game) / len(per_game) ** 0.5
     assert abs(mean) < 4 * se + 3, (mean, se)
@@ -266,8 +266,9 @@ def test_the_hints_avg_with_sharp_dice_adds_its_own_gap(rid):
     """With Sharp Dice a doubled box makes the final total higher than Normal's estimate
     expects, and the hint adds final_gap's Sharp rows: over 120 seeded games (not the
     calibration's) the final total minus the hint's avg averages to 0 within twice its
-    standard error and a point. Control: the rows without Sharp Dice leave it 8 to 9
-    points short here."""
+    standard error and a point. Control: the rows without Sharp Dice leave Yahtzee's 11
+    points short here (Yatzy's 4, inside this count's noise; `make bench-strategy`'s hint
+    section measures both over 400 games)."""
     import statistics
 
     from calibrate_avg import residuals
@@ -288,7 +289,7 @@ def test_expert_values_are_final_totals_already():
 
     g = Game(rules.YAHTZEE, ["a"], roller=LcgRoller(3))
     assert final_gap.expected_total(g, 12345, Serving()) == 12345
-    assert final_gap.expected_total(g, 12345, None) > 12345 + 100 * 100
+    assert final_gap.expected_total(g, 12345, None) > 12345 + 50 * 100
 
 
 def table_header(rid, joker, sharp):

@@ -1,8 +1,13 @@
 """Normal's estimate of what a position is worth, the future its search weighs each box by
 (picoyacht.engine): every open box is worth PAR_W/256 of its par (what chasing that box
-alone for one turn scores on average, from the engine's own search), plus the upper bonus
-times the chance of still reaching it, plus YZ_OPEN per open box once a Yahtzee bonus is
-in reach.
+alone for one turn scores on average, from the engine's own search) times its later
+chances, plus the upper bonus times the chance of still reaching it, plus YZ_OPEN per open
+box once a Yahtzee bonus is in reach.
+
+Later chances: a box that one turn's chase fills with points only now and then (a Yahtzee,
+a straight) is worth more while many boxes are open, for there are turns to come back to
+it. With hit the chance that a turn's chase scores in it and n boxes open, it counts as
+1 + (n - 1) / _TRIES turns: its par times (1 - (1 - hit)^that) / hit.
 
 The chance comes from rows of phi, per set of open upper boxes: for each need, the chance
 (/255) that those boxes still add at least that much if each die ends on the chased face
@@ -19,6 +24,7 @@ from picoyacht.engine_tables import collect_steps
 # (tools/tables/strategy_np.py) on Yahtzee, Yatzy, Maxi and Deluxe.
 PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
 YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
+_TRIES = const(5)  # each further open box is a fifth of a turn's chance at this one
 _CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
 _ONE = const(65536)  # a point, or a chance of 1, in the engine's fixed point (engine.ONE)
 _ROWS = const(8)  # rows of phi kept (a turn needs at most 7)
@@ -44,37 +50,55 @@ class NormalEstimate:
 
     def pars(self):
         """Per box: expected points when chasing that box alone for a whole turn (fixed
-        point). Computed once with the engine's search, scoring only that box."""
+        point). Computed once with the engine's search, scoring only that box. After the
+        nb pars: each box's (1 - hit) ^ (1 / _TRIES), then its par times its later chances
+        and last the open boxes those are for (value() fills them)."""
         if self.par is None:  # (pars_steps() makes a generator: garbage at every call)
             drain(self.pars_steps())
         return self.par
 
     def pars_steps(self):
+        """The pars, then (hits) the same search scoring 1 for any points: each box's hit
+        chance, kept as its root (see pars)."""
         if self.par is not None:
             return
         e = self.engine
         e.key = False  # roll_values changes: the engine's position is gone
-        par = zeros("i", e.nb)
+        nb = e.nb
+        par = zeros("i", 3 * nb + 1)  # one array: heap
         roll_values = e.roll_values
-        nb, nrolls = e.nb, e.nrolls
+        nrolls = e.nrolls
         codes, first_roll = e.dice.codes, e.dice.first_roll
         one_throw = e.one_throw_values  # Sharp Dice: a one-throw roll's box scores double
         for b in range(nb):
-            e.hold_stage = -1  # roll_values changes
-            if b < 6:  # e.score(r, b), inline
+            for hits in (0, 1):
+                e.hold_stage = -1  # roll_values changes
+                k = 2 if e.doubles >> b & 1 and not hits else 1
                 for r in range(nrolls):
-                    roll_values[r] = ((codes[first_roll + r] >> (3 * b)) & 7) * (b + 1) * _ONE
-            else:
-                scores = e.roll_scores[b - 6]
-                for r in range(nrolls):
-                    roll_values[r] = scores[r] * _ONE
-            yield nrolls * _C_FILL
-            if one_throw is not None:
-                k = 2 if e.doubles >> b & 1 else 1
-                for r in range(nrolls):
-                    one_throw[r] = k * roll_values[r]
+                    if b < 6:  # e.score(r, b), inline
+                        v = ((codes[first_roll + r] >> (3 * b)) & 7) * (b + 1)
+                    else:
+                        v = e.roll_scores[b - 6][r]
+                    roll_values[r] = (_ONE if v else 0) if hits else v * _ONE
+                    if one_throw is not None:
+                        one_throw[r] = k * roll_values[r]
                 yield nrolls * _C_FILL
-            par[b] = yield from e.start_steps()
+                v = yield from e.start_steps()
+                if not hits:
+                    par[b] = v
+                    continue
+                lo, hi = 0, _ONE  # (1 - v) ^ (1 / _TRIES) by bisection
+                while hi - lo > 1:
+                    mid = (lo + hi) >> 1
+                    p = _ONE
+                    for _ in range(_TRIES):  # (p * mid) >> 16 without a big int
+                        p = ((p >> 8) * mid + (((p & 255) * mid) >> 8)) >> 8
+                    if p <= _ONE - v:
+                        lo = mid
+                    else:
+                        hi = mid
+                par[nb + b] = lo
+        par[3 * nb] = -1
         e.hold_stage = -1
         self.par = par
         yield from collect_steps()
@@ -137,12 +161,26 @@ class NormalEstimate:
         e = self.engine
         rs = e.rs
         par = self.pars()
-        v = 0
+        nb = e.nb
         nopen = 0
-        for b in range(e.nb):
+        for b in range(nb):
             if not mask >> b & 1:
-                v += par[b]
                 nopen += 1
+        if par[3 * nb] != nopen:  # each box's par times its later chances, nopen open
+            for b in range(nb):
+                r = par[nb + b]
+                p = miss = _ONE
+                for k in range(_TRIES + nopen - 1):  # p = r ^ that, miss = r ^ _TRIES
+                    p = ((p >> 8) * r + (((p & 255) * r) >> 8)) >> 8
+                    if k == _TRIES - 1:
+                        miss = p
+                hit = _ONE - miss
+                par[2 * nb + b] = (par[b] >> 8) * (((_ONE - p) << 8) // hit) if hit else par[b]
+            par[3 * nb] = nopen
+        v = 0
+        for b in range(nb):
+            if not mask >> b & 1:
+                v += par[2 * nb + b]
         v = (v >> 8) * PAR_W
         at = rs.bonus_at
         if up < at:

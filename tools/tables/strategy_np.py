@@ -68,14 +68,19 @@ class Twin:
         self.subs = np.array([x + [x[0]] * (w - len(x)) for x in subs], dtype=np.int64)
         self.table = table
         if level == strategy.NORMAL:
-            par = np.array(eng.pars(), dtype=np.int64)
             masks = np.arange(1 << self.nb)
-            tot = np.zeros(len(masks), dtype=np.int64)
             nopen = np.zeros(len(masks), dtype=np.int64)
             for b in range(self.nb):
-                o = ((masks >> b) & 1) == 0
-                tot += np.where(o, par[b], 0)
-                nopen += o
+                nopen += ((masks >> b) & 1) == 0
+            par = eng.estimate().pars()
+            gains = []  # per count of open boxes, each box's term: the estimate's own
+            for n in range(self.nb + 1):
+                eng.heuristic(((1 << self.nb) - 1) >> n, self.at, 0)  # fills n's terms
+                gains.append(list(par[2 * self.nb:3 * self.nb]))
+            gains = np.array(gains, dtype=np.int64)
+            tot = np.zeros(len(masks), dtype=np.int64)
+            for b in range(self.nb):
+                tot += np.where(((masks >> b) & 1) == 0, gains[nopen, b], 0)
             self.parsum = (tot >> 8) * estimate.PAR_W
             self.nopen = nopen
             self.phi = np.array([list(eng.phi(o)) for o in range(64)], dtype=np.int64)
