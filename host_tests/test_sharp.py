@@ -133,7 +133,7 @@ def engine_for(g):
 
 
 def keep_tuple(e, i):
-    code = e.dice.codes[i]
+    code = e.dice.code(i)
     out = []
     for f in range(6):
         out += [f + 1] * ((code >> (3 * f)) & 7)

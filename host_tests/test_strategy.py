@@ -549,6 +549,35 @@ def test_engine_ram_and_values_stay_small_ints():
     assert abs(engine.NEG) < (1 << 30)
 
 
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("n", [1, 2, 5, 6])
+def test_a_keeps_index_and_code_undo_each_other(n):
+    """The search keeps no array of every keep's code: index() counts a keep's place from
+    its face counts and code() undoes it. Every keep of n dice: its code has its size's
+    dice, codes ascend within a size (the order the children and the tables assume), each
+    child is the keep plus that die, and the rolls' codes are the rolls' own. Control: one
+    wrong count in dice._WAYS fails it."""
+    d = engine.Dice(n)
+    prev = -1
+    for i in range(d.nkeeps):
+        size = 0
+        while i >= d.start[size + 1]:
+            size += 1
+        c = d.code(i)
+        assert sum((c >> (3 * f)) & 7 for f in range(6)) == size
+        assert d.index(c, size) == i
+        assert c > prev or i == d.start[size]
+        prev = c
+        if size < n:
+            for f in range(1, 7):
+                assert d.code(d.child(i, f)) == c + (1 << (3 * (f - 1)))
+        else:
+            assert d.roll_codes[i - d.first_roll] == c
+    with pytest.raises(ValueError):
+        d.index(1, 2)  # one die is not a keep of two
+
+
 # ---- MicroPython ----------------------------------------------------------------------------
 def positions(rid, sub, count, seed):
     r = LcgRoller(seed)

@@ -4,10 +4,13 @@ A module apart from picoyacht.engine because it is a job of its own (counting, i
 averaging over multisets, with no rule or score in it) and so that each module stays small.
 Every sweep is also a generator of steps (see picoyacht.engine) with the same answer.
 
-Glossary: n dice; a keep is a multiset of 0..n of them, packed in `codes` as 3 bits of
-count per face (face 1 lowest); keeps are ordered by size, then by code, so `start[k]` is
-the index of the first keep of k dice; the rolls are the keeps of exactly n dice, from
-`first_roll` to `nkeeps` - 1 (`nrolls` of them); `children[f - 1][i]` is where keep i plus
+Glossary: n dice; a keep is a multiset of 0..n of them, its code 3 bits of count per face
+(face 1 lowest); keeps are ordered by size, then by code, so `start[k]` is the index of the
+first keep of k dice; the rolls are the keeps of exactly n dice, from `first_roll` to
+`nkeeps` - 1 (`nrolls` of them), and `roll_codes[r]` is roll r's code. A keep's index is
+counted from its code (index()), and its code from its index (code()): an array of every
+keep's code would be the search's largest but one, and only the rolls' are read in a
+sweep. `children[f - 1][i]` is where keep i plus
 one die showing f lies among the keeps one die larger: its index is that plus `base[k]`
 for a keep i of k dice. Six arrays, not one six times as long: on a fragmented heap a run
 that long may not be free. With five dice or fewer no size has over 256 keeps, so each
@@ -28,6 +31,11 @@ _INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
 C_KEEP = const(110)
 _C_INDEX = const(180)
 _C_WALK = const(40)
+# _WAYS[7 * (m - 1) + k]: the multisets of k dice over m faces, C(k + m - 1, m - 1), for
+# m 1..5 and k 0..6: how many keeps of a size come before a face count (index(), code())
+_WAYS = (b"\x01\x01\x01\x01\x01\x01\x01\x01\x02\x03\x04\x05\x06\x07"
+         b"\x01\x03\x06\x0a\x0f\x15\x1c\x01\x04\x0a\x14\x23\x38\x54"
+         b"\x01\x05\x0f\x23\x46\x7e\xd2")
 
 
 def drain(steps):
@@ -72,7 +80,7 @@ class Dice:
         self.nkeeps = self.start[n + 1]
         self.first_roll = self.start[n]
         self.nrolls = self.nkeeps - self.first_roll
-        self.codes = self.children = None
+        self.roll_codes = self.children = None
         start = self.start
         small = all(start[k + 1] - start[k] <= 256 for k in range(1, n + 1))
         self.base = tuple(start[k + 1] if small else 0 for k in range(n))
@@ -85,7 +93,7 @@ class Dice:
     def allocate(self):
         """The work arrays, largest first (the owner allocates before it computes
         anything, while the heap has its largest free runs)."""
-        self.codes = work_array("i", self.nkeeps)
+        self.roll_codes = work_array("i", self.nrolls)
         n = self.first_roll
         t = "B" if self.base[-1] else "H"
         self.children = (work_array(t, n), work_array(t, n), work_array(t, n),
@@ -93,8 +101,8 @@ class Dice:
 
     def _build(self):
         n = self.n
-        # the face counts in ascending code order (face 6 outermost), placed by size
-        yield from self._walk(n, [0] * (n + 1))
+        # the rolls' face counts in ascending code order (face 6 outermost)
+        yield from self._walk(n)
         # children (one more die) of every keep smaller than a roll; sizes ascend with
         # the index, so the search needs no parent table (see maxdown)
         first_roll = self.first_roll
@@ -110,38 +118,57 @@ class Dice:
         for i in range(lo, hi):
             while i >= start[size + 1]:
                 size += 1
-            c = self.codes[i]
+            c = self.code(i, size)
             base = self.base[size]
             for f in range(6):
                 self.children[f][i] = self.index(c + (1 << (3 * f)), size + 1) - base
 
-    def _walk(self, n, fill):
+    def _walk(self, n):
+        codes = self.roll_codes
+        r = 0
         for c6 in range(n + 1):
             for c5 in range(n + 1 - c6):
                 yield _C_WALK * (n + 1 - c6 - c5) * (n + 1 - c6 - c5)
                 for c4 in range(n + 1 - c6 - c5):
                     for c3 in range(n + 1 - c6 - c5 - c4):
                         for c2 in range(n + 1 - c6 - c5 - c4 - c3):
-                            s2 = c6 + c5 + c4 + c3 + c2
-                            for c1 in range(n + 1 - s2):
-                                size = s2 + c1
-                                self.codes[self.start[size] + fill[size]] = (
-                                    c1 | c2 << 3 | c3 << 6 | c4 << 9 | c5 << 12 | c6 << 15)
-                                fill[size] += 1
+                            c1 = n - c6 - c5 - c4 - c3 - c2
+                            codes[r] = c1 | c2 << 3 | c3 << 6 | c4 << 9 | c5 << 12 | c6 << 15
+                            r += 1
 
     def index(self, code, size):
-        lo, hi = self.start[size], self.start[size + 1] - 1
-        codes = self.codes
-        while lo <= hi:
-            mid = (lo + hi) >> 1
-            c = codes[mid]
-            if c == code:
-                return mid
-            if c < code:
-                lo = mid + 1
-            else:
-                hi = mid - 1
-        raise ValueError("not a multiset")
+        """The index of the keep of `size` dice whose code is `code`: the first keep of its
+        size, plus the keeps of that size whose counts of faces 6, 5, ... 2 come first."""
+        i = self.start[size]
+        left = size
+        for f in range(5, 0, -1):
+            c = (code >> (3 * f)) & 7
+            if c > left:
+                raise ValueError("not a multiset")
+            for v in range(c):
+                i += _WAYS[7 * (f - 1) + left - v]
+            left -= c
+        if code & 7 != left:
+            raise ValueError("not a multiset")
+        return i
+
+    def code(self, i, size=-1):
+        """The code of keep i (of `size` dice, if the caller knows it): index() undone."""
+        if size < 0:
+            size = 0
+            while i >= self.start[size + 1]:
+                size += 1
+        rank = i - self.start[size]
+        left = size
+        code = 0
+        for f in range(5, 0, -1):
+            c = 0
+            while rank >= _WAYS[7 * (f - 1) + left - c]:
+                rank -= _WAYS[7 * (f - 1) + left - c]
+                c += 1
+            code |= c << (3 * f)
+            left -= c
+        return code | left
 
     def child(self, i, f):
         """The index of keep i (fewer than n dice) plus one die showing f."""

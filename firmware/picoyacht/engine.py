@@ -177,7 +177,7 @@ class Engine(EngineTables):
         roll_scores = self.roll_scores
         nb, nrolls = self.nb, self.nrolls
         lower_future, upper_future = self.lower_future, self.upper_future
-        codes, first_roll = self.dice.codes, self.dice.first_roll
+        codes = self.dice.roll_codes
         n1 = self.rs.ndice + 1
         for r in range(nrolls):
             roll_values[r] = NEG
@@ -189,7 +189,7 @@ class Engine(EngineTables):
                 base = b * n1
                 sh = 3 * b
                 for r in range(nrolls):
-                    v = upper_future[base + ((codes[first_roll + r] >> sh) & 7)]
+                    v = upper_future[base + ((codes[r] >> sh) & 7)]
                     if v > roll_values[r]:
                         roll_values[r] = v
             elif b == self.joker_box:

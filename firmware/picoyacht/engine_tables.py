@@ -127,7 +127,7 @@ class EngineTables:
         """Roll r's points in each lower box, into roll_scores."""
         d = self.dice
         counts = self.counts
-        code = d.codes[d.first_roll + r]
+        code = d.roll_codes[r]
         for f in range(6):
             counts[f + 1] = (code >> (3 * f)) & 7
         boxes = self.rs.boxes
@@ -144,13 +144,13 @@ class EngineTables:
     def score(self, r, b):
         """Points of roll r (0 .. nrolls-1) in box b, no joker."""
         if b < 6:
-            return ((self.dice.codes[self.dice.first_roll + r] >> (3 * b)) & 7) * (b + 1)
+            return ((self.dice.roll_codes[r] >> (3 * b)) & 7) * (b + 1)
         return self.roll_scores[b - 6][r]
 
     def keep_mask(self, dice, keep):
         """A held mask over the dice positions that keeps multiset `keep` (lowest positions
         first for each face)."""
-        code = self.dice.codes[keep]
+        code = self.dice.code(keep)
         mask = 0
         for i in range(len(dice)):
             sh = 3 * (dice[i] - 1)

@@ -68,7 +68,7 @@ class NormalEstimate:
         par = zeros("i", 3 * nb + 1)  # one array: heap
         roll_values = e.roll_values
         nrolls = e.nrolls
-        codes, first_roll = e.dice.codes, e.dice.first_roll
+        codes = e.dice.roll_codes
         one_throw = e.one_throw_values  # Sharp Dice: a one-throw roll's box scores double
         for b in range(nb):
             for hits in (0, 1):
@@ -76,7 +76,7 @@ class NormalEstimate:
                 k = 2 if e.doubles >> b & 1 and not hits else 1
                 for r in range(nrolls):
                     if b < 6:  # e.score(r, b), inline
-                        v = ((codes[first_roll + r] >> (3 * b)) & 7) * (b + 1)
+                        v = ((codes[r] >> (3 * b)) & 7) * (b + 1)
                     else:
                         v = e.roll_scores[b - 6][r]
                     roll_values[r] = (_ONE if v else 0) if hits else v * _ONE

@@ -31,7 +31,7 @@ class Twin:
         self.bonus = rs.upper_bonus(options)
         self.sc = np.array([[eng.score(r, b) for b in range(self.nb)]
                             for r in range(self.nr)], dtype=np.int64)
-        codes = np.array(d.codes, dtype=np.int64)
+        codes = np.array([d.code(i) for i in range(d.nkeeps)], dtype=np.int64)
         self.kcode = codes
         self.kcnt = np.stack([(codes >> (3 * f)) & 7 for f in range(6)], axis=1)  # (nk, 6)
         self.kc = self.kcnt[self.r0:]

@@ -44,10 +44,11 @@ REFERENCE_OPTIMA = {
 
 def parents(d):
     """(nk, 6): index of keep i minus one die f, 0xFFFF if it has none."""
-    where = {d.codes[i]: i for i in range(d.nkeeps)}
+    codes = [d.code(i) for i in range(d.nkeeps)]
+    where = {c: i for i, c in enumerate(codes)}
     out = np.full((d.nkeeps, 6), 0xFFFF, dtype=np.int64)
     for i in range(d.nkeeps):
-        c = d.codes[i]
+        c = codes[i]
         for f in range(6):
             if (c >> (3 * f)) & 7:
                 out[i, f] = where[c - (1 << (3 * f))]
@@ -98,7 +99,7 @@ class Spec:
         self.full = (1 << self.nb) - 1
         self.sc = np.array([[self.eng.score(r, b) for b in range(self.nb)]
                             for r in range(self.nr)], dtype=np.int64)
-        codes = np.array(d.codes[d.first_roll:], dtype=np.int64)
+        codes = np.array(d.roll_codes, dtype=np.int64)
         self.kc = np.stack([(codes >> (3 * (f - 1))) & 7 for f in range(1, 7)], axis=1)
         self.yzb = self.eng.joker_box
         self.Y = 2 if self.yzb >= 0 else 1
