@@ -186,3 +186,31 @@ def test_the_committed_report_is_the_generated_one():
                                       ("0,casino 5", [0, 2])])
 def test_rule_sets_are_chosen_by_id_or_name(text, ids):
     assert heap_budget.rule_ids(text) == ids
+
+
+@pytest.mark.parametrize("rid,ok", [(0, True), (4, False)])
+def test_a_heap_row_at_its_budget_is_one_game_at_that_heap(monkeypatch, rid, ok):
+    """`--at-budget` plays one game per frozen row at the row's own budget (Yahtzee's 52 KB,
+    the others' 72) and records it as a check, not a bisected figure; a failure keeps its
+    reason. Control: asking at a fixed 72 KB fails the Yahtzee case."""
+    import argparse
+
+    import bench_pico
+
+    played = []
+
+    def completes(layout, rid, free, seats):
+        played.append(free // 1024)
+        return ok, None if ok else "MemoryError in the build"
+
+    monkeypatch.setattr(heap_budget, "completes", completes)
+    a = argparse.Namespace(at_budget=True, window=None, jobs=1)
+    out = bench_pico.smallest("uf2", rid, 4, bench_pico.UF2_WINDOW, a)
+    budget = 52 if rid == 0 else 72
+    assert played == [budget]
+    if ok:
+        assert out == {"completes": budget}
+        target, _, passed = heap_budget.verdict("uf2", rid, 4, out["completes"])
+        assert passed and target == "at most %d KB" % budget
+    else:
+        assert "does not complete with 72 KB" in out["error"] and "MemoryError" in out["error"]

@@ -146,6 +146,11 @@ def tables(uf2):
 def smallest(layout, rid, seats, window, a):
     """The heap row's figure: the smallest KB that completes, or why it cannot say."""
     lo, hi, step = window
+    if a.at_budget and layout == "uf2":  # one game at the budget: pass or fail, no bisection
+        kb = heap_budget.uf2_budget_kb(rid)
+        ok, why = heap_budget.completes(layout, rid, kb * 1024, seats)
+        return {"completes": kb} if ok else {
+            "error": "does not complete with %d KB: %s" % (kb, (why or "")[-200:])}
     if a.window:  # the answer roughly known: fewer runs
         lo, hi = map(int, a.window.split(","))
     kb, failure = heap_budget.smallest(layout, rid, seats, lo, hi, step=step, jobs=a.jobs, log=log)
@@ -266,6 +271,8 @@ def main(argv=None):
     ap.add_argument("--rules", default="all", help="heap and CPU rows: ids or names, or all")
     ap.add_argument("--seats", type=int, default=0, help="heap rows: 1 or 4 seats (0: both)")
     ap.add_argument("--window", help="heap rows: LO,HI KB to bisect (LO fails, HI completes)")
+    ap.add_argument("--at-budget", action="store_true",
+                    help="frozen heap rows: one game at the budget's KB, not a bisection")
     ap.add_argument("--jobs", type=int, default=1, help="heap rows: probes at once in each")
     ap.add_argument("--fw", default=emulator.DEFAULT_FW, help="stock firmwares, e.g. 1.28.0,1.24.1")
     ap.add_argument("--turns", type=int, default=3, help="turns of each 1-player game")

@@ -153,11 +153,15 @@ def pico_free():
     return int(words[words.index("FREE") + 1])
 
 
+def uf2_budget_kb(rid):
+    """The frozen .uf2's budget (KB of free heap a game completes with) for this row."""
+    return UF2_YAHTZEE_KB if rid == 0 else UF2_BUDGET_KB
+
+
 def verdict(layout, rid, seats, kb, free=None):
     """(budget, figure, ok) of one heap row: docs/DESIGN.md's budget for that layout and game."""
     if layout == "uf2" or seats == 1:
-        limit = MPY_ONE_SEAT_KB if layout == "mpy" else UF2_YAHTZEE_KB if rid == 0 else \
-            UF2_BUDGET_KB
+        limit = MPY_ONE_SEAT_KB if layout == "mpy" else uf2_budget_kb(rid)
         budget = "at most %d KB" % limit
         if kb is None:
             return budget, "does not complete", False
