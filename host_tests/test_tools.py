@@ -96,6 +96,7 @@ def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72, rea
             "uf2": {"reset": {"title_ms": 81.5}, "heap 0 4": yahtzee_kb, "heap 4 4": 72,
                     "heap 5 4": {"error": "does not complete with 96 KB"},
                     "heap 1 4": {"completes": yatzy_kb},
+                    "heap 0 4 sharp": {"completes": yahtzee_kb},
                     "tables": {"yatzy.bin": {"decisions": 100, "median_ms": 30.1, "max_ms": 57.2,
                                              "rows": 46, "alloc_max": reads_alloc}}},
             "1.28.0": {"reset": {"title_ms": title_ms}, "play": play, "repl free": 241536,
@@ -129,6 +130,9 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     assert deluxe[1] == "at most 72 KB" and deluxe[3] == "**FAIL**" and "96 KB" in deluxe[2]
     yatzy = rows["smallest free heap: Yatzy, 4 Expert seats, coach on @frozen .uf2"]
     assert yatzy[2:4] == ["completes at 72 KB (not bisected)", "pass"]
+    sharp = rows["smallest free heap: Yahtzee + Sharp Dice, 4 Expert seats, coach on @frozen .uf2"]
+    assert sharp[1:4] == ["at most 52 KB", "completes at 52 KB (not bisected)", "pass"]
+    assert "--rules 0 --seats 4 --sharp" in sharp[6]
     spare = rows["smallest free heap: Maxi, 4 Expert seats, coach on @.mpy"]
     assert spare[1:4] == ["at least 24 KB spare", "23 KB spare (needs 212 of 235 KB)", "**FAIL**"]
     assert rows["smallest free heap: Yahtzee, 1 Expert seat, coach on @.mpy"][3] == "pass"
@@ -152,6 +156,8 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     assert rows["reset to the title frame @.mpy"][2:4] == ["640 ms", "**FAIL**"]
     assert rows["smallest free heap: Yahtzee, 4 Expert seats, coach on @frozen .uf2"][3] \
         == "**FAIL**"
+    assert rows["smallest free heap: Yahtzee + Sharp Dice, 4 Expert seats, coach on"
+                " @frozen .uf2"][3] == "**FAIL**"
     assert rows["garbage per user action (max) @.mpy"][3] == "**FAIL**"
     assert rows[reads][3] == "**FAIL**"
 
@@ -199,12 +205,12 @@ def test_a_heap_row_at_its_budget_is_one_game_at_that_heap(monkeypatch, rid, ok)
 
     played = []
 
-    def completes(layout, rid, free, seats):
+    def completes(layout, rid, free, seats, sharp=False):
         played.append(free // 1024)
         return ok, None if ok else "MemoryError in the build"
 
     monkeypatch.setattr(heap_budget, "completes", completes)
-    a = argparse.Namespace(at_budget=True, window=None, jobs=1)
+    a = argparse.Namespace(at_budget=True, window=None, jobs=1, sharp=False)
     out = bench_pico.smallest("uf2", rid, 4, bench_pico.UF2_WINDOW, a)
     budget = 52 if rid == 0 else 72
     assert played == [budget]

@@ -10,9 +10,11 @@ a player can flash:
 The uf2 layout's `tables` part times Expert's reads of CPU decisions on each packed table
 of its ROMFS (tools/rigs/table_probe.py).
 Parts: --only reset,play,ctrlc,cpu,heap,tables; --layout uf2 or mpy; --rules for the heap and CPU
-rows (ids or names, default all). A run keeps the rows of build/bench_pico.json it does not
-measure (--fresh drops them; --resume also skips those already measured at this version),
-writes each figure there as it comes, then rewrites docs/PERFORMANCE.md (tools/emu/perf_report.py).
+rows (ids or names, default all); --sharp: the frozen heap rows with Sharp Dice; --at-budget:
+one game at each frozen heap row's budget instead of a bisection. A run keeps the rows of
+build/bench_pico.json it does not measure (--fresh drops them; --resume also skips those
+already measured at this version), writes each figure there as it comes, then rewrites
+docs/PERFORMANCE.md (tools/emu/perf_report.py).
 Nothing is asserted. Every run plays the same games (the probe's boot entropy is fixed).
 """
 
@@ -44,6 +46,7 @@ TABLE_DECISIONS = 100  # seeded decisions timed per table
 # Bisection windows (KB): (lo known to fail, hi checked first, step). A 4-seat game on the
 # .mpy layout gets up to the Pico's whole free heap.
 UF2_WINDOW = (44, 80, 1)
+SHARP_RULES = (0, 1)  # the rule sets Sharp Dice plays in: Yahtzee, Yatzy
 MPY_ONE_SEAT = (64, 160, 4)
 MPY_LO, MPY_STEP = 96, 4
 
@@ -148,12 +151,13 @@ def smallest(layout, rid, seats, window, a):
     lo, hi, step = window
     if a.at_budget and layout == "uf2":  # one game at the budget: pass or fail, no bisection
         kb = heap_budget.uf2_budget_kb(rid)
-        ok, why = heap_budget.completes(layout, rid, kb * 1024, seats)
+        ok, why = heap_budget.completes(layout, rid, kb * 1024, seats, sharp=a.sharp)
         return {"completes": kb} if ok else {
             "error": "does not complete with %d KB: %s" % (kb, (why or "")[-200:])}
     if a.window:  # the answer roughly known: fewer runs
         lo, hi = map(int, a.window.split(","))
-    kb, failure = heap_budget.smallest(layout, rid, seats, lo, hi, step=step, jobs=a.jobs, log=log)
+    kb, failure = heap_budget.smallest(layout, rid, seats, lo, hi, step=step, jobs=a.jobs, log=log,
+                                       sharp=a.sharp)
     if kb is None:
         return {"error": "does not complete with %d KB: %s" % (hi, (failure or "")[-200:])}
     return kb
@@ -192,8 +196,9 @@ def jobs_for(a, tables, uf2):
         if "tables" in only:
             jobs.append((UF2, "tables", lambda: tables(uf2)))
         if "heap" in only and a.seats in (0, 4):
-            jobs += [(UF2, "heap %d 4" % rid,
-                      lambda rid=rid: smallest("uf2", rid, 4, UF2_WINDOW, a)) for rid in rids]
+            jobs += [(UF2, "heap %d 4%s" % (rid, " sharp" if a.sharp else ""),
+                      lambda rid=rid: smallest("uf2", rid, 4, UF2_WINDOW, a)) for rid in rids
+                     if not a.sharp or rid in SHARP_RULES]
     return fws, jobs
 
 
@@ -273,6 +278,8 @@ def main(argv=None):
     ap.add_argument("--window", help="heap rows: LO,HI KB to bisect (LO fails, HI completes)")
     ap.add_argument("--at-budget", action="store_true",
                     help="frozen heap rows: one game at the budget's KB, not a bisection")
+    ap.add_argument("--sharp", action="store_true",
+                    help="frozen heap rows: Sharp Dice on (Yahtzee and Yatzy only)")
     ap.add_argument("--jobs", type=int, default=1, help="heap rows: probes at once in each")
     ap.add_argument("--fw", default=emulator.DEFAULT_FW, help="stock firmwares, e.g. 1.28.0,1.24.1")
     ap.add_argument("--turns", type=int, default=3, help="turns of each 1-player game")

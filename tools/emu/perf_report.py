@@ -64,8 +64,9 @@ def heap_rows(rep):
         free = got.get("repl free")
         names = sorted((k for k in got if k.startswith("heap ")), key=lambda k: k.split()[1:])
         for key in names:
-            _, rid, seats = key.split()
+            _, rid, seats, *flags = key.split()  # "heap 0 4", "heap 0 4 sharp"
             rid, seats = int(rid), int(seats)
+            sharp = "sharp" in flags
             out = got[key]
             # {"completes": KB}: a game run at that one heap (a probe of the budget, no
             # bisection), so the figure is an upper bound
@@ -79,11 +80,11 @@ def heap_rows(rep):
                 figure, ok = err(out), False
             figure = mark(rep, where, key, figure)
             what = "1 Expert seat" if seats == 1 else "%d Expert seats" % seats
-            name = heap_budget.RULE_NAMES[rid]
+            name = heap_budget.RULE_NAMES[rid] + (" + Sharp Dice" if sharp else "")
             rows.append(Row("smallest free heap: %s, %s, coach on" % (name, what),
                             target, figure, ok, layout, where, part(
-                                "--only heap --layout %s --rules %d --seats %d" % (
-                                    layout, rid, seats))))
+                                "--only heap --layout %s --rules %d --seats %d%s" % (
+                                    layout, rid, seats, " --sharp" if sharp else ""))))
     return rows
 
 
