@@ -7,6 +7,7 @@ port with the real framebuf: both frames must be byte-identical."""
 import pytest
 
 from picoyacht import diag, font
+from picoyacht.board import Board
 from picoyacht.screens import Canvas
 
 from conftest import run_micropython
@@ -51,32 +52,37 @@ def canvas():
 
 # ---------------------------------------------------------------- boards
 class Bus:
+    def __init__(self, found=None):
+        self.found = found
+        self.scans = 0
+
     def scan(self):
-        raise OSError(5)  # EIO: SDA/SCL swapped or shorted
+        self.scans += 1
+        if self.found is None:
+            raise OSError(5)  # EIO: SDA/SCL swapped or shorted
+        return self.found
 
 
-class HalfBoard:
+class HalfBoard(Board):
     """read() and present; I2C that raises; no battery sense at all."""
 
     present = MIN4 | 0b1111
-    i2c = Bus()
+
+    def __init__(self):
+        self.i2c = Bus()
 
     def read(self):
         return (1 << 0) | (1 << 9)  # hold 1 and A held
 
 
-class FullBoard:
+class FullBoard(Board):
     present = ALL
 
     def __init__(self):
-        self.scans = 0
+        self.i2c = Bus([0x3C, 0x68])
 
     def read(self):
         return 1 << 10
-
-    def i2c_scan(self):
-        self.scans += 1
-        return [0x3C, 0x68]
 
     def battery_mv(self):
         return 4123
@@ -96,20 +102,20 @@ class BrokenRead(FullBoard):
 
 
 # ---------------------------------------------------------------- collect
-def test_missing_methods_are_na_and_raising_ones_error():
+def test_board_defaults_are_na_and_raising_calls_error():
     f = diag.collect(HalfBoard(), 0, seed=None)
     assert f.buttons == 1 | 1 << 9 and f.present == MIN4 | 0b1111
     assert f.i2c == diag.ERR
     assert f.battery_mv == diag.NA
     assert f.seed == diag.NA
-    f = diag.collect(object(), 0, seed=5)
+    f = diag.collect(Board(), 0, seed=5)
     assert (f.buttons, f.i2c, f.battery_mv, f.seed) == (diag.NA, diag.NA, diag.NA, 5)
     assert f.present == ALL
     f = diag.collect(BrokenRead(), 0, seed=1)
     assert f.buttons == diag.ERR and f.battery_mv == diag.ERR and f.i2c == [0x3C, 0x68]
     assert diag.collect(NoBattery(), 0).battery_mv == diag.NA
-    assert diag.collect(object(), 0, buttons=0b101).buttons == 0b101  # e.g. the debouncer's
-    assert diag.collect(object(), 0).sampling == diag.NA
+    assert diag.collect(Board(), 0, buttons=0b101).buttons == 0b101  # e.g. the debouncer's
+    assert diag.collect(Board(), 0).sampling == diag.NA
     soft = FullBoard()
     soft.sampling = "soft Timer"  # board_pico says which sampling really runs
     assert diag.collect(soft, 0).sampling == "soft Timer"
@@ -118,20 +124,20 @@ def test_missing_methods_are_na_and_raising_ones_error():
 def test_slow_facts_once_a_second_and_in_place():
     b = FullBoard()
     f = diag.collect(b, 1000, seed=42)
-    assert (f.i2c, f.battery_mv, f.seed, b.scans) == ([0x3C, 0x68], 4123, 42, 1)
+    assert (f.i2c, f.battery_mv, f.seed, b.i2c.scans) == ([0x3C, 0x68], 4123, 42, 1)
     again = diag.collect(b, 1500, seed=42, prev=f)
-    assert again is f and b.scans == 1 and not f.changed
+    assert again is f and b.i2c.scans == 1 and not f.changed
     b.read = lambda: 0
     diag.collect(b, 1600, seed=42, prev=f)
-    assert f.changed and f.buttons == 0 and b.scans == 1
+    assert f.changed and f.buttons == 0 and b.i2c.scans == 1
     diag.collect(b, 2000, seed=42, prev=f)
-    assert b.scans == 2
+    assert b.i2c.scans == 2
     # ticks_ms wraps at 2**30 on the rp2 port
     diag.collect(b, 0x3FFFFF00, prev=f)
     diag.collect(b, 0x100, prev=f)
-    assert b.scans == 3
+    assert b.i2c.scans == 3
     diag.collect(b, 0x3FFFFF00 + 2000 - (1 << 30), prev=f)
-    assert b.scans == 4
+    assert b.i2c.scans == 4
 
 
 def test_versions_and_formats():
@@ -238,24 +244,28 @@ def test_no_frozen_build_off_the_uf2():
 MP_SCRIPT = r"""
 import binascii, framebuf
 from picoyacht import diag
+from picoyacht.board import Board
 from picoyacht.screens import Canvas
 
 class Bus:
+    def __init__(self, found):
+        self.found = found
     def scan(self):
-        raise OSError(5)
+        if self.found is None:
+            raise OSError(5)
+        return self.found
 
-class HalfBoard:
+class HalfBoard(Board):
     present = (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) | 0b1111
-    i2c = Bus()
+    i2c = Bus(None)
     def read(self):
         return (1 << 0) | (1 << 9)
 
-class FullBoard:
+class FullBoard(Board):
     present = (1 << 11) - 1
     def read(self):
         return 1 << 10
-    def i2c_scan(self):
-        return [0x3C, 0x68]
+    i2c = Bus([0x3C, 0x68])
     def battery_mv(self):
         return 4123
 
@@ -290,7 +300,7 @@ def test_micropython_same_frames_and_real_facts():
 def test_interpreter_facts_can_be_pinned(monkeypatch):
     monkeypatch.setattr(diag, "heap_free", lambda: 1234)
     monkeypatch.setattr(diag, "versions", lambda: ("9.9.9", "6.3 x64"))
-    f = diag.collect(object(), 0)
+    f = diag.collect(Board(), 0)
     assert (f.heap, f.version, f.mpy) == (1234, "9.9.9", "6.3 x64")
 
 

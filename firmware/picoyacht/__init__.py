@@ -12,13 +12,14 @@ for imports inside functions too (host_tests/test_layers.py, which reads this ma
   3 screens: screens fast fast_viper font menus newgame play results records rolloff
              box_help diag
   4 flow: turn app power sound
-  5 board: board_pico board_power ssd1306 config_check
+  5 board: board board_pico board_power ssd1306 config_check
 
 core is pure and touches no hardware: the rules and the game, and what every layer shares
 (time, button ids and their debouncer, sound cues, box names, the log's lines, the heap's
 lock; version is written by the build). cpu is the CPU players and the coach; persistence
 the save formats and the store. screens draw and read keys; flow is the session (App), the
-turn the screens call through it, sleep and sound; board the Pico's pins and display.
+turn the screens call through it, sleep and sound; board the contract every board keeps
+(board) and the Pico's pins and display.
 
 MicroPython looks for a built-in module that a file may extend (os, time, array, ...) on the
 filesystem first, at every import of it: slow on the Pico's littlefs, where the game

@@ -506,12 +506,7 @@ def _draw(screen, cv, _):
 
 class Runner:
     """The main loop: sample buttons, feed the debouncer, hand events to the app, draw.
-
-    `board` supplies ticks_ms(), poll(debouncer, now) (loop sampling, or draining the
-    samples a Timer took), idle() (sleep until the next sample), running(), display,
-    present, store, urandom, console and boot_buttons; optionally tone, notes, and
-    attach(app) for a host board that shows the game beside the panel (the simulator's
-    key legend and the page's hold buttons follow its dice)."""
+    `board` is a picoyacht.board.Board."""
 
     def __init__(self, board, app=None):
         from picoyacht.debounce import Debouncer
@@ -520,12 +515,9 @@ class Runner:
         self.deb = Debouncer(NBUTTONS, repeat_mask=(1 << B_UP) | (1 << B_DOWN))
         now = board.ticks_ms()
         self.app = app or App(board.display, board.present, board.store, board.urandom,
-                              board.console, now, board.boot_buttons,
-                              getattr(board, "tone", None), getattr(board, "notes", None))
+                              board.console, now, board.boot_buttons, board.tone, board.notes)
         self.power = power.Power(board)
-        attach = getattr(board, "attach", None)
-        if attach is not None:
-            attach(self.app)
+        board.attach(self.app)
 
     def step(self):
         b = self.board
@@ -564,8 +556,7 @@ class Runner:
         app = self.app
         t = app.turn  # the game's seed, or the boot roller's before a game
         seed = t.game.seed if t.game is not None else t.roller.seed
-        buttons = None if hasattr(self.board, "read") else self.deb.pressed
-        app.screen.update(self.board, now, seed, buttons)
+        app.screen.update(self.board, now, seed, self.deb.pressed)
 
     def run(self):
         while self.board.running():

@@ -77,6 +77,9 @@ def _chip():
 
 
 class PicoBoard:
+    """The Pico's board: every member of picoyacht.board.Board's contract, written out here
+    rather than inherited (the base class would cost heap on the device)."""
+
     def __init__(self, cfg):
         # first: a soft-power latch is held by its button's press only until this runs
         self.power = PicoPower(_chip(), getattr(cfg, "BATTERY_SENSE", False),
@@ -157,16 +160,14 @@ class PicoBoard:
         addr = self.cfg.OLED_ADDR
         d = ssd1306.SSD1306_I2C(128, 64, self.i2c, addr=addr)
         if not d.ok:
-            print(display_help(addr, self.cfg, self._scan()))
+            try:
+                found = self.i2c.scan()
+            except OSError:
+                found = None
+            print(display_help(addr, self.cfg, found))
         if getattr(self.cfg, "OLED_FLIP", False) and hasattr(d, "rotate"):
             d.rotate(True)
         return d
-
-    def _scan(self):
-        try:
-            return self.i2c.scan()
-        except OSError:
-            return None
 
     def _store(self):
         from picoyacht.store import OsFs, Store
@@ -313,6 +314,9 @@ class PicoBoard:
     def ticks_ms(self):
         return time.ticks_ms()
 
+    def attach(self, app):
+        pass  # the panel is the Pico's only output
+
     def idle(self):
         """Feed the watchdog (start it on the first call: the app has booted), then sleep
         (the core in WFE) to the next sample period (loop mode) or the next LOOP_MS (timer
@@ -343,9 +347,6 @@ class PicoBoard:
         if self.wdt is not None:
             self._disarm()
         self.power.wait(self.gpios, self.read)
-        self._resume()
-
-    def _resume(self):
         self._prev_t = self._last = self._fed = time.ticks_ms()
         if self.timer is not None:
             self._start_timer()

@@ -1,16 +1,12 @@
 """Diagnostics: the facts a builder needs to check a new handheld, and the screen showing them.
 
-collect() reads them from an injected board whose methods are all optional:
-    board.read()        raw logical button mask (bit i = BUTTON_NAMES[i] held)
-    board.present       mask of the buttons the build has (attribute)
-    board.i2c_scan()    list of 7-bit I2C addresses (or board.i2c.scan())
-    board.battery_mv()  VSYS in millivolts, or None when no battery sense is fitted
-    board.sampling      how buttons are sampled: "hard Timer", "soft Timer" or "loop"
-A missing method shows "n/a"; one that raises shows "error": never a crash. The slow facts
-(I2C scan, battery, free heap) are refreshed once a second; buttons on every call. draw()
-writes the screen into a screens.Canvas with the project's own font; Diag is the screen
-the app opens (Menu held at boot). Golden-frame tests can pin the interpreter-dependent
-facts by rebinding diag.heap_free, diag.versions and diag.build.
+collect() reads them from the board (picoyacht.board: read, present, i2c, battery_mv,
+sampling). A fact the board does not have (None) shows "n/a"; one whose call raises shows
+"error": never a crash. The slow facts (I2C scan, battery, free heap) are refreshed once a
+second; buttons on every call. draw() writes the screen into a screens.Canvas with the
+project's own font; Diag is the screen the app opens (Menu held at boot). Golden-frame tests
+can pin the interpreter-dependent facts by rebinding diag.heap_free, diag.versions and
+diag.build.
 """
 
 import sys
@@ -53,20 +49,13 @@ class Facts:
         self.changed = True  # something shown differs from the last collect()
 
 
-def _call(board, name):
-    f = getattr(board, name, None)
-    if f is None:
-        return NA
+def _call(f, instead=NA):
+    """f(), `instead` for None, ERR if it raises."""
     try:
-        return f()
+        v = f()
     except Exception:  # OSError from a bus, or anything a half-wired board does
         return ERR
-
-
-def _scan(board):
-    if getattr(board, "i2c_scan", None) is not None:
-        return _call(board, "i2c_scan")
-    return _call(getattr(board, "i2c", None), "scan")
+    return instead if v is None else v
 
 
 def heap_free():
@@ -107,25 +96,21 @@ def build():
 def collect(board, now_ms, seed=None, prev=None, buttons=None):
     """The facts now. Pass the last result as `prev` to update it in place (no new object,
     and the slow facts only once per _SLOW_MS); its .changed says whether to redraw.
-    `buttons` (a mask) stands in for board.read(), e.g. the debouncer's state."""
+    `buttons` (a mask, e.g. the debouncer's state) stands in for a board.read() of None."""
     f = prev if prev is not None else Facts()
     old = (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
-    f.buttons = _call(board, "read") if buttons is None else buttons
-    present = getattr(board, "present", None)
-    if isinstance(present, int):
-        f.present = present
+    f.buttons = _call(board.read, NA if buttons is None else buttons)
+    f.present = board.present
     f.seed = NA if seed is None else seed
     waited = ticks_diff(now_ms, f.at)  # (negative: a jump of half the tick period or more)
     if not f.fresh or waited >= _SLOW_MS or waited < 0:
         f.fresh = True
         f.at = now_ms
-        f.i2c = _scan(board)
-        f.battery_mv = _call(board, "battery_mv")
-        if f.battery_mv is None:
-            f.battery_mv = NA
+        f.i2c = NA if board.i2c is None else _call(board.i2c.scan)
+        f.battery_mv = _call(board.battery_mv)
         f.heap = heap_free()
         f.version, f.mpy = versions()
-        f.sampling = getattr(board, "sampling", NA)
+        f.sampling = board.sampling or NA
         f.build = build()
     f.changed = prev is None or old != (f.buttons, f.i2c, f.heap, f.battery_mv, f.seed)
     return f

@@ -8,8 +8,8 @@ the App as a press on a blank display, which only wakes the display (App.event).
 
 While the display is dimmed or off nobody is watching the game, so the board may run its
 slower clock (board.clock(False)); a press brings the full clock back. The loop calls
-Power.step() once per pass, after its frame. The board's own parts are optional: a board
-without sleep() or clock() simply stays awake at its one speed.
+Power.step() once per pass, after its frame. A board without these parts takes
+picoyacht.board's defaults: one speed, and a sleep that leaves only the display off.
 """
 
 from picoyacht.ticks import ticks_diff
@@ -39,18 +39,17 @@ class Power:
 
     def __init__(self, board):
         self.board = board
-        self.clock = getattr(board, "clock", None)
-        self.sleep = getattr(board, "sleep", None)
-        self.after_ms = getattr(board, "sleep_ms", 0)
+        self.clock = board.clock
+        self.sleep = board.sleep
+        self.after_ms = board.sleep_ms
         self.fast = True
 
     def step(self, app, resting, now):
         """`resting`: the display is dimmed or off. True if the board slept."""
-        if self.clock is not None and self.fast == resting:
+        if self.fast == resting:
             self.fast = not resting
             self.clock(self.fast)
-        if self.sleep is None or not sleep_due(app.off, ticks_diff(now, app.last_input),
-                                               self.after_ms):
-            return False  # (a board that cannot sleep ignores "Power off")
+        if not sleep_due(app.off, ticks_diff(now, app.last_input), self.after_ms):
+            return False
         app.sleep(self.sleep, self.board.ticks_ms)
         return True

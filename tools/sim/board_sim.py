@@ -11,6 +11,7 @@ HostDisplay stands in with the same API.
 from array import array
 
 from picoyacht import buttons
+from picoyacht.board import Board
 
 try:
     import config
@@ -234,7 +235,7 @@ class ToneLog:
                        for i in range(self.n))
 
 
-class HeadlessBoard:
+class HeadlessBoard(Board):
     """A virtual clock, a raw button mask the test sets, a captured console and panel,
     and a piezo whose tones go to self.tones if a ToneLog is put there (none by default:
     its arrays would count against the heap the UI tests measure)."""
@@ -307,9 +308,6 @@ class HeadlessBoard:
         self.lines.append(line)
         if len(self.lines) > 8:
             self.lines.pop(0)
-
-    def restore(self):
-        pass
 
     def attach(self, app):
         """The Runner's app, for a board that shows the game beside the panel."""
