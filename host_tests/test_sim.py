@@ -18,9 +18,12 @@ from test_readme_commands import keep_the_offer_state, panel_frames, run_in_term
 from picoyacht import app as A
 from picoyacht import buttons as K
 from picoyacht import rules
+from picoyacht.ticks import TICKS_PERIOD
 
 BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
                 (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))  # (dx, dy, bit): the Unicode order
+
+TICKS_MASK = TICKS_PERIOD - 1  # the tick counter wraps at 2**30, as on the Pico
 
 
 def pixel(ram, x, y):
@@ -85,12 +88,14 @@ def test_terminal_sizes():
 class TermRig:
     """A TermBoard driven through its own key map on a fake clock, drawing into a buffer."""
 
-    def __init__(self, monkeypatch):
+    def __init__(self, monkeypatch, start=None):
         import io
 
         monkeypatch.setattr(board_term.TermBoard, "_tty_setup", lambda board: None)
         monkeypatch.setattr(board_term.TermBoard, "_read_keys", lambda board, now: None)
         monkeypatch.setattr(board_term.TermBoard, "pause", lambda board, ms: None)
+        if start is not None:  # the tick counter where the test wants it
+            monkeypatch.setattr(board_term.TermBoard, "_now", lambda board: start)
         self.panel = io.BytesIO()
         self.board = board_term.TermBoard(FULL, None, (128, 36), 0, self.panel)
         self.clock = self.board.t
@@ -101,7 +106,7 @@ class TermRig:
 
     def run_ms(self, ms):
         for _ in range(ms // self.board.SAMPLE_MS):
-            self.clock += self.board.SAMPLE_MS
+            self.clock = (self.clock + self.board.SAMPLE_MS) & TICKS_MASK
             self.runner.step()
 
     def key(self, ch, ms=300):
@@ -156,6 +161,25 @@ def test_the_legend_under_the_panel_has_a_hold_key_for_each_die_of_the_game(monk
     r.key("5")
     assert bytes(r.board.i2c.ram) != before  # a hold key the game has does show
     assert shown in r.drawn()
+
+
+@pytest.mark.parametrize("start", [0, (TICKS_MASK >> 1) - 150, TICKS_MASK - 150])
+def test_keys_work_wherever_the_tick_counter_is(monkeypatch, start):
+    """The terminal board's clock starts where the tick counter is (wrapped at 2**30 like
+    the Pico's), and its keys work across the counter's half period and its wrap. Its
+    buttons once started "held until tick 0", which is ahead of the counter for half of
+    every period (about six days in twelve): `make sim` then began with phantom presses, and
+    on CPython the clock also started from unwrapped wall-clock milliseconds. Controls:
+    either old start fails this."""
+    from picoyacht import menus
+
+    r = TermRig(monkeypatch, start)
+    assert r.clock == (start + 100) & TICKS_MASK and r.app.screen.NAME == "title"
+    r.pick(menus.T_NEW)
+    assert r.app.screen.NAME == "setup"
+    r.key("m")
+    r.run_ms(300)
+    assert r.app.screen.NAME == "title"
 
 
 def test_sim_refuses_a_terminal_too_small(monkeypatch):

@@ -231,10 +231,10 @@ class TermBoard(HeadlessBoard):
         self.log_lines = fit[1]
         self.width = size[0]
         self._time = time
-        self.t = time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.time() * 1000)
+        self.t = self._now()  # the same tick count ticks_ms() gives: wrapped at 2**30
         self.keys = KeyDecoder(KEYS_FULL if present == FULL else KEYS_FOUR)
         self.progress = ""  # a table's build, in words, shown in place of the legend
-        self.down_until = [0] * NBUTTONS
+        self.down_until = [self.t] * NBUTTONS  # released as of now (0 is ahead half the time)
         self.shown = -1
         self.out = bytearray(16 + 32 * (128 * 3 + 2))  # the larger rendering's most
         self.panel = panel  # a file to draw to (PICOYACHT_PANEL), else stdout
