@@ -92,7 +92,8 @@ tables: $(PLAYS)  ## Expert's tables, cached in tables/
 
 # The hint's "avg" without a table: Normal's shortfall from the final total, measured over
 # seeded games and written to firmware/picoyacht/final_gap.py (rerun when Normal changes).
-calibrate-avg: $(STAMP)  ## re-measure what Normal's estimate leaves out of the final total
+calibrate-avg: $(STAMP)  ## re-measure Normal's estimate: each box's chase chance, the total's gap
+	$(BIN)/python tools/tables/chase_chances.py
 	$(BIN)/python tools/tables/calibrate_avg.py
 
 # CPU levels and coach: every table's build time and optimum, the device policy's exact

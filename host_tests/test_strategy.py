@@ -280,6 +280,17 @@ def test_the_hints_avg_with_sharp_dice_adds_its_own_gap(rid):
     assert abs(mean) < 2 * se + 1, (mean, se)
 
 
+def test_the_estimates_chase_chances_are_the_searchs():
+    """estimate._HITS as tools/tables/chase_chances.py measures them with the engine's own
+    search (`make calibrate-avg` reruns it when a rule set's boxes change). Negative
+    control: a row edited by one byte fails this."""
+    import chase_chances
+
+    with pytest.raises(SystemExit) as e:
+        chase_chances.main(["--check"])
+    assert e.value.code == 0
+
+
 def test_expert_values_are_final_totals_already():
     """A table that serves the game: the hint's value is Expert's own, unchanged."""
 

@@ -7,7 +7,8 @@ box once a Yahtzee bonus is in reach.
 Later chances: a box that one turn's chase fills with points only now and then (a Yahtzee,
 a straight) is worth more while many boxes are open, for there are turns to come back to
 it. With hit the chance that a turn's chase scores in it and n boxes open, it counts as
-1 + (n - 1) / _TRIES turns: its par times (1 - (1 - hit)^that) / hit.
+1 + (n - 1) / _TRIES turns: its par times (1 - (1 - hit)^that) / hit. The hit chances are
+the rule set's alone (_HITS, measured once by tools/tables/chase_chances.py with this search).
 
 The chance comes from rows of phi, per set of open upper boxes: for each need, the chance
 (/255) that those boxes still add at least that much if each die ends on the chased face
@@ -32,6 +33,16 @@ _ROWS = const(8)  # rows of phi kept (a turn needs at most 7)
 # (total, count) of a row of phi
 _C_FILL = const(40)
 _C_PHI = const(27)
+# Per rule set (by id), per box: the chance (/255) that a turn chasing only that box scores
+# in it. Written by tools/tables/chase_chances.py.
+_HITS = (
+    b'\xee\xee\xee\xee\xee\xee\xbeJ]\x9dC\x0c\xff',  # Yahtzee
+    b'\xee\xee\xee\xee\xee\xee\xff\xbd\xbeJ22]\xff\x0c',  # Yatzy
+    b'\xee\xee\xee\xee\xee\xee\xff\xbd\xbeJ22]\xff\x0c',  # Casino 5
+    b'\xf5\xf5\xf5\xf5\xf5\xf5\xff\xf2F\xe3\x80(pp2\xc2)2\xff\x05',  # Casino 6
+    b'\xf5\xf5\xf5\xf5\xf5\xf5\xff\xf2F\xe3\x80(pp2\xc2)2\xff\x05',  # Maxi Yatzy
+    b'\xf5\xf5\xf5\xf5\xf5\xf5L*22\x05\x84(\xff',  # Deluxe
+)
 
 
 class NormalEstimate:
@@ -58,46 +69,44 @@ class NormalEstimate:
         return self.par
 
     def pars_steps(self):
-        """The pars, then (hits) the same search scoring 1 for any points: each box's hit
-        chance, kept as its root (see pars)."""
         if self.par is not None:
             return
         e = self.engine
         e.key = False  # roll_values changes: the engine's position is gone
-        nb = e.nb
+        nb, nrolls = e.nb, e.nrolls
         par = zeros("i", 3 * nb + 1)  # one array: heap
         roll_values = e.roll_values
-        nrolls = e.nrolls
         codes = e.dice.roll_codes
         one_throw = e.one_throw_values  # Sharp Dice: a one-throw roll's box scores double
+        hits = _HITS[e.rs.id]
         for b in range(nb):
-            for hits in (0, 1):
-                e.hold_stage = -1  # roll_values changes
-                k = 2 if e.doubles >> b & 1 and not hits else 1
+            e.hold_stage = -1  # roll_values changes
+            if b < 6:  # e.score(r, b), inline
                 for r in range(nrolls):
-                    if b < 6:  # e.score(r, b), inline
-                        v = ((codes[r] >> (3 * b)) & 7) * (b + 1)
-                    else:
-                        v = e.roll_scores[b - 6][r]
-                    roll_values[r] = (_ONE if v else 0) if hits else v * _ONE
-                    if one_throw is not None:
-                        one_throw[r] = k * roll_values[r]
+                    roll_values[r] = ((codes[r] >> (3 * b)) & 7) * (b + 1) * _ONE
+            else:
+                scores = e.roll_scores[b - 6]
+                for r in range(nrolls):
+                    roll_values[r] = scores[r] * _ONE
+            yield nrolls * _C_FILL
+            if one_throw is not None:
+                k = 2 if e.doubles >> b & 1 else 1
+                for r in range(nrolls):
+                    one_throw[r] = k * roll_values[r]
                 yield nrolls * _C_FILL
-                v = yield from e.start_steps()
-                if not hits:
-                    par[b] = v
-                    continue
-                lo, hi = 0, _ONE  # (1 - v) ^ (1 / _TRIES) by bisection
-                while hi - lo > 1:
-                    mid = (lo + hi) >> 1
-                    p = _ONE
-                    for _ in range(_TRIES):  # (p * mid) >> 16 without a big int
-                        p = ((p >> 8) * mid + (((p & 255) * mid) >> 8)) >> 8
-                    if p <= _ONE - v:
-                        lo = mid
-                    else:
-                        hi = mid
-                par[nb + b] = lo
+            par[b] = yield from e.start_steps()
+            miss = _ONE - 257 * hits[b]
+            lo, hi = 0, _ONE  # miss ^ (1 / _TRIES), by bisection
+            while hi - lo > 1:
+                mid = (lo + hi) >> 1
+                p = _ONE
+                for _ in range(_TRIES):  # (p * mid) >> 16 without a big int
+                    p = ((p >> 8) * mid + (((p & 255) * mid) >> 8)) >> 8
+                if p <= miss:
+                    lo = mid
+                else:
+                    hi = mid
+            par[nb + b] = lo
         par[3 * nb] = -1
         e.hold_stage = -1
         self.par = par
