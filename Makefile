@@ -42,7 +42,8 @@ bench: bench-strategy bench-pico bench-web  ## every benchmark: CPU strength, th
 
 # The budgets judged on the emulated Pico (real rp2 firmware v1.28.0; the frozen .uf2 of
 # `make uf2` and the make-flash .mpy layout, played through the buttons): heap by bisection
-# per rule set on both layouts, garbage, pass times, I2C bytes, CPU passes, reset, Ctrl-C and
+# per rule set on both layouts, garbage, pass times, I2C bytes, CPU passes, a CPU decision's
+# whole thinking per game and option (frozen), reset, Ctrl-C and
 # the power model -> build/bench_pico.json and docs/PERFORMANCE.md. Needs node. Parts:
 # PICOARGS="--only heap --layout uf2 --rules maxi" (--help lists them); other rows are kept.
 bench-pico: $(STAMP)  ## the budgets on the emulated Pico -> docs/PERFORMANCE.md

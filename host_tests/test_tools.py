@@ -4,11 +4,15 @@ firmware they serve. And the performance report is written from a bench report, 
 against the budgets.
 """
 
+import json
 import re
 
+import bench_pico
+import device_tables
 import heap_budget
 import perf_report
 import pytest
+import think_probe
 
 from conftest import ROOT
 
@@ -98,7 +102,12 @@ def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72, rea
                     "heap 1 4": {"completes": yatzy_kb},
                     "heap 0 4 sharp": {"completes": yahtzee_kb},
                     "tables": {"yatzy.bin": {"decisions": 100, "median_ms": 30.1, "max_ms": 57.2,
-                                             "rows": 46, "alloc_max": reads_alloc}}},
+                                             "rows": 46, "alloc_max": reads_alloc}},
+                    "think 0 1 1": {"turns": 8, "table": True, "decisions": 19, "median_us": 53312,
+                                    "max_us": 268871, "passes_max": 24, "shown_median_us": 310020,
+                                    "shown_max_us": 590000, "first_us": 1071400,
+                                    "first_passes": 100, "first_shown_us": 1180000},
+                    "think 4 0 0": {"error": "no THINK_END"}},
             "1.28.0": {"reset": {"title_ms": title_ms}, "play": play, "repl free": 241536,
                        "heap 0 1": 104, "heap 4 4": 212, "cpu 3 4": {"max_ms": 41.0}}}
 
@@ -145,6 +154,15 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     assert rows[reads][1:4] == ["0 B", "30.1 ms, 57.2 ms, 0 B", "pass"]
     assert "--only tables --layout uf2" in rows[reads][6]
     assert any(k.startswith("power model, ") and "h, asleep" in r[2] for k, r in rows.items())
+    think = rows["CPU Expert decision's whole thinking: Yahtzee, Free joker, Sharp Dice (median, "
+                 "longest; the game's first, with the engine build) @frozen .uf2"]
+    assert think[1:4] == ["reported", "median 53.3 ms, longest 268.9 ms (19 decisions, up to 24 "
+                          "passes; move shown at a median 310 ms, longest 590 ms); first "
+                          "1071.4 ms (100 passes); Expert from its table", ""]
+    assert "--only think --layout uf2 --rules 0" in think[6]
+    maxi = rows["CPU Expert decision's whole thinking: Maxi Yatzy (median, longest; the game's "
+                "first, with the engine build) @frozen .uf2"]
+    assert maxi[2] == "error: no THINK_END"
 
     over = tmp_path / "over.md"
     perf_report.write(bench_report(title_ms=640.0, yahtzee_kb=53, action_alloc=16, yatzy_kb=73,
@@ -220,3 +238,44 @@ def test_a_heap_row_at_its_budget_is_one_game_at_that_heap(monkeypatch, rid, ok)
         assert passed and target == "at most %d KB" % budget
     else:
         assert "does not complete with 72 KB" in out["error"] and "MemoryError" in out["error"]
+
+
+def test_every_game_and_option_has_its_thinking_row():
+    """Yahtzee under each joker rule with and without Sharp Dice, Yatzy with and without,
+    and the rule sets with neither, each named as a player would. Negative control: Sharp
+    Dice offered to every rule set (`(False, True) if True`) gives 16."""
+    combos = device_tables.combinations()
+    assert len(combos) == 12 and len({c[1:] for c in combos}) == 12
+    assert {c[1:] for c in combos if c[1] == 0} == {(0, j, s) for j in (0, 1, 2)
+                                                    for s in (False, True)}
+    assert [c[0] for c in combos if c[1] != 0] == ["Yatzy", "Yatzy, Sharp Dice", "Casino 5",
+                                                   "Casino 6", "Maxi Yatzy", "Deluxe"]
+
+
+# (seat, turn, rolls used, thinking us, passes, until the move us), as think_probe notes them
+DECISIONS = [(0, 0, 0, 355, 1, 569108), (0, 0, 1, 1036616, 90, 1047986),
+             (0, 0, 2, 31958, 3, 313520), (0, 0, 3, 5769, 1, 299511),
+             (1, 1, 0, 555, 1, 589454), (1, 1, 1, 69022, 7, 311626), (1, 1, 2, 29185, 3, 310400)]
+
+
+def test_the_thinking_figures_leave_the_engine_build_and_the_first_roll_apart(monkeypatch):
+    """The decisions after a roll count; the game's first of those (it builds the engine) is
+    reported apart; bench_pico reads them off the console, and a run that faults or ends
+    without them is an error. Negative control: counting the decisions before a roll
+    (`d[2] >= 0`) gives 6 decisions and a 16.4 ms median; the first kept among the others,
+    a 1036.6 ms longest."""
+    got = think_probe.figures(DECISIONS)
+    assert got == {"decisions": 4, "median_us": 30571, "max_us": 69022, "passes_max": 7,
+                   "shown_median_us": 311013, "shown_max_us": 313520, "first_us": 1036616,
+                   "first_passes": 90, "first_shown_us": 1047986}
+    assert think_probe.figures(DECISIONS[:2]) == {}
+    console = "THINK 1 1 2 29185 3 310400\r\nTHINK_END %s\r\n" % json.dumps(
+        dict(got, turns=2, table=True))
+    runs = {}
+    monkeypatch.setattr(bench_pico.emulator, "run_frozen", lambda *a, **k: {"out": runs["out"]})
+    for out, ok in ((console, True), ('THINK_END {}\r\n', False),
+                    (console.replace("THINK 1", '{"ev":"fault"}\r\nTHINK 1'), False),
+                    (console.replace("THINK_END", "Traceback"), False)):
+        runs["out"] = out
+        figures = bench_pico.think("fw.uf2", 0, 1, 1, 2)
+        assert (figures == dict(got, turns=2, table=True)) is ok and ("error" in figures) is not ok

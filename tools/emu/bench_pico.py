@@ -2,19 +2,19 @@
 
 The real MicroPython rp2 firmware on an emulated RP2040 (tools/emu/emulator.py), in the two layouts
 a player can flash:
-  uf2   the frozen build/picoyacht-pico.uf2 of `make uf2`: reset, and the smallest heap
-        per rule set (tools/emu/heap_budget.py);
+  uf2   the frozen build/picoyacht-pico.uf2 of `make uf2`: reset, the smallest heap per rule
+        set (tools/emu/heap_budget.py), Expert's reads of a decision on each table of its
+        ROMFS (tools/rigs/table_probe.py), and a CPU Expert decision's whole thinking over its
+        loop passes in every game and option (tools/rigs/think_probe.py);
   mpy   `make flash`'s files on stock MicroPython (v1.28.0; --fw 1.28.0,1.24.1 adds more),
         played through the buttons by tools/rigs/pico_probe.py's player: garbage, pass
         times, I2C bytes, CPU passes, reset, Ctrl-C, and the heap per rule set.
-The uf2 layout's `tables` part times Expert's reads of CPU decisions on each packed table
-of its ROMFS (tools/rigs/table_probe.py).
-Parts: --only reset,play,ctrlc,cpu,heap,tables; --layout uf2 or mpy; --rules for the heap and CPU
-rows (ids or names, default all); --sharp: the frozen heap rows with Sharp Dice; --at-budget:
-one game at each frozen heap row's budget instead of a bisection. A run keeps the rows of
-build/bench_pico.json it does not measure (--fresh drops them; --resume also skips those
-already measured at this version), writes each figure there as it comes, then rewrites
-docs/PERFORMANCE.md (tools/emu/perf_report.py).
+Parts: --only reset,play,ctrlc,cpu,heap,tables,think; --layout uf2 or mpy; --rules for the heap,
+CPU and think rows (ids or names, default all); --sharp: the frozen heap rows with Sharp Dice;
+--at-budget: one game at each frozen heap row's budget instead of a bisection. A run keeps
+the rows of build/bench_pico.json it does not measure (--fresh drops them; --resume also
+skips those already measured at this version), writes each figure there as it comes, then
+rewrites docs/PERFORMANCE.md.
 Nothing is asserted. Every run plays the same games (the probe's boot entropy is fixed).
 """
 
@@ -22,6 +22,7 @@ import argparse
 import fcntl
 import functools
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -41,7 +42,7 @@ from perf_report import ACTIONS, CTRLC_SCREENS, LEVELS, UF2
 I2C_US_PER_BYTE = 22.5  # 9 bits at 400 kHz
 JOBS = 2  # emulator processes at a time
 OUT = perf_report.REPORT
-PARTS = ("reset", "play", "ctrlc", "cpu", "heap", "tables")
+PARTS = ("reset", "play", "ctrlc", "cpu", "heap", "tables", "think")
 TABLE_DECISIONS = 100  # seeded decisions timed per table
 # Bisection windows (KB): (lo known to fail, hi checked first, step). A 4-seat game on the
 # .mpy layout gets up to the Pico's whole free heap.
@@ -146,6 +147,18 @@ def tables(uf2):
     return out or {"error": ("".join(errors) or "no reads timed")[-300:]}
 
 
+def think(uf2, rid, joker, sharp, turns):
+    """The figures of a 4-seat all-Expert game's first `turns` turns (think_probe's THINK_END)."""
+    main = "import think_probe\nthink_probe.main(%d, %d, %d, %d)\n" % (rid, joker, sharp, turns)
+    rig = (paths.RIGS / "think_probe.py").read_text()
+    r = emulator.run_frozen(uf2, [{"put": ["/think_probe.py", rig]}, {"put": ["/main.py", main]}],
+                            "THINK_END.*\n|" + heap_budget.FAILURE, sim_s=30 * turns)
+    out, failed = r.get("out", ""), r.get("error") or ""
+    end = None if failed or re.search(heap_budget.FAILURE, out) else re.search(
+        r"THINK_END (\{.*\})", out)
+    return (end and json.loads(end.group(1))) or {"error": failed + out[-300:]}
+
+
 def smallest(layout, rid, seats, window, a):
     """The heap row's figure: the smallest KB that completes, or why it cannot say."""
     lo, hi, step = window
@@ -195,6 +208,9 @@ def jobs_for(a, tables, uf2):
             jobs.append((UF2, "reset", lambda: reset(firmware=uf2)))
         if "tables" in only:
             jobs.append((UF2, "tables", lambda: tables(uf2)))
+        if "think" in only:
+            jobs += [(UF2, "think %d %d %d" % c[1:], lambda c=c: think(uf2, *c[1:], a.think_turns))
+                     for c in device_tables.combinations() if c[1] in rids]
         if "heap" in only and a.seats in (0, 4):
             jobs += [(UF2, "heap %d 4%s" % (rid, " sharp" if a.sharp else ""),
                       lambda rid=rid: smallest("uf2", rid, 4, UF2_WINDOW, a)) for rid in rids
@@ -232,7 +248,7 @@ def run_all(a):
         log("%s %s: %.0f s" % (where, name, time.time() - t0))
         return merge(meta, fws, (where, name, out, round(time.time() - t0)))
 
-    with ThreadPoolExecutor(JOBS) as ex:
+    with ThreadPoolExecutor(a.runs) as ex:
         for done in as_completed([ex.submit(one, j) for j in jobs]):
             rep = done.result()
     return rep
@@ -284,6 +300,8 @@ def main(argv=None):
     ap.add_argument("--fw", default=emulator.DEFAULT_FW, help="stock firmwares, e.g. 1.28.0,1.24.1")
     ap.add_argument("--turns", type=int, default=3, help="turns of each 1-player game")
     ap.add_argument("--cpu-turns", type=int, default=4, help="turns of each CPU game")
+    ap.add_argument("--think-turns", type=int, default=8, help="turns of each thinking game")
+    ap.add_argument("--runs", type=int, default=JOBS, help="emulator runs at once")
     ap.add_argument("--levels", default="1,2,3", help="CPU levels (1 Easy, 2 Normal, 3 Expert)")
     ap.add_argument("--fresh", action="store_true", help="drop the rows of earlier runs")
     ap.add_argument("--resume", action="store_true",

@@ -13,6 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/, for paths
 import paths
 
+import device_tables
 import heap_budget
 import power_model
 
@@ -36,7 +37,7 @@ def part(args):
 
 def fmt(x, unit, none="-"):
     if isinstance(x, float):
-        x = int(x) if x == int(x) else round(x, 1)
+        x = round(x, 1) if round(x, 1) % 1 else int(round(x, 1))
     return none if x is None else "%s %s" % (x, unit)
 
 
@@ -53,7 +54,9 @@ def mark(rep, where, name, figure):
 
 def err(out):
     """A run that raised: its error in place of the figure."""
-    return "error: " + out["error"][-80:] if isinstance(out, dict) and "error" in out else "-"
+    if not (isinstance(out, dict) and "error" in out):
+        return "-"
+    return "error: " + " ".join(out["error"].split())[-80:]  # one line: a table's cell
 
 
 def heap_rows(rep):
@@ -173,6 +176,28 @@ def reads_rows(rep):
                 within([r["alloc_max"]], 0), "uf2", UF2, cmd) for name, r in sorted(got.items())]
 
 
+def think_rows(rep):
+    """A CPU Expert decision's whole thinking per game and option (a loop pass has a budget)."""
+    got, out = rep.get(UF2, {}), []
+    for words, rid, joker, sharp in device_tables.combinations():
+        key = "think %d %d %d" % (rid, joker, sharp)
+        t = got.get(key)
+        if t is None:
+            continue
+        ms = {k: fmt(v / 1000, "ms") for k, v in t.items() if k.endswith("_us")}
+        figure = err(t) if "error" in t else (
+            "median %s, longest %s (%s decisions, up to %s passes; move shown at a median %s, "
+            "longest %s); first %s (%s passes); Expert %s" % (
+                ms["median_us"], ms["max_us"], t["decisions"], t["passes_max"],
+                ms["shown_median_us"], ms["shown_max_us"], ms["first_us"], t["first_passes"],
+                "from its table" if t["table"] else "by estimate"))
+        out.append(Row("CPU Expert decision's whole thinking: %s (median, longest; the game's "
+                       "first, with the engine build)" % words, "reported",
+                       mark(rep, UF2, key, figure), None, "uf2", UF2,
+                       part("--only think --layout uf2 --rules %d --runs 1" % rid)))
+    return out
+
+
 def power_rows(rep):
     """The power model's estimates (tools/emu/power_model.py) from the .mpy game's busy time."""
     return [Row("power model, %s (%d mAh)" % (name, e["mah"]), "",
@@ -183,7 +208,7 @@ def power_rows(rep):
 
 
 def rows(rep):
-    out = heap_rows(rep) + reset_rows(rep) + reads_rows(rep)
+    out = heap_rows(rep) + reset_rows(rep) + reads_rows(rep) + think_rows(rep)
     for fw in rep.get("fws", []):
         out += play_rows(rep, fw) + cpu_rows(rep, fw) + console_rows(rep, fw)
     return out + power_rows(rep)

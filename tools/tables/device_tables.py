@@ -38,14 +38,11 @@ def pick(sizes, room, cost=lambda size: size):
 
 
 def combinations():
-    """(words, rule set, joker rule, Sharp Dice) of every game and option that has a
-    table, as a player names them ("Yahtzee, Free joker, Sharp Dice")."""
+    """(words as a player says them, rule set, joker rule, Sharp Dice) of every game and option."""
     out = []
     for rs in rules.RULESETS:
         for sharp in (False, True) if rs.sharp else (False,):
             for joker in range(len(rules.JOKER_NAMES)) if rs.joker else (0,):
-                if not file_names(rs.id, joker, sharp):
-                    continue
                 words = rs.name
                 if rs.joker:
                     words += ", %s joker" % rules.JOKER_NAMES[joker]
@@ -54,7 +51,7 @@ def combinations():
 
 
 def by_estimate(kept):
-    """The combinations (words) a board carrying the tables `kept` plays by Normal's
-    estimate: none of the files the device would open for them is there."""
+    """The combinations with a table (words) that a board carrying the tables `kept` plays
+    by Normal's estimate: none of the files the device would open for them is there."""
     return [w for w, rid, joker, sharp in combinations()
-            if not set(file_names(rid, joker, sharp)) & set(kept)]
+            if file_names(rid, joker, sharp) and not set(file_names(rid, joker, sharp)) & set(kept)]
