@@ -9,7 +9,7 @@ With exact=True it runs the same search in float64 on the exact table (the bench
 import paths  # noqa: F401  (the firmware package on the path)
 
 import numpy as np
-from table_policy import joker_allowed, parents
+from table_policy import joker_allowed, sweeps
 
 from picoyacht import engine, estimate, rules, strategy
 
@@ -43,29 +43,8 @@ class Twin:
         self.yroll = np.array(list(eng.yahtzee_rolls), dtype=np.int64)
         self.jsc = np.frombuffer(bytes(eng.joker_scores), dtype=np.uint8).reshape(
             6, self.nb).astype(np.int64)
-        child = np.array([[d.child(i, f) for f in range(1, 7)] for i in range(d.first_roll)],
-                         dtype=np.int64)
-        parent = parents(d)
-        self.exp_levels = []
-        for size in range(self.n - 1, -1, -1):
-            rows = np.arange(d.start[size], d.start[size + 1])
-            self.exp_levels.append((rows, child[rows]))
-        self.max_levels = []
-        for size in range(1, self.n + 1):
-            rows = np.arange(d.start[size], d.start[size + 1])
-            p = parent[rows]
-            self.max_levels.append((rows, np.where(p == 0xFFFF, self.nk, p)))
-        # code -> keep index
-        self.lookup = {int(c): i for i, c in enumerate(codes)}
-        subs = []
-        for r in range(self.nr):
-            lst = []
-            for a in np.ndindex(*(int(x) + 1 for x in self.kc[r])):
-                lst.append(self.lookup[sum(int(x) << (3 * i) for i, x in enumerate(a))])
-            lst.sort(reverse=True)
-            subs.append(lst)
-        w = max(len(x) for x in subs)
-        self.subs = np.array([x + [x[0]] * (w - len(x)) for x in subs], dtype=np.int64)
+        self.exp_levels, self.max_levels, self.subs = sweeps(d, self.kc)
+        self.lookup = {int(c): i for i, c in enumerate(codes)}  # code -> keep index
         self.table = table
         if level == strategy.NORMAL:
             masks = np.arange(1 << self.nb)

@@ -55,6 +55,29 @@ def parents(d):
     return out
 
 
+def sweeps(d, kc):
+    """The keeps' sweeps as index arrays, a size at a time: (expectation levels, largest
+    first: rows and their six children; max-down levels: rows and their parents, a
+    sentinel row nkeeps for none; each roll's sub-multisets, largest index first, padded)."""
+    child = np.array([[d.child(i, f) for f in range(1, 7)] for i in range(d.first_roll)],
+                     dtype=np.int64)
+    parent = parents(d)
+    exp_levels, max_levels = [], []
+    for size in range(d.n - 1, -1, -1):
+        rows = np.arange(d.start[size], d.start[size + 1])
+        exp_levels.append((rows, child[rows]))
+    for size in range(1, d.n + 1):
+        rows = np.arange(d.start[size], d.start[size + 1])
+        max_levels.append((rows, np.where(parent[rows] == 0xFFFF, d.nkeeps, parent[rows])))
+    subs = []
+    for c in kc:
+        subs.append(sorted((d.index(sum(int(x) << (3 * i) for i, x in enumerate(a)), sum(a))
+                            for a in np.ndindex(*(int(x) + 1 for x in c))), reverse=True))
+    width = max(len(x) for x in subs)
+    return exp_levels, max_levels, np.array([x + [x[0]] * (width - len(x)) for x in subs],
+                                            dtype=np.int64)
+
+
 class Progress:
     def __init__(self, label, total):
         self.label, self.total, self.done = label, total, 0
@@ -106,31 +129,7 @@ class Spec:
         self.yrow = np.array(list(self.eng.yahtzee_rolls), dtype=np.int64)
         self.jsc = np.frombuffer(bytes(self.eng.joker_scores), dtype=np.uint8).reshape(
             6, self.nb).astype(np.int64)
-        child = np.array([[d.child(i, f) for f in range(1, 7)] for i in range(d.first_roll)],
-                         dtype=np.int64)
-        parent = parents(d)
-        self.exp_levels = []
-        for size in range(n - 1, -1, -1):
-            rows = np.arange(d.start[size], d.start[size + 1])
-            self.exp_levels.append((rows, child[rows]))
-        self.max_levels = []
-        for size in range(1, n + 1):
-            rows = np.arange(d.start[size], d.start[size + 1])
-            p = parent[rows]
-            p = np.where(p == 0xFFFF, self.nk, p)  # sentinel row
-            self.max_levels.append((rows, p))
-        subs = []
-        for r in range(self.nr):
-            c = self.kc[r]
-            lst = []
-            for a in np.ndindex(*(int(x) + 1 for x in c)):
-                size = sum(a)
-                code = sum(int(x) << (3 * i) for i, x in enumerate(a))
-                lst.append(d.index(code, size))
-            lst.sort(reverse=True)
-            subs.append(lst)
-        width = max(len(x) for x in subs)
-        self.subs = np.array([x + [x[0]] * (width - len(x)) for x in subs], dtype=np.int64)
+        self.exp_levels, self.max_levels, self.subs = sweeps(d, self.kc)
         self.slot, self.reps = bt.upper_classes(n, self.at)
 
     lgroups = bt.Spec.lgroups  # the file layout's groups: the builder's, not a copy
