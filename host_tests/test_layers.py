@@ -167,3 +167,17 @@ def test_the_readme_gives_each_layer_its_modules():
         assert m, layer
         named = set(re.findall(r"`(\w+)`", m.group(1)))
         assert named == {n for n, (_, lay) in layers.items() if lay == layer}, layer
+
+
+def test_the_design_notes_give_each_layer_its_modules():
+    """docs/DESIGN.md's layer table names the same modules, rank and layer as the map.
+    Control: moving `dice` back to core in the table fails this."""
+    text = (ROOT / "docs" / "DESIGN.md").read_text()
+    layers = package_map()
+    rows = re.findall(r"^\| (\d) \| (\w+) \| (.+?) \| .+ \|$", text, re.M)
+    assert {lay for _, lay, _ in rows} == {lay for _, lay in layers.values()}
+    for rank, layer, names in rows:
+        named = set(re.findall(r"`(\w+)`", names)) - {"Board"}
+        want = {n for n, (r, lay) in layers.items() if lay == layer and n != "__init__"}
+        assert named == want, layer
+        assert {r for n, (r, lay) in layers.items() if lay == layer} == {int(rank)}, layer
