@@ -11,6 +11,7 @@ also boot on the emulated Pico, in `make flash`'s layout.
 """
 
 import re
+import signal
 
 import mpy_run
 import pytest
@@ -62,6 +63,14 @@ BAD = [
     ("memory_error", b"x = bytearray(1 << 40)\n", "config.py stopped with "),
     ("typo", b"SLEEP_MINS = 10\n", "config.py: SLEEP_MINS is not a setting (a typo?): ignored"),
 ]
+# Files that never end: the watchdog resets the Pico, and the boot after sets the file
+# aside. Both spend their time in time.sleep, which the unix port's stand-in clock counts.
+HUNG = [
+    ("sleeps_an_hour", b"import time\ntime.sleep(3600)\n"),
+    ("loops_for_good", b"import time\nwhile True:\n    time.sleep(1)\n"),
+]
+UNFINISHED = "config.py did not finish in 8 s, " + BUILT_IN
+BUSY = ("busy_loop", b"while True:\n    pass\n")  # only a real timer can stop this one
 # Files that must boot without a word: a whole copy, a few changed lines, none at all.
 GOOD = [
     ("whole_copy", (FIRMWARE / "config.py").read_bytes()),
@@ -102,6 +111,10 @@ def boots(paths):
             case["panel"].append(rest)
         elif key == "AFTER":
             case["after"] = rest.split()
+        elif key == "REBOOT":
+            case["console"] = []
+        elif key in ("RESETS", "ARMED"):
+            case[key.lower()] = int(rest)
         elif key == "CRASH":
             case["crash"] = rest
     return got
@@ -110,7 +123,7 @@ def boots(paths):
 @pytest.fixture(scope="module")
 def booted(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("configs")
-    return boots(write_cases(tmp, [c[:2] for c in BAD] + GOOD))
+    return boots(write_cases(tmp, [c[:2] for c in BAD] + HUNG + GOOD))
 
 
 def on_panel(panel, line):
@@ -118,10 +131,14 @@ def on_panel(panel, line):
     return line in " ".join(s for s in panel[:5] if s)
 
 
-@pytest.mark.parametrize("name, src, line", BAD, ids=[c[0] for c in BAD])
+@pytest.mark.parametrize("name, src, line", BAD + [h + (UNFINISHED,) for h in HUNG],
+                         ids=[c[0] for c in BAD + HUNG])
 def test_a_bad_config_boots_to_a_playable_title_saying_why(booted, name, src, line):
     b = booted[name]
     assert "crash" not in b, b
+    # one watchdog reset for a file that never ends, none otherwise; never a watchdog
+    # left running for the game's boot
+    assert (b["resets"], b["armed"]) == (int(line == UNFINISHED), 0)
     assert [c for c in b["console"] if c.startswith("config.py")] and \
         b["console"][0].startswith(line), b["console"]
     assert b["screen"] == "message"
@@ -136,6 +153,7 @@ def test_a_good_config_boots_straight_to_the_title(booted, name):
     b = booted[name]
     assert "crash" not in b, b
     assert not [c for c in b["console"] if "config" in c] and b["screen"] == "title"
+    assert (b["resets"], b["armed"]) == (0, 0)
     assert b["after"][0] == "setup"
 
 
@@ -146,6 +164,18 @@ def test_make_hardware_refuses_the_same_file_with_the_same_line(tmp_path, capsys
     assert wiring.main(["--check", "--config", path]) == 1
     err = capsys.readouterr().err.splitlines()
     assert err and err[0].startswith(line), err
+
+
+@pytest.mark.parametrize("name, src", HUNG + [BUSY], ids=[c[0] for c in HUNG + [BUSY]])
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no interval timer here")
+def test_make_hardware_stops_a_file_that_never_ends(tmp_path, capsys, monkeypatch, name,
+                                                    src):
+    """Stopped after RUN_LIMIT_S (a fraction of a second here) and refused with the line
+    the Pico shows after its watchdog reset."""
+    monkeypatch.setattr(wiring, "RUN_LIMIT_S", 0.2)
+    (path,) = write_cases(tmp_path, [(name, src)])
+    assert wiring.main(["--check", "--config", path]) == 1
+    assert capsys.readouterr().err.splitlines() == [UNFINISHED]
 
 
 @pytest.mark.parametrize("name, src", GOOD, ids=[c[0] for c in GOOD])
@@ -211,6 +241,29 @@ def test_a_bad_config_boots_on_the_emulated_pico(pico, name):
     assert r["frame"] == title
 
 
+def test_a_config_that_never_ends_is_set_aside_on_the_emulated_pico(pico, board_pico):
+    """`while True: pass` as /config.py on the real firmware, at the boot after the
+    watchdog reset it: a power-on with the watchdog's scratch registers as that reset
+    leaves them (the mark and the file's CRC; the emulator has no reset of its own, and
+    emulating the 8 s busy loop before it takes far longer than a test may). The note is
+    on the panel, nothing reset this boot, and OK leaves it for the title."""
+    import binascii
+    import sys
+
+    from picoyacht.config_guard import RUNNING  # (over board_pico's stand-in machine)
+
+    sys.modules.pop("picoyacht.config_guard")
+
+    scratch = [RUNNING, binascii.crc32(BUSY[1]) & 0xFFFFFF, 0, 0, 0, 0, 0, 0]
+    r = pico.boot_main(4200, config=BUSY[1], tables=False, scratch=scratch,
+                       shotsAtMs=[2600], presses=[[2700, 15, 100]])
+    assert "watchdog" not in r and "Traceback" not in r["out"], r["out"]
+    assert "PicoYacht: " + UNFINISHED in r["out"], r["out"]
+    text = " ".join(panel_text(bytes.fromhex(r["shots"][0]["hex"])))
+    assert UNFINISHED in text, text
+    assert r["frame"] == (HOST_TESTS / "golden" / "title.hex").read_text().strip()
+
+
 def panel_text(buf):
     """The message lines of a frame."""
     from panel_read import panel_lines
@@ -234,7 +287,7 @@ def test_every_note_fits_the_five_lines_above_the_hint():
         values = dict(config_check.DEFAULTS, **change)
         for note in config_check.settle(values, config_check.DEFAULTS)[1]:
             assert len(wrap(["config.py: " + note], 21)) <= 5, note
-    for why in ("is not UTF-8 text", "stopped with KeyboardInterrupt",
+    for why in ("is not UTF-8 text", "stopped with KeyboardInterrupt", config_check.UNFINISHED,
                 "has a syntax error (invalid syntax)", "cannot be read (MemoryError)"):
         assert len(wrap([config_check.set_aside(why)], 21)) <= 5, why
 
@@ -291,3 +344,125 @@ def test_pins_that_clash_after_a_fall_back_take_every_built_in_pin():
     assert notes[-1] == "pins still clash: using every built-in pin", notes
     for k in ("I2C_ID", "SDA", "SCL", "BUTTONS", "PIEZO", "POWER_HOLD"):
         assert got[k] == config_check.DEFAULTS[k], k
+
+
+class WatchdogReset(BaseException):
+    """The stand-in chip's reset: raised by a real interval timer, so `while True: pass`
+    is stopped too."""
+
+
+class Hang(BaseException):
+    """Raised by the chip fixture's backstop."""
+
+
+class StandInChip:
+    """machine.mem32 and machine.WDT of an RP2040 for board_pico.load_config on CPython.
+    The watchdog fires on SIGALRM after 1/100 of its timeout; a run it fired in writes
+    nothing more (on the chip it is over, whatever catches the exception). Words read back
+    as written until power_on()."""
+
+    CTRL_CLEAR = 0x4005B000
+
+    def __init__(self):
+        self.words = {}
+        self.dead = False
+        self.armed = None  # the running watchdog's timeout
+
+    def __setitem__(self, addr, value):
+        if self.dead:
+            return
+        self.words[addr] = value
+        if addr == self.CTRL_CLEAR and value & 1 << 30:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self.armed = None
+
+    def __getitem__(self, addr):
+        return self.words.get(addr, 0)
+
+    def WDT(self, timeout):  # noqa: N802  (machine's name)
+        self.armed = timeout
+        signal.signal(signal.SIGALRM, self._fire)
+        signal.setitimer(signal.ITIMER_REAL, timeout / 100000)
+
+    def _fire(self, _signum, _frame):
+        self.dead = True
+        raise WatchdogReset
+
+    def backstop(self, _signum, _frame):
+        raise Hang  # no watchdog stopped the file: the test fails instead of hanging
+
+    def reset(self):
+        """The chip comes back up: the scratch registers keep what the last run wrote."""
+        self.dead = False
+        self.armed = None
+
+    def power_on(self):
+        self.reset()
+        self.words = {}
+
+
+@pytest.fixture()
+def chip(board_pico, monkeypatch):
+    import sys
+
+    c = StandInChip()
+    machine = sys.modules["machine"]
+    monkeypatch.setattr(machine, "mem32", c, raising=False)
+    monkeypatch.setattr(machine, "WDT", c.WDT, raising=False)
+    monkeypatch.setattr(board_pico, "_chip", lambda: "Raspberry Pi Pico with RP2040")
+    monkeypatch.setattr(board_pico, "_frozen_config", lambda: None)  # `make flash`'s layout
+    old = signal.signal(signal.SIGVTALRM, c.backstop)
+    signal.setitimer(signal.ITIMER_VIRTUAL, 20)  # CPU seconds: no test loops for good
+    yield c
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+    signal.signal(signal.SIGVTALRM, old)
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no interval timer here")
+def test_a_config_that_never_ends_is_set_aside_after_the_watchdog_reset(board_pico, chip,
+                                                                          tmp_path):
+    """`while True: pass` as /config.py: the watchdog resets the boot that runs it; every
+    boot after sets it aside without running it, until the file changes or the power goes
+    (the record is in the watchdog's scratch registers). No boot leaves a watchdog on."""
+    drive = tmp_path / "config.py"
+    drive.write_bytes(BUSY[1])
+
+    def boot():
+        cfg = board_pico.load_config(str(drive))
+        return cfg, chip.dead
+
+    _, reset = boot()
+    assert reset and chip.armed == 8000  # the guard's watchdog ended that boot
+    for _ in range(2):
+        chip.reset()
+        cfg, reset = boot()
+        assert not reset and chip.armed is None
+        assert cfg.notes == [UNFINISHED]
+    drive.write_bytes(b"OLED_FLIP = True\n")  # fixed: it runs again, and ends
+    chip.reset()
+    cfg, reset = boot()
+    assert not reset and chip.armed is None and (cfg.notes, cfg.OLED_FLIP) == ([], True)
+    drive.write_bytes(BUSY[1])
+    chip.reset()
+    assert boot()[1]  # broken again: one more reset
+    chip.power_on()  # a power cycle forgets the record: it hangs once more, then not
+    assert boot()[1]
+    chip.reset()
+    assert boot()[0].notes == [UNFINISHED]
+
+
+@pytest.mark.parametrize("src", [b"raise KeyboardInterrupt\n", b"WDT_MS = 0\n", b""])
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no interval timer here")
+def test_the_guard_leaves_no_watchdog_and_no_record(board_pico, chip, tmp_path, src):
+    """Ctrl-C in the file (mpremote, Thonny), WDT_MS = 0 (the game's watchdog off) or an
+    empty file: the guard's watchdog ran only while the file did."""
+    drive = tmp_path / "config.py"
+    drive.write_bytes(src)
+    cfg = board_pico.load_config(str(drive))
+    assert chip.armed is None and not chip.dead and chip[0x4005800C] == 0  # SCRATCH0
+    assert chip.words[0x4005B000] == 1 << 30  # disarmed by the clear alias
+    assert cfg.WDT_MS == (0 if src.startswith(b"WDT") else 8000)
+    import sys
+
+    assert "picoyacht.config_guard" not in sys.modules  # nothing of it stays for the game

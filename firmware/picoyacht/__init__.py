@@ -12,7 +12,7 @@ for imports inside functions too (host_tests/test_layers.py, which reads this ma
   3 screens: screens fast fast_viper font menus newgame play results records rolloff
              box_help diag
   4 flow: turn app power sound
-  5 board: board board_pico board_power ssd1306 config_check
+  5 board: board board_pico board_power ssd1306 config_check config_guard
 
 core is pure and touches no hardware: the rules and the game, and what every layer shares
 (time, button ids and their debouncer, sound cues, box names, the log's lines, the heap's

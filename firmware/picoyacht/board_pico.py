@@ -1,4 +1,5 @@
-"""The Raspberry Pi Pico board: with board_power, the only modules that import machine.
+"""The Raspberry Pi Pico board: with board_power and config_guard (for the boot only), the
+only modules that import machine.
 
 Pins come from config.py (load_config: every setting checked, a bad one replaced by its
 built-in value and named on the boot screen through `notes`). Buttons are
@@ -30,7 +31,8 @@ WDT_GRACE_MS (default 8000) after the loop's last feed, so one long step (buildi
 engine, a slow flash write) is not mistaken for a hang: a loop stuck for good still resets
 after WDT_GRACE_MS + WDT_MS. restore() (main.py's exit path, e.g. Ctrl-C from Thonny or
 mpremote) disarms the watchdog, which MicroPython's rp2 WDT cannot stop, so the REPL and
-file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog.
+file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog. Before
+all this, the drive's config.py runs under the watchdog of its own (picoyacht.config_guard).
 
 Power (picoyacht.power decides when): the clock, the sleep until a press and the battery
 reading are picoyacht.board_power's; sleep() stops the sampling Timer and the watchdog
@@ -59,8 +61,9 @@ RING = const(64)  # samples; runs of one level keep two, so ~15 taps fit a block
 # under a frame's own I2C time (a press still shows within a frame of being debounced).
 LOOP_MS = const(10)
 _WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
-# WATCHDOG CTRL's atomic-clear alias (base + 0x3000) and its ENABLE bit, per chip
-_WDT_CLR = (("RP2350", 0x400DB000), ("RP2040", 0x4005B000))
+# the WATCHDOG registers per chip; CTRL's atomic-clear alias (+ 0x3000) and its ENABLE bit
+_WATCHDOG = (("RP2350", 0x400D8000), ("RP2040", 0x40058000))
+_WDT_CLR = const(0x3000)
 _WDT_ENABLE = 1 << 30
 _GPIO_IN = const(0xD0000004)  # the RP2040's SIO GPIO_IN: every pin's level, bits 0..29
 
@@ -74,6 +77,15 @@ def _chip():
     import sys
 
     return getattr(sys.implementation, "_machine", "")
+
+
+def _watchdog():
+    """This chip's WATCHDOG base address, or None (not a chip of _WATCHDOG's)."""
+    chip = _chip()
+    for name, addr in _WATCHDOG:
+        if name in chip:
+            return addr
+    return None
 
 
 class PicoBoard:
@@ -369,12 +381,10 @@ class PicoBoard:
 
     def _disarm(self):
         """Stop the watchdog: rp2's machine.WDT has no deinit, so clear CTRL.ENABLE."""
-        chip = _chip()
-        for name, addr in _WDT_CLR:
-            if name in chip:
-                machine.mem32[addr] = _WDT_ENABLE
-                self.wdt = None
-                return
+        base = _watchdog()
+        if base is not None:
+            machine.mem32[base + _WDT_CLR] = _WDT_ENABLE
+            self.wdt = None
 
 
 def display_help(addr, cfg, found):
@@ -397,8 +407,10 @@ def load_config(drive="/config.py"):
     layout, where it is the only config). A bad value falls back to its built-in one; a
     file that cannot be read or run is set aside whole. Nothing the file does can stop the
     boot: sys.exit(), a bad byte, running out of heap, and Ctrl-C too (a developer's second
-    Ctrl-C breaks in once the game runs; a file that raises it must not brick the Pico).
-    Each refusal is printed and kept in cfg.notes, which the boot screen shows."""
+    Ctrl-C breaks in once the game runs; a file that raises it must not brick the Pico),
+    nor a file that never ends: it runs under the watchdog, and the boot after the reset
+    sets it aside (picoyacht.config_guard). Each refusal is printed and kept in cfg.notes,
+    which the boot screen shows."""
     import picoyacht
     from picoyacht import config_check as check
 
@@ -410,7 +422,17 @@ def load_config(drive="/config.py"):
         notes += ["built-in config: " + n for n in bad]
     values = dict(base)
     values["BUTTONS"] = dict(base["BUTTONS"])  # the file may change it in place
-    why = check.run_file(drive, values)
+    watchdog = _watchdog()
+    guard = None
+    if watchdog is not None:  # a chip we know the registers of
+        from picoyacht.config_guard import Guard
+
+        guard = Guard(watchdog)
+    try:
+        why = check.run_file(drive, values, guard and guard.start)
+    finally:
+        if guard is not None:
+            guard.stop()
     if why:
         notes.append(check.set_aside(why))
         values = base
@@ -422,6 +444,7 @@ def load_config(drive="/config.py"):
     for name in cfg:
         setattr(settings, name, cfg[name])
     settings.notes = notes
+    picoyacht.forget("config_guard")
     picoyacht.forget("config_check")  # its work is done: as .mpy its code is heap
     return settings
 

@@ -37,6 +37,8 @@ BOARD_GPIOS = (23, 24, 25, 29)  # not on the header: the board's own (the W's ra
 I2C_SDA = ((0, 4, 8, 12, 16, 20), (2, 6, 10, 14, 18, 26))  # by I2C block
 I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
 WDT_MAX_MS = 8388  # rp2's machine.WDT refuses a longer timeout on either chip
+RUN_S = 8  # longer than this at boot, config.py is taken for hung (the board's watchdog)
+UNFINISHED = "did not finish in %d s" % RUN_S  # why such a file is set aside
 MINIMAL = ("up", "down", "ok", "menu")  # the buttons every build needs
 _PINS = "GP0-22, 26-28"
 
@@ -241,10 +243,12 @@ def set_aside(why):
     return "config.py %s, using the built-in settings" % why
 
 
-def run_file(path, values):
+def run_file(path, values, before=None):
     """Run a config file over values (a dict: its globals); "" if it ran or there is no
     such file, else why it was set aside, in a few words. Catches everything the file can
-    raise, BaseException's kinds included (see board_pico.load_config)."""
+    raise, BaseException's kinds included (see board_pico.load_config). before: given the
+    file's bytes just ahead of running them; a reason it returns sets the file aside unrun
+    (the board's guard against a file that never ends)."""
     try:
         with open(path, "rb") as f:
             src = f.read()
@@ -252,6 +256,9 @@ def run_file(path, values):
         return "" if e.args and e.args[0] == 2 else "cannot be read (%s)" % e  # 2: ENOENT
     except BaseException as e:  # out of heap for a huge file
         return "cannot be read (%s)" % type(e).__name__
+    why = before(src) if before is not None else ""
+    if why:
+        return why
     try:
         exec(str(src, "utf-8"), values)
     except UnicodeError:

@@ -15,7 +15,9 @@
 //           {exec: code}], exec output in result.execs), then a soft reset that runs the
 //           drive's /main.py on a clean heap, until the console matches `until` (a regex)
 //           or `simS` seconds of emulated time have passed.
-// Also: timeoutS (wall), holdMs, ctrlc ({delaysMs: [...]}: Ctrl-C this long after the device
+// Also: timeoutS (wall), holdMs, scratch (the watchdog's eight scratch registers at power-on,
+// as a watchdog reset leaves them: the emulator has no reset of its own, so a boot "main"
+// ends when the watchdog fires, with result.watchdog = {simMs, scratch}), ctrlc ({delaysMs: [...]}: Ctrl-C this long after the device
 // raises ARM_PIN; with boot "main", after `atMs`), flashStall and taps (below).
 // `node emulator.mjs --cuts MPYDIR [...]` is the power-cut sweep at the end of this file.
 import { readFileSync, writeFileSync, existsSync, mkdirSync, renameSync, mkdtempSync, rmSync }
@@ -75,6 +77,12 @@ if (job.image && !existsSync(job.image)) await makeImage();
 // The whole 2 MB flash image is what loadFlashImage expects at the filesystem offset.
 const emu = new PicoEmu({ firmware: job.uf2, littlefs: job.image ?? null,
   seed: job.seed ?? 0x12345678 });
+const watchdog = emu.mcu.peripherals[0x40058];
+if (job.scratch) watchdog.scratchData.set(job.scratch);
+watchdog.onWatchdogTrigger = () => {
+  result.watchdog ??= { simMs: +emu.simMs.toFixed(3), scratch: Array.from(watchdog.scratchData),
+    frame: Buffer.from(oled.fb).toString('hex') };
+};
 const oled = new SSD1306();
 let firstFrameMs = null;
 let dataBytes = 0;
@@ -229,7 +237,8 @@ try {
     emu.at(end, () => {}); // an alarm keeps the clock going to the end at an idle REPL
     // At an idle REPL the emulated clock stops: a Ctrl-C that got there ends the run.
     const answered = () => result.ctrlc.length && result.ctrlc.every((c) => c.replMs !== null);
-    await until(() => emu.simMs >= end || answered(), `${end} ms of emulated time`);
+    await until(() => emu.simMs >= end || answered() || result.watchdog,
+      `${end} ms of emulated time`);
     result.out = emu.out;
   } else if (job.boot === 'file') {
     emu.start();

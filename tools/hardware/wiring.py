@@ -9,8 +9,10 @@ config.py is read as the Pico reads it (run over the built-in settings) and chec
 by the Pico's own check, picoyacht.config_check (types, GPIOs that exist, none used twice,
 none of the Pico W's radio pins, SDA/SCL on pins the chosen I2C block can use, a button
 map with up, down, ok and menu): each refusal is printed as the Pico would print it at boot,
-and the exit status is 1. So `make hardware` is also the way to check an edited pin
-map. Output is deterministic (no dates, sorted choices) so a test can regenerate and compare.
+and the exit status is 1. A file still running after RUN_LIMIT_S (where the host has
+interval timers) is stopped and refused as the Pico's watchdog guard would set it aside.
+So `make hardware` is also the way to check an edited pin map. Output is deterministic (no
+dates, sorted choices) so a test can regenerate and compare.
 
     python tools/hardware/wiring.py [--config PATH] [--out DIR] [--check]
 """
@@ -19,6 +21,7 @@ import argparse
 import ast
 import json
 import re
+import signal
 import sys
 import types
 from itertools import permutations
@@ -32,6 +35,7 @@ from picoyacht import config_check
 ROOT = paths.ROOT
 CONFIG = ROOT / "firmware" / "config.py"
 OUT = ROOT / "hardware"
+RUN_LIMIT_S = config_check.RUN_S  # as long as the Pico lets config.py run at boot
 
 # ---------------------------------------------------------------- the Pico's header
 # Physical pin -> name, pins 1-20 down the left side (USB at the top), 21-40 up the right.
@@ -105,12 +109,37 @@ def load_config(path=CONFIG):
     path = Path(path)
     values = dict(config_check.DEFAULTS)
     values["BUTTONS"] = dict(values["BUTTONS"])
-    why = config_check.run_file(str(path), values)
+    why = run_limited(str(path), values)
     if why:
         raise ConfigError(config_check.set_aside(why))
     cfg = types.SimpleNamespace(**config_check.names(values))
     cfg.__source__ = path.read_text(errors="replace")
     return cfg
+
+
+class _TooLong(BaseException):
+    """Raised into a config.py that has run for RUN_LIMIT_S."""
+
+
+def run_limited(path, values):
+    """config_check.run_file, stopped after RUN_LIMIT_S where the host can (an interval
+    timer: POSIX); a stopped file's reason is the Pico's for one that never finished."""
+    if not hasattr(signal, "setitimer"):
+        return config_check.run_file(path, values)
+    fired = []
+
+    def stop(_signum, _frame):
+        fired.append(1)
+        raise _TooLong
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, RUN_LIMIT_S)
+    try:
+        why = config_check.run_file(path, values)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    return config_check.UNFINISHED if fired else why
 
 
 def fitted(buttons):

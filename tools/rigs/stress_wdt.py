@@ -33,6 +33,10 @@ class WatchdogReset(BaseException):
     pass
 
 
+class Hang(BaseException):
+    """Clock.limit passed: what would have run on for good stops, and says so."""
+
+
 class Clock:
     """The fake `time` module (only what board_pico uses) plus IRQs and the WDT."""
 
@@ -41,6 +45,7 @@ class Clock:
         self.timers = []
         self.wdts = []
         self.on_tick = None
+        self.limit = None  # a rig's backstop: past this ms, advance() raises Hang
 
     def ticks_ms(self):
         return self.ms & 0x3FFFFFFF
@@ -61,6 +66,8 @@ class Clock:
     def advance(self, n):
         for _ in range(n):
             self.ms += 1
+            if self.limit is not None and self.ms > self.limit:
+                raise Hang(self.ms)
             for t in self.timers:
                 if t.period and self.ms % t.period == 0:
                     t.callback(t)
@@ -123,18 +130,34 @@ class FakeWDT:
     def check(self, now):
         if self.enabled and now - self.fed > self.timeout:
             self.enabled = False
+            MACHINE.mem32.dead = True
             raise WatchdogReset(now - self.fed)
 
 
 class Mem32:
+    """The registers board_pico and config_guard write: the watchdog's CTRL clear alias
+    (disarms every FakeWDT) and words that read back as written (the scratch registers,
+    which outlive a reset but not a power-on). A run the watchdog reset writes nothing
+    more: whatever catches WatchdogReset, on the chip that run was over."""
+
     def __init__(self):
         self.writes = []
+        self.words = {}
+        self.dead = False
 
     def __setitem__(self, addr, value):
+        if self.dead:
+            return
         self.writes.append((addr, value))
+        self.words[addr] = value
         if addr in (0x4005B000, 0x400DB000) and value & (1 << 30):
             for w in CLOCK.wdts:
                 w.enabled = False
+
+    def __getitem__(self, addr):
+        if addr == 0xD0000004:  # SIO GPIO_IN: the pins pulled up, low while pressed
+            return sum(1 << g for g in range(30) if not PRESSED.get(g))
+        return self.words.get(addr, 0)
 
 
 class FakeMachine:
@@ -212,6 +235,13 @@ def reset_hw():
     CLOCK.timers = []
     CLOCK.wdts = []
     PRESSED.clear()
+    MACHINE.mem32.dead = False
+
+
+def power_on():
+    """A power cycle: a reset that also clears the scratch registers."""
+    reset_hw()
+    MACHINE.mem32.words = {}
 
 
 class Pico:
