@@ -85,15 +85,20 @@ def test_tools_are_smaller_than_the_firmware():
     assert host_side < lines("firmware"), (host_side, lines("firmware"))
 
 
-def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72, reads_alloc=0):
+def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72, reads_alloc=0,
+                 help_alloc=0, help_ms=15.5):
     """A bench_pico report as `make bench-pico` writes it, with no emulator run."""
     play = {"actions": {k: {"n": 3, "alloc_max": action_alloc, "ms_max": 30.0, "ms_median": 20.0,
                             "emulated_ms_max": 15.5, "i2c_median": 80}
-                        for k in ("hold", "roll", "score")},
+                        for k in ("hold", "roll", "score", "help_back")},
+            "help": {"opens": [[help_ms * 1000, help_alloc], [12500, 0]],
+                     "import": [4384, 9300, 0], "kept": [544, 0]},
             "idle": {"play": {"sampled": 40, "alloc_per_pass": 0.0, "ms_max": 1.2,
                               "passes": 400, "ms_mean": 0.6}},
             "i2c_median_all": 81, "anim_ms_max": 14.3, "save": {"ms_max": 37.6},
             "sampling": "hard Timer"}
+    play["actions"]["help"] = dict(play["actions"]["hold"], alloc_max=help_alloc,
+                                   emulated_ms_max=help_ms)
     return {"version": "abc1234", "when": "2026-11-27 01:00 UTC", "fws": ["1.28.0"],
             "command": ".venv/bin/python tools/emu/bench_pico.py", "seconds": 3725,
             "heap_fw": "1.28.0", "at": {"uf2 heap 4 4": "0ld0ld0"},
@@ -178,6 +183,30 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
                 " @frozen .uf2"][3] == "**FAIL**"
     assert rows["garbage per user action (max) @.mpy"][3] == "**FAIL**"
     assert rows[reads][3] == "**FAIL**"
+
+
+def test_the_box_help_is_judged_as_a_user_action_and_reported_opening_by_opening(tmp_path):
+    """Opening the box help imports box_help on the .mpy layout; it is still a user action,
+    judged by the same 0 B and 20 ms budgets as the others, and its own row gives each
+    opening, the import alone and the heap kept after each closing. Negative control:
+    play_rows without that row (its `if h` made `if False`) fails here."""
+    doc = tmp_path / "PERFORMANCE.md"
+    perf_report.write(bench_report(help_alloc=4864, help_ms=35.4), doc)
+    rows = {r[0][2:] + " @" + r[4]: r for r in table_rows(doc.read_text())[1:]}
+    garbage = rows["garbage per user action (max) @.mpy"]
+    assert "help 4864 B" in garbage[2] and "help_back 0 B" in garbage[2]
+    assert garbage[3] == "**FAIL**"
+    assert "help 35.4 ms" in rows["user action's pass before I2C (max) @.mpy"][2]
+    assert rows["user action's pass before I2C (max) @.mpy"][3] == "**FAIL**"
+    opening = rows["box help's openings (first, repeat): pass before I2C and allocation; "
+                   "box_help's import alone; heap kept after each closing @.mpy"]
+    assert opening[1:4] == ["reported", "35.4 ms with 4864 B, 12.5 ms with 0 B; import 4384 B in "
+                            "9.3 ms, 0 B left after forget; kept 544 B, 0 B", ""]
+    assert "--only play" in opening[6]
+
+    perf_report.write(bench_report(), doc)
+    rows = {r[0][2:] + " @" + r[4]: r for r in table_rows(doc.read_text())[1:]}
+    assert rows["garbage per user action (max) @.mpy"][3] == "pass"
 
 
 def test_the_design_notes_state_every_budget_the_report_judges_by(tmp_path):
@@ -279,3 +308,24 @@ def test_the_thinking_figures_leave_the_engine_build_and_the_first_roll_apart(mo
         runs["out"] = out
         figures = bench_pico.think("fw.uf2", 0, 1, 1, 2)
         assert (figures == dict(got, turns=2, table=True)) is ok and ("error" in figures) is not ok
+
+
+def test_the_play_run_counts_the_box_help_with_the_user_actions(monkeypatch):
+    """bench_pico reads the probe's console: the box help's passes (the held Menu's press
+    and long press, and OK back to the card) are user actions beside a hold, in the garbage,
+    time and I2C figures; its openings, its import alone and what each closing kept are kept
+    apart for their own row. Negative control: "help" dropped from perf_report.ACTIONS
+    leaves the 4864 B opening out of the actions."""
+    out = "\n".join(("S sampling hard Timer", "R hold play 9000 0 60 4", "R help card 5000 0 0 0",
+                     "R help message 35400 4864 1021 4", "R help_back card 9500 0 1024 4",
+                     "R nav title 90000 8704 1030 4", "S help_kept 544 0",
+                     "S help_import 4384 9300 0", "S end"))
+    monkeypatch.setattr(bench_pico.emulator, "probe",
+                        lambda *a, **k: bench_pico.emulator.Probe({"out": out}))
+    res = bench_pico.play("1.28.0", 3)
+    assert sorted(res["actions"]) == ["help", "help_back", "hold"]
+    opening = res["actions"]["help"]
+    assert (opening["n"], opening["alloc_max"], opening["emulated_ms_max"]) == (2, 4864, 35.4)
+    assert res["actions"]["help_back"]["i2c_median"] == 1028
+    assert res["i2c_median_all"] == (64 + 1025) / 2
+    assert res["help"] == {"opens": [(35400, 4864)], "kept": [544, 0], "import": [4384, 9300, 0]}

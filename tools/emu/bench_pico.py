@@ -69,7 +69,7 @@ def pass_ms(rec):
 
 # ---------------------------------------------------------------- measuring
 def play(fw, turns):
-    """A 1-player game through the buttons with a tour of menu, pages and cursors."""
+    """A 1-player game through the buttons with a tour of menu, pages, cursors, box help."""
     p = emulator.probe({"players": 1, "tour": 1, "turns": turns}, fw)
     res = {"completed": p.completed, "faults": p.faults()[:5],
            "sampling": " ".join(p.summary.get("sampling", ["?"])), "actions": {}, "idle": {}}
@@ -91,6 +91,11 @@ def play(fw, turns):
     anim = [r for r in p.records if r[0] == "anim"]
     if anim:
         res["anim_ms_max"] = round(max(pass_ms(r) for r in anim), 1)
+    took = p.summary.get("help_import", [])  # box_help's import: B, us, B left after forget
+    if len(took) == 3:  # and each opening's pass (us, B), the heap each closing kept (B)
+        res["help"] = {"opens": [r[2:4] for r in p.records if r[:2] == ("help", "message")],
+                       "kept": list(map(int, p.summary["help_kept"])),
+                       "import": list(map(int, took))}
     for st, (n, alloc, mx, passes, us) in p.idle.items():
         res["idle"][st] = {"sampled": n, "alloc_per_pass": alloc / n if n else None,
                            "ms_max": mx / 1000, "passes": passes,

@@ -35,10 +35,11 @@ const emuDir = resolve(job.emuDir);
 const { PicoEmu, SSD1306, suppressed } = await import(pathToFileURL(resolve(emuDir, 'pico-emu.mjs')).href);
 
 // The handshake pins (see tools/rigs/pico_probe.py): five data pins carry a GPIO number + 1 and
-// REQ_PIN toggles to ask for a press of that GPIO; ARM_PIN high asks for the job's Ctrl-C;
-// SHOT_PIN toggles to ask for a copy of the panel.
+// REQ_PIN toggles to ask for a press of that GPIO (for holdMs; with HELD_PIN high, until it falls);
+// ARM_PIN high asks for the job's Ctrl-C; SHOT_PIN toggles to ask for a copy of the panel.
 const DATA_PINS = [17, 18, 19, 20, 21];
 const REQ_PIN = 22;
+const HELD_PIN = 3;
 const ARM_PIN = 26;
 const SHOT_PIN = 27;
 const HIGH = 1;
@@ -105,6 +106,7 @@ emu.addI2CDevice(0, 0x3c, {
 
 const pinOut = (i) => emu.mcu.gpio[i].value === HIGH;
 const holdMs = job.holdMs ?? 40;
+let heldGpio = -1;  // a held press's GPIO, down until HELD_PIN falls
 emu.onPinChange(REQ_PIN, () => {
   let gpio = 0;
   DATA_PINS.forEach((p, k) => { if (pinOut(p)) gpio |= 1 << k; });
@@ -112,8 +114,9 @@ emu.onPinChange(REQ_PIN, () => {
   if (gpio < 0) return;
   result.presses++;
   emu.press(gpio);
-  emu.at(emu.simMs + holdMs, () => emu.release(gpio));
+  if (pinOut(HELD_PIN)) heldGpio = gpio; else emu.at(emu.simMs + holdMs, () => emu.release(gpio));
 });
+emu.onPinChange(HELD_PIN, () => { if (!pinOut(HELD_PIN) && heldGpio >= 0) emu.release(heldGpio); });
 let shotLevel = false;
 emu.onPinChange(SHOT_PIN, () => {
   const v = pinOut(SHOT_PIN);

@@ -19,7 +19,7 @@ import power_model
 
 DOC = paths.ROOT / "docs" / "PERFORMANCE.md"
 REPORT = paths.BUILD / "bench_pico.json"
-ACTIONS = ("hold", "cursor", "card_cursor", "roll", "score", "menu", "page")
+ACTIONS = ("hold", "cursor", "card_cursor", "roll", "score", "menu", "page", "help", "help_back")
 CTRLC_SCREENS = ("title", "setup", "play", "card", "handover", "menu", "scores", "anim", "cpu",
                  "over")
 LEVELS = {1: "Easy", 2: "Normal", 3: "Expert"}
@@ -104,6 +104,7 @@ def play_rows(rep, fw):
     idle = {k: v["alloc_per_pass"] for k, v in (p.get("idle") or {}).items()}
     ms = {k: a["emulated_ms_max"] for k, a in acts.items()}
     save = (p.get("save") or {}).get("ms_max")
+    h = p.get("help")
     return [
         row("garbage per user action (max)", "0 B", ", ".join(
             "%s %s" % (k, fmt(v, "B")) for k, v in allocs.items()) or err(p),
@@ -121,7 +122,12 @@ def play_rows(rep, fw):
         row("a box's save, the pass after its frame (max)", "at most 50 ms", fmt(save, "ms"),
             within([save], 50)),
         row("button sampling running", "", p.get("sampling", "-"), None),
-    ]
+    ] + ([row("box help's openings (first, repeat): pass before I2C and allocation; box_help's "
+              "import alone; heap kept after each closing", "reported", "%s; import %d B in %.1f "
+              "ms, %d B left after forget; kept %s" % (", ".join("%s ms with %s B" % (
+                  round(us / 1000, 1), b) for us, b in h["opens"]), h["import"][0],
+                  h["import"][1] / 1000, h["import"][2], ", ".join("%d B" % b for b in h["kept"])),
+              None)] if h else [])
 
 
 def cpu_rows(rep, fw):

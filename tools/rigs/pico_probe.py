@@ -5,8 +5,9 @@ The real board (picoyacht.board_pico.PicoBoard: pins, Timer sampling, I2C displa
 store) and the real Runner, with two additions made between loop passes:
   * a scripted player that looks at the app and asks the host to press a button: it puts
     the button's GPIO + 1 on GP17..21 and toggles GP22; the host presses that pin for 40 ms
-    of emulated time (tools/emu/emulator.mjs). The press then travels the whole real path:
-    pin, Timer IRQ, ring, debouncer, app, screen, SSD1306 driver, I2C;
+    of emulated time (tools/emu/emulator.mjs), or, with GP3 high, until GP3 falls (a held
+    press, for a long press's action). The press then travels the whole real path: pin,
+    Timer IRQ, ring, debouncer, app, screen, SSD1306 driver, I2C;
   * per-pass measurements taken from the start of poll() to the start of idle() (the pass
     the Runner makes: events, tick, draw, flush, and a save after the frame), with the
     collector off on human turns so gc.mem_alloc() deltas are exact: one record per pass
@@ -17,7 +18,8 @@ store) and the real Runner, with two additions made between loop passes:
 Records go out as lines ("R ..."), a summary at the end ("S ..."): tools/emu/emulator.py
 parses them.
 main(opts): players, rules, cpus (CPU seats, at the end), level (CPU level 1-3), coach
-(0 off, 1 hints, 2 tips), tour (menu, scores pages and cursor moves at turn 2), record,
+(0 off, 1 hints, 2 tips), tour (menu, scores pages and cursor moves at turn 2; the box
+help opened and closed twice at the first scorecard), record,
 shots (toggle GP27 after each action's frame), arm (a screen name: raise GP26 there and
 wait for the host's Ctrl-C), turns (stop after this many turns), seed (the boot's entropy:
 the games' dice; default 1).
@@ -30,30 +32,36 @@ from array import array
 import config
 from machine import Pin
 
+import picoyacht
 from picoyacht import app as A
 from picoyacht import board_pico
 from picoyacht import buttons as K
-from picoyacht.debounce import LONG, PRESS, REPEAT
+from picoyacht.debounce import LONG, PRESS, REPEAT, Debouncer
 from picoyacht.game import HUMAN
 from picoyacht.menus import T_NEW
 from picoyacht.policy import best_box, most_common_mask
 
 DATA = (17, 18, 19, 20, 21)
 REQ = 22
+HELD = 3  # high with REQ's toggle: the host keeps the button down until it falls
 ARM = 26
 SHOT = 27
 HOLD_MS = 40
+LONG_HOLD_MS = Debouncer.LONG_MS + 200  # a held press, well past the long press
+HELPS = 2  # box help openings at the first scorecard: a first and a repeat
+LONG_PRESS = 0x100  # or'd into a button: hold it for LONG_HOLD_MS
 GAP_MS = 60
 NREC = 128
 IDLE_EVERY = 40  # measure the allocation of one idle pass in this many
 NA = -0x7FFFFFF  # allocation not measured on this pass
 GC_ROOM = 48000  # collect between passes (collector off on human turns) below this
 
-# Record kinds: what the pass did.
+# Record kinds: what the pass did. help: the held Menu on the scorecard, its press and the
+# long press that opens the box help; help_back: OK there, back to the card.
 K_NAV, K_HOLD, K_CURSOR, K_ROLL, K_SCORE, K_MENU, K_PAGE, K_CARD, K_ANIM, K_CPU, K_DRAW, \
-    K_SAVE = range(12)
+    K_SAVE, K_HELP, K_HELP_BACK = range(14)
 KIND_NAMES = ("nav", "hold", "cursor", "roll", "score", "menu", "page", "card_cursor", "anim",
-              "cpu", "draw", "save")
+              "cpu", "draw", "save", "help", "help_back")
 WAIT = -1
 DONE = -2
 # Screens by index (the records keep a byte); an unknown screen is "other".
@@ -94,6 +102,8 @@ class Player:
         self.sharp = bool(opts.get("sharp", 0))  # Sharp Dice (Yahtzee, Yatzy)
         self.toured = False
         self.tour_step = 0
+        self.helps = 0  # box help openings asked for
+        self.helping = False  # the box help is what a message screen shows
         self.started = False
 
     def pick(self, app, code, kind):
@@ -147,6 +157,9 @@ class Player:
                 self.started = True
             return self.pick(app, code, K_NAV)
         if st == "message":
+            if self.helping:
+                self.helping = False
+                return K.B_OK, K_HELP_BACK
             return K.B_OK, K_NAV
         if g is None or st == "over":
             return DONE, 0
@@ -178,6 +191,10 @@ class Player:
             fwd = (target - sc.cursor) % n
             return (K.B_DOWN if fwd <= n - fwd else K.B_UP), K_CURSOR
         if st == "card":
+            if self.tour and self.helps < HELPS:
+                self.helps += 1
+                self.helping = True
+                return K.B_MENU | LONG_PRESS, K_HELP
             box = best_box(g)
             idx = sc.rows.find(bytes((box,)))
             n = len(sc.rows)
@@ -192,6 +209,7 @@ class ProbeBoard(board_pico.PicoBoard):
     def __init__(self, cfg, opts):
         self.data = [Pin(p, Pin.OUT, value=0) for p in DATA]
         self.req = Pin(REQ, Pin.OUT, value=0)
+        self.held_pin = Pin(HELD, Pin.OUT, value=0)
         self.arm_pin = Pin(ARM, Pin.OUT, value=0)
         self.shot_pin = Pin(SHOT, Pin.OUT, value=0)
         self.player = Player(opts)
@@ -212,6 +230,12 @@ class ProbeBoard(board_pico.PicoBoard):
         self.watch = False  # measure allocation on this pass
         self.waiting = False  # a press was asked for and not seen yet
         self.idle_count = 0
+        self.held_at = -1  # ticks_ms a held press began; -1: none down
+        self.long_seen = False  # a long press reached the app in this pass
+        self.help_alloc = -1  # gc.mem_alloc() collected before the box help opened
+        self.help_closed = False  # the box help has just closed: what it kept is due
+        self.help_kept = array("i", bytes(4 * HELPS))  # heap kept after each closing
+        self.help_closes = 0
         self.n = 0
         self.r_kind = bytearray(NREC)
         self.r_state = bytearray(NREC)
@@ -262,13 +286,16 @@ class ProbeBoard(board_pico.PicoBoard):
         # timed from here: "press seen" (draining the ring would also count the samples
         # taken during this probe's own heap scans, which a normal loop never has)
         self.t0 = time.ticks_us()
-        seen = False
+        seen = long = False
         q = deb._q
         for k in range(deb._count):
             kind = q[(deb._head + k) & deb._qmask] >> 4
             if kind == PRESS or kind == REPEAT or kind == LONG:
                 seen = True
+            if kind == LONG:
+                long = True
         self.press_seen = seen
+        self.long_seen = long
         self.due = self.app is not None and self.app.turn.save_due
         self.swept = self.due and self.app.turn.swept
 
@@ -304,7 +331,10 @@ class ProbeBoard(board_pico.PicoBoard):
                 self.next_at = at
             self.waiting = False
             kind = self.kind
-            self.kind = K_NAV
+            if self.held_at < 0 or self.long_seen:  # a held press's kind is its long press's too
+                self.kind = K_NAV
+            if kind == K_HELP_BACK:
+                self.help_closed = True
         elif self.saved(app):
             kind = K_SAVE
             if cpu and whole > self.max_cpu_us:
@@ -351,15 +381,24 @@ class ProbeBoard(board_pico.PicoBoard):
         self.n = 0
 
     def play(self, app):
-        """Between passes: the collector, the Ctrl-C arm, and the next press."""
+        """Between passes: the collector, the Ctrl-C arm, a held press let go, and the next
+        press."""
         self.watch = False
         gc.enable()
+        now = time.ticks_ms()
+        if self.held_at >= 0 and time.ticks_diff(now, self.held_at) >= LONG_HOLD_MS:
+            self.held_at = -1
+            self.held_pin.value(0)
+        if self.help_closed:
+            self.help_closed = False
+            self.help_kept[self.help_closes % HELPS] = collected() - self.help_alloc
+            self.help_closes += 1
         if self.record and not cpu_plays(app):
             self.idle_count += 1
-            if self.idle_count >= IDLE_EVERY or self.waiting or app.turn.save_due:
+            if (self.idle_count >= IDLE_EVERY or self.waiting or self.held_at >= 0
+                    or app.turn.save_due):
                 self.idle_count = 0
                 self.begin_watch()
-        now = time.ticks_ms()
         if self.arm and self.armed_at < 0 and self.on_arm_screen(app):
             self.armed_at = now
         if self.armed_at >= 0:
@@ -375,10 +414,17 @@ class ProbeBoard(board_pico.PicoBoard):
         if btn == WAIT:
             self.next_at = time.ticks_add(now, 20)
             return
+        held = btn & LONG_PRESS
+        btn &= ~LONG_PRESS
+        if kind == K_HELP:
+            self.help_alloc = collected()
         gpio = self.cfg.BUTTONS.get(K.BUTTON_NAMES[btn])
         v = gpio + 1
         for k in range(5):
             self.data[k].value(v >> k & 1)
+        if held:
+            self.held_pin.value(1)
+            self.held_at = now
         self.req_level ^= 1
         self.req.value(self.req_level)
         self.kind = kind
@@ -386,7 +432,7 @@ class ProbeBoard(board_pico.PicoBoard):
         if self.record:
             self.begin_watch()
         self.pressed.append(btn)
-        self.next_at = time.ticks_add(now, HOLD_MS + GAP_MS)
+        self.next_at = time.ticks_add(now, (LONG_HOLD_MS if held else HOLD_MS) + GAP_MS)
 
     def begin_watch(self):
         """Measure the next pass exactly: the collector off, with room left."""
@@ -402,6 +448,26 @@ class ProbeBoard(board_pico.PicoBoard):
         if name == "anim":
             return animating(app)
         return app.screen.NAME == name and not cpu_plays(app)
+
+
+def collected():
+    """The heap in use after a collection: what is held, not garbage."""
+    gc.collect()
+    return gc.mem_alloc()
+
+
+def import_cost(name):
+    """(bytes an import of the package's module `name` allocates, its time in us, bytes
+    still held after picoyacht.forget and a collection), the collector off for the import."""
+    before = collected()
+    gc.disable()
+    t0 = time.ticks_us()
+    __import__("picoyacht." + name)
+    us = time.ticks_diff(time.ticks_us(), t0)
+    took = gc.mem_alloc() - before
+    picoyacht.forget(name)
+    gc.enable()
+    return took, us, collected() - before
 
 
 def main(opts):
@@ -426,6 +492,12 @@ def main(opts):
         print("S passes", b.passes, "max_cpu_us", b.max_cpu_us, "free0", free0,
               "max_press_pass_us", b.max_press_pass_us)
         print("S presses", "".join("%x" % x for x in b.pressed))
+        if b.help_closes:
+            print("S help_kept", *b.help_kept[:min(b.help_closes, HELPS)])
+            try:
+                print("S help_import", *import_cost("box_help"))
+            except MemoryError:
+                print("S help_import none")
         if g is not None:
             print("S game seed", g.seed, "turn", g.turn, "over", int(g.over), "state",
                   app.screen.NAME)
