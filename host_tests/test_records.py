@@ -226,20 +226,20 @@ def test_every_records_page_says_a_long_ok_clears_them(present):
     assert "Clear records?" in words(r.app)
 
 
-def test_the_records_layout_has_one_home():
-    """saves holds the records' layout; record_check and wallets read it from there, so
-    the check cannot drift from what saves writes. The layout's own arithmetic holds."""
-    from picoyacht import wallets
+def test_the_check_reads_the_layout_saves_writes():
+    """record_check keeps its own copy of the layout (mpy-cross folds only a module's own
+    consts): breaks if the two drift apart."""
     from picoyacht.game import MAX_NAME
 
-    assert saves.ENTRY == 3 + MAX_NAME and saves.BLOCK == 8 + saves.TOP * saves.ENTRY
-    assert saves.WALLET_AT == rules.COUNT * saves.BLOCK
-    assert saves.OPENING_AT - saves.WALLET_AT == saves.WALLETS * saves.ENTRY
-    for module in (record_check, wallets):
-        text = open(module.__file__).read()
-        assert "const(6)" not in text and "const(9999)" not in text and "const(11)" not in text
-    assert (record_check.WALLETS, record_check.WALLET_MAX, wallets.WALLET_MAX) == (
-        saves.WALLETS, saves.WALLET_MAX, saves.WALLET_MAX)
+    assert record_check.TOP == saves.TOP and saves.WALLET_AT == rules.COUNT * record_check.BLOCK
+    assert saves.OPENING_AT - saves.WALLET_AT == saves.WALLETS * record_check.ENTRY
+    assert record_check.ENTRY == 3 + MAX_NAME
+    assert record_check.BLOCK == 8 + saves.TOP * record_check.ENTRY
+    from picoyacht import wallets
+
+    assert (record_check.WALLETS, record_check.WALLET_MAX, record_check.WALLET_AT,
+            record_check.SIZE) == (saves.WALLETS, wallets.WALLET_MAX, saves.WALLET_AT, saves.SIZE)
+    assert wallets.WALLETS == saves.WALLETS
     # empty blocks, no last game, no wallets
     assert len(saves.Records().pack()) == 3 + rules.COUNT * 9 + 1 + 1
     assert record_check.score_cap(rules.RULESETS[CASINO5]) == saves.BETS[-1] * (

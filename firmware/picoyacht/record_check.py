@@ -12,8 +12,16 @@ from micropython import const
 from picoyacht import rules
 from picoyacht.game import MAX_NAME
 from picoyacht.rules import ALL_PLUS, ARG_A, FIXED, KIND, MODE, UPPER, VALUE, YAHTZEE_BONUS
-from picoyacht.saves import BETS, BLOCK, ENTRY, SIZE, TOP, WALLET_AT, WALLET_MAX, WALLETS
 
+# saves.Records' layout, and the largest bet (saves.BETS): a test holds them equal.
+TOP = const(5)
+ENTRY = const(11)
+BLOCK = const(63)
+WALLETS = const(6)
+WALLET_MAX = const(9999)
+WALLET_AT = rules.COUNT * BLOCK
+SIZE = WALLET_AT + WALLETS * ENTRY + 2 * rules.MAX_SEATS  # and the opening wallets' room
+_BET_MAX = const(50)
 _GAME_ID = const(5)  # bytes of a game's identity (saves._game_id)
 
 
@@ -108,7 +116,7 @@ def score_cap(rs):
     """The most a seat can count in the records: Casino's credits won with the largest
     bet (the whole pot of six, and every box paying twice the bet), else max_total."""
     if rs.casino:
-        return BETS[-1] * (rules.MAX_SEATS + 2 * rs.nboxes)
+        return _BET_MAX * (rules.MAX_SEATS + 2 * rs.nboxes)
     return max_total(rs)
 
 

@@ -81,18 +81,17 @@ class Settings:
         return rules.Options.unpack(flags, bet)
 
 
-# The records' layout: its one home (record_check and wallets import it).
+# The records' layout (record_check has the same figures; a test holds them equal).
 TOP = const(5)  # the best scores each rule set keeps
-ENTRY = const(11)  # a top score: u16 score, name length, MAX_NAME (8) name bytes
+_ENTRY = const(11)  # a top score: u16 score, name length, MAX_NAME (8) name bytes
 _SUM_MAX = const(0x3FFF)  # the sum's high half stops here: the sum stays a small int
-BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP entries
+_BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP entries
 # Casino's wallets (picoyacht.wallets): after the blocks, an entry each (credits, name
 # length, name), the latest players first.
 WALLETS = const(6)
-WALLET_MAX = const(9999)  # four digits on every screen
-WALLET_AT = rules.COUNT * BLOCK
+WALLET_AT = rules.COUNT * _BLOCK
 # then, never written to the file, the game in play's wallets as it opened them (open())
-OPENING_AT = WALLET_AT + WALLETS * ENTRY
+OPENING_AT = WALLET_AT + WALLETS * _ENTRY
 SIZE = OPENING_AT + 2 * MAX_SEATS  # the records' bytes
 
 
@@ -120,11 +119,11 @@ class Records:
         return d[pos] | d[pos + 1] << 8 if d else 0
 
     def games(self, r):
-        return self.u16(r * BLOCK)
+        return self.u16(r * _BLOCK)
 
     def score(self, r, i):
         """The i-th best score (0: the best), -1 where there is none yet."""
-        pos = r * BLOCK + 8 + i * ENTRY
+        pos = r * _BLOCK + 8 + i * _ENTRY
         return self.u16(pos) if self.data and self.data[pos + 2] else -1
 
     def best(self, r):
@@ -135,19 +134,19 @@ class Records:
     def name_at(self, r, i):
         """(position in data, length) of the i-th best score's name: drawn from the bytes,
         no string made."""
-        pos = r * BLOCK + 8 + i * ENTRY + 2
+        pos = r * _BLOCK + 8 + i * _ENTRY + 2
         return pos + 1, self.data[pos]
 
     def totals(self, r):
         """How many totals r's average is over (every seat of every game counted)."""
-        return self.u16(r * BLOCK + 2)
+        return self.u16(r * _BLOCK + 2)
 
     def average_tenths(self, r):
         """Rule set r's average total in tenths (integers only), -1 with none counted."""
         n = self.totals(r)
         if not n:
             return -1
-        t = self.u16(r * BLOCK + 4) | self.u16(r * BLOCK + 6) << 16
+        t = self.u16(r * _BLOCK + 4) | self.u16(r * _BLOCK + 6) << 16
         return t // n * 10 + t % n * 10 // n
 
     # ---- counting -----------------------------------------------------------------
@@ -168,19 +167,19 @@ class Records:
     def enter(self, r, score, name):
         """Put score into r's top five (after equal scores: the first to make it stays
         first); True if it is the new best."""
-        base = r * BLOCK + 8
+        base = r * _BLOCK + 8
         d = self.data
         at = TOP
         for i in range(TOP - 1, -1, -1):
-            pos = base + i * ENTRY
+            pos = base + i * _ENTRY
             if d[pos + 2] and self.u16(pos) >= score:
                 break
             at = i
         if at >= TOP:
             return False
-        pos = base + at * ENTRY
-        for i in range(base + TOP * ENTRY - 1, pos + ENTRY - 1, -1):  # the ones below
-            d[i] = d[i - ENTRY]  # move down, and the fifth drops off
+        pos = base + at * _ENTRY
+        for i in range(base + TOP * _ENTRY - 1, pos + _ENTRY - 1, -1):  # the ones below
+            d[i] = d[i - _ENTRY]  # move down, and the fifth drops off
         self.put_entry(pos, score, cut_name(name))
         return at == 0
 
@@ -192,7 +191,7 @@ class Records:
             return False
         r = game.rs.id
         self.last = _game_id(game)
-        base = r * BLOCK
+        base = r * _BLOCK
         self.put16(base, min(self.games(r) + 1, 0xFFFF))
         beaten = False
         for s in range(game.nseats):
@@ -213,13 +212,13 @@ class Records:
     def wallet(self, i):
         """(credits, position of the name in data, its length) of the i-th wallet, the
         latest players first; length 0: no wallet there."""
-        pos = WALLET_AT + i * ENTRY
+        pos = WALLET_AT + i * _ENTRY
         if not self.data:
             return 0, pos + 3, 0
         return self.u16(pos), pos + 3, self.data[pos + 2]
 
     def put_wallet(self, i, credits, b):
-        self.put_entry(WALLET_AT + i * ENTRY, credits, b)
+        self.put_entry(WALLET_AT + i * _ENTRY, credits, b)
 
     def opening(self, seat):
         """The seat's wallet as the Casino game in play opened it (open()), for the
@@ -263,16 +262,16 @@ class Records:
         then how many wallets and each one's credits, name length and name."""
         out = bytearray(b"R\x04")
         out.append(rules.COUNT)
-        data = self.data or bytes(rules.COUNT * BLOCK)
+        data = self.data or bytes(rules.COUNT * _BLOCK)
         for r in range(rules.COUNT):
-            base = r * BLOCK
+            base = r * _BLOCK
             out.extend(data[base:base + 8])
             k = 0
             while k < TOP and self.score(r, k) >= 0:
                 k += 1
             out.append(k)
             for i in range(k):
-                pos = base + 8 + i * ENTRY
+                pos = base + 8 + i * _ENTRY
                 out.extend(data[pos:pos + 3 + data[pos + 2]])
         out.append(len(self.last))
         out.extend(self.last)
