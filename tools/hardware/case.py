@@ -87,16 +87,19 @@ VIEWS = {"assembly": (True, "--camera=0,0,0,25,0,0,300"),
 
 
 def openscad(scad, part, target):
-    """Render one part of a .scad file to an .stl or .png."""
-    cmd = ["openscad", "-D", 'part="%s"' % part, "-o", str(target), str(scad)]
+    """Render one part of a .scad file to an .stl or .png: into a file beside it, then moved
+    over it, so a reader (another test's worker) never loads a half-written part."""
+    out = target.with_name(target.stem + ".new" + target.suffix)
+    cmd = ["openscad", "-D", 'part="%s"' % part, "-o", str(out), str(scad)]
     if target.suffix == ".png":
         colour, camera = VIEWS.get(part, (False, None))
         view = ([] if colour else ["--render"]) + ([camera] if camera else [])
         cmd = ["xvfb-run", "-a"] + cmd[:1] + ["--autocenter", "--viewall", "--imgsize=800,600",
                                                 "--colorscheme=Tomorrow"] + view + cmd[1:]
     r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0 or not target.exists():
+    if r.returncode != 0 or not out.exists():
         raise RuntimeError("openscad failed on %s (%s):\n%s" % (scad, part, r.stderr[-2000:]))
+    out.replace(target)
 
 
 def parts_of(c):
@@ -118,7 +121,6 @@ def write(folder, files, render=True, png=True, parts=PARTS):
         jobs += [("assembly", folder / "face.png"), ("inside", folder / "inside.png")]
     for part, target in jobs:
         if not target.exists() or target.stat().st_mtime < scad.stat().st_mtime:
-            target.unlink(missing_ok=True)
             openscad(scad, part, target)
         made.append(target)
     return made
