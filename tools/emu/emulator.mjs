@@ -39,7 +39,7 @@ const { PicoEmu, SSD1306, suppressed } = await import(pathToFileURL(resolve(emuD
 // ARM_PIN high asks for the job's Ctrl-C; SHOT_PIN toggles to ask for a copy of the panel.
 const DATA_PINS = [17, 18, 19, 20, 21];
 const REQ_PIN = 22;
-const HELD_PIN = 3;
+const HELD_PIN = 2;
 const ARM_PIN = 26;
 const SHOT_PIN = 27;
 const HIGH = 1;
@@ -107,6 +107,8 @@ emu.addI2CDevice(0, 0x3c, {
 const pinOut = (i) => emu.mcu.gpio[i].value === HIGH;
 const holdMs = job.holdMs ?? 40;
 let heldGpio = -1;  // a held press's GPIO, down until HELD_PIN falls
+// only a probe that drives HELD_PIN asks (a rig may use the pin otherwise, as an input)
+const heldAsked = () => emu.mcu.gpio[HELD_PIN].outputEnable && pinOut(HELD_PIN);
 emu.onPinChange(REQ_PIN, () => {
   let gpio = 0;
   DATA_PINS.forEach((p, k) => { if (pinOut(p)) gpio |= 1 << k; });
@@ -114,7 +116,7 @@ emu.onPinChange(REQ_PIN, () => {
   if (gpio < 0) return;
   result.presses++;
   emu.press(gpio);
-  if (pinOut(HELD_PIN)) heldGpio = gpio; else emu.at(emu.simMs + holdMs, () => emu.release(gpio));
+  if (heldAsked()) heldGpio = gpio; else emu.at(emu.simMs + holdMs, () => emu.release(gpio));
 });
 emu.onPinChange(HELD_PIN, () => { if (!pinOut(HELD_PIN) && heldGpio >= 0) emu.release(heldGpio); });
 let shotLevel = false;

@@ -5,7 +5,7 @@ The real board (picoyacht.board_pico.PicoBoard: pins, Timer sampling, I2C displa
 store) and the real Runner, with two additions made between loop passes:
   * a scripted player that looks at the app and asks the host to press a button: it puts
     the button's GPIO + 1 on GP17..21 and toggles GP22; the host presses that pin for 40 ms
-    of emulated time (tools/emu/emulator.mjs), or, with GP3 high, until GP3 falls (a held
+    of emulated time (tools/emu/emulator.mjs), or, with GP2 high, until GP2 falls (a held
     press, for a long press's action). The press then travels the whole real path: pin,
     Timer IRQ, ring, debouncer, app, screen, SSD1306 driver, I2C;
   * per-pass measurements taken from the start of poll() to the start of idle() (the pass
@@ -43,7 +43,7 @@ from picoyacht.policy import best_box, most_common_mask
 
 DATA = (17, 18, 19, 20, 21)
 REQ = 22
-HELD = 3  # high with REQ's toggle: the host keeps the button down until it falls
+HELD = 2  # high with REQ's toggle: the host keeps the button down until it falls
 ARM = 26
 SHOT = 27
 HOLD_MS = 40
