@@ -44,14 +44,13 @@ REFERENCE_OPTIMA = {
 
 def parents(d):
     """(nk, 6): index of keep i minus one die f, 0xFFFF if it has none."""
-    codes = [d.code(i) for i in range(d.nkeeps)]
-    where = {c: i for i, c in enumerate(codes)}
     out = np.full((d.nkeeps, 6), 0xFFFF, dtype=np.int64)
-    for i in range(d.nkeeps):
-        c = codes[i]
-        for f in range(6):
-            if (c >> (3 * f)) & 7:
-                out[i, f] = where[c - (1 << (3 * f))]
+    for size in range(1, d.n + 1):
+        for i in range(d.start[size], d.start[size + 1]):
+            c = d.code(i, size)
+            for f in range(6):
+                if (c >> (3 * f)) & 7:
+                    out[i, f] = d.index(c - (1 << (3 * f)), size - 1)
     return out
 
 
