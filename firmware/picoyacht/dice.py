@@ -7,7 +7,9 @@ Every sweep is also a generator of steps (see picoyacht.engine) with the same an
 Glossary: n dice; a keep is a multiset of 0..n of them, its code 3 bits of count per face
 (face 1 lowest); keeps are ordered by size, then by code, so `start[k]` is the index of the
 first keep of k dice; the rolls are the keeps of exactly n dice, from `first_roll` to
-`nkeeps` - 1 (`nrolls` of them), and `roll_codes[r]` is roll r's code. A keep's index is
+`nkeeps` - 1 (`nrolls` of them), and `roll_codes[r]` is roll r's code, with its orderings
+(how many of the 6^n throws of all the dice show it) from bit WAYS_AT up: Sharp Dice weighs
+a one-throw roll by them, and the bits are free in an array of 32-bit items. A keep's index is
 counted from its code (index()), and its code from its index (code()): an array of every
 keep's code would be the search's largest but one, and only the rolls' are read in a
 sweep. `children[f - 1][i]` is where keep i plus
@@ -25,6 +27,7 @@ from micropython import const
 from picoyacht.heap import locked
 
 CHUNK = const(30)  # keeps per step of a sweep
+WAYS_AT = const(18)  # a roll code's orderings start here, above six 3-bit counts
 _INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
 # Work per yield in COST units (picoyacht.engine): per keep of a sweep, per child found,
 # per face count placed
@@ -36,6 +39,7 @@ _C_WALK = const(40)
 _WAYS = (b"\x01\x01\x01\x01\x01\x01\x01\x01\x02\x03\x04\x05\x06\x07"
          b"\x01\x03\x06\x0a\x0f\x15\x1c\x01\x04\x0a\x14\x23\x38\x54"
          b"\x01\x05\x0f\x23\x46\x7e\xd2")
+_FACTORIAL = (1, 1, 2, 6, 24, 120, 720)
 
 
 def drain(steps):
@@ -125,6 +129,7 @@ class Dice:
 
     def _walk(self, n):
         codes = self.roll_codes
+        fact = _FACTORIAL
         r = 0
         for c6 in range(n + 1):
             for c5 in range(n + 1 - c6):
@@ -133,7 +138,10 @@ class Dice:
                     for c3 in range(n + 1 - c6 - c5 - c4):
                         for c2 in range(n + 1 - c6 - c5 - c4 - c3):
                             c1 = n - c6 - c5 - c4 - c3 - c2
-                            codes[r] = c1 | c2 << 3 | c3 << 6 | c4 << 9 | c5 << 12 | c6 << 15
+                            ways = fact[n] // (fact[c1] * fact[c2] * fact[c3] * fact[c4]
+                                               * fact[c5] * fact[c6])
+                            codes[r] = (c1 | c2 << 3 | c3 << 6 | c4 << 9 | c5 << 12 | c6 << 15
+                                        | ways << WAYS_AT)
                             r += 1
 
     def index(self, code, size):

@@ -15,8 +15,6 @@ Glossary of the work arrays (one per engine, allocated once; the tables: engine_
     roll_values[r]                    the turn ended with roll r: best open box for it
     one_throw_values[r]               the same for roll r from one throw of all the dice
                                       (Sharp Dice doubles its lower boxes; None without it)
-    one_throw_ways[r]                 how many of the 6^n throws of all the dice give roll r
-                                      (Sharp Dice only)
     hold_values[keep]                 the value of holding keep, hold_stage re-rolls to go
     box_values[b]                     filling box b with the roll in hand
     joker_box                         the Yahtzee box when the rule set has jokers, else -1
@@ -25,8 +23,8 @@ Sharp Dice: a roll from one throw of all the dice (the first, or a re-roll holdi
 scores its lower boxes but Chance double. So holding nothing differs from every other hold:
 hold_values[0] (the empty keep) is the mean over one-throw rolls, whose values are
 max(one_throw_values, the plain roll's value) at each stage (doubling only adds, so a
-one-throw roll can do whatever a plain one can, and score more now), weighted by
-one_throw_ways.
+one-throw roll can do whatever a plain one can, and score more now), weighted by how many
+of the 6^n throws show each roll (stored in its code, see picoyacht.dice).
 
 Arithmetic is integer only. Values are fixed point with ONE = 1 << 16 per point and stay
 far inside 30-bit small ints (the largest sum formed is a few thousand points). A turn's
@@ -42,7 +40,7 @@ device imports it in a loop pass apart from strategy's, each well inside a pass'
 from micropython import const
 
 from picoyacht import rules
-from picoyacht.dice import Dice, drain, zeros
+from picoyacht.dice import WAYS_AT, Dice, drain, zeros
 from picoyacht.engine_tables import EngineTables
 from picoyacht.game import joker_boxes
 from picoyacht.heap import locked
@@ -405,7 +403,8 @@ def _one_throw_steps(e):
     those of plain rolls: the mean of max(one_throw_values, that) over the 6^n throws of
     all the dice. Integers that stay small ints on the Pico: each value split in a high
     and a low part, each summed over at most 6^5 throws."""
-    hold_values, one, ways = e.hold_values, e.one_throw_values, e.one_throw_ways
+    hold_values, one, codes = e.hold_values, e.one_throw_values, e.dice.roll_codes
+    at = WAYS_AT
     first_roll = e.dice.first_roll
     throws = 6 ** e.rs.ndice
     hi = lo = 0
@@ -415,8 +414,9 @@ def _one_throw_steps(e):
             v = hold_values[first_roll + r]
             if one[r] > v:
                 v = one[r]
-            hi += ways[r] * (v >> 13)
-            lo += ways[r] * (v & 8191)
+            ways = codes[r] >> at
+            hi += ways * (v >> 13)
+            lo += ways * (v & 8191)
         yield (end - start) * _C_MEAN
     q = hi // throws
     return (q << 13) + (((hi - q * throws) << 13) + lo + (throws >> 1)) // throws

@@ -6,7 +6,7 @@ once per engine, in steps. picoyacht.engine's Engine extends EngineTables with t
     yahtzee_rolls[f - 1]              the index of the roll of n dice showing f
     doubles                           Sharp Dice on: bit b set for a box it doubles; else 0
     hold_values[keep], roll_values[r] the search's work arrays (see picoyacht.engine), and
-    one_throw_values[r], one_throw_ways[r]  Sharp Dice's (None without it)
+    one_throw_values[r]               Sharp Dice's (None without it)
 
 A module apart from the search because building is a job of its own, done once, while
 the search runs at every decision. Like the search, the build is a generator that yields
@@ -27,7 +27,6 @@ from picoyacht.heap import locked
 _C_ALLOC = const(40)
 _C_EVAL = const(420)
 _C_EVAL6 = const(940)
-_FACTORIAL = (1, 1, 2, 6, 24, 120)
 _C_PASS = const(1 << 20)  # over any pass's budget: the next step starts a pass of its own
 
 
@@ -57,7 +56,7 @@ class EngineTables:
                 if rules.doubles_with_sharp(rs.boxes[b]):
                     doubles |= 1 << b
         self.doubles = doubles
-        self.one_throw_values = self.one_throw_ways = None
+        self.one_throw_values = None
         self.ready = False
         self._build = self._build_steps()
 
@@ -96,7 +95,6 @@ class EngineTables:
         self.roll_values = work_array("i", d.nrolls)
         if self.doubles:  # Sharp Dice: the rolls that came from one throw of all the dice
             self.one_throw_values = work_array("i", d.nrolls)
-            self.one_throw_ways = bytearray(d.nrolls)  # at most 5! = 120 (Sharp: five dice)
         roll_scores = [bytearray(d.nrolls) for _ in range(nlower)]
         yield d.nkeeps * _C_ALLOC
         yield from d.steps
@@ -134,12 +132,6 @@ class EngineTables:
         for b in range(6, self.nb):
             s = rules.evaluate(boxes[b], counts)
             roll_scores[b - 6][r] = s if s > 0 else 0
-        ways = self.one_throw_ways
-        if ways is not None:  # the orderings of the roll: n! / (count of each face)!
-            w = _FACTORIAL[self.rs.ndice]
-            for f in range(1, 7):
-                w //= _FACTORIAL[counts[f]]
-            ways[r] = w
 
     def score(self, r, b):
         """Points of roll r (0 .. nrolls-1) in box b, no joker."""

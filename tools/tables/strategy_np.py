@@ -12,6 +12,7 @@ import numpy as np
 from table_policy import joker_allowed, sweeps
 
 from picoyacht import engine, estimate, rules, strategy
+from picoyacht.dice import WAYS_AT
 
 ONE = engine.ONE
 
@@ -39,7 +40,7 @@ class Twin:
         self.yzb = eng.joker_box
         self.doubles = eng.doubles  # Sharp Dice: the lower boxes a one-throw roll doubles
         if self.doubles:
-            self.ways = np.frombuffer(bytes(eng.one_throw_ways), dtype=np.uint8).astype(np.int64)
+            self.ways = np.array(eng.dice.roll_codes, dtype=np.int64) >> WAYS_AT
         self.yroll = np.array(list(eng.yahtzee_rolls), dtype=np.int64)
         self.jsc = np.frombuffer(bytes(eng.joker_scores), dtype=np.uint8).reshape(
             6, self.nb).astype(np.int64)

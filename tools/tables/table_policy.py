@@ -27,6 +27,7 @@ import build_tables as bt
 import numpy as np
 
 from picoyacht import engine, rules
+from picoyacht.dice import WAYS_AT
 
 ONE = engine.ONE
 CHUNK = 1024
@@ -111,8 +112,7 @@ class Spec:
         self.nb, self.nr, self.nk, self.r0 = rs.nboxes, d.nrolls, d.nkeeps, d.first_roll
         self.doubles = self.eng.doubles  # Sharp Dice: the lower boxes it doubles (else 0)
         if self.doubles:
-            self.ways = np.frombuffer(bytes(self.eng.one_throw_ways), dtype=np.uint8).astype(
-                np.int64)
+            self.ways = np.array(d.roll_codes, dtype=np.int64) >> WAYS_AT
             self.throws = 6 ** n
         self.chunk = CHUNK if n == 5 else CHUNK // 8  # six dice: 64 sub-multisets a roll
         self.bonus = rs.upper_bonus(opts)
