@@ -840,6 +840,44 @@ def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
         last = i
 
 
+@pytest.mark.parametrize("error", [ImportError, MemoryError])
+def test_a_missing_strategy_is_looked_for_once_and_one_out_of_heap_again(monkeypatch, error):
+    """CPU seats whose strategy module cannot be imported play the fallback at every step.
+    Missing (ImportError), it is never looked for again; out of heap (MemoryError), it is
+    tried again after the fallback's few steps, not at every step. Breaks if the
+    coach forgets that the module is missing, or stops retrying after a MemoryError."""
+    import builtins
+
+    tries = []
+    real = builtins.__import__
+
+    def failing(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "picoyacht" and fromlist and "strategy" in fromlist:
+            tries.append(name)
+            raise error("strategy")
+        return real(name, globals, locals, fromlist, level)
+
+    c = coach.Coach(lambda line: None)
+    g = Game(rules.YAHTZEE, ["a", "b"], kinds=[2, 2], roller=Roller(5))
+    c.start(g, 0)
+    monkeypatch.setattr(builtins, "__import__", failing)
+    now = steps = 0
+    while steps < 24:
+        now += 700
+        if c.due(now, g, False):
+            kind, arg = c.step(g)
+            assert c.plain
+            if kind == A_ROLL:
+                g.roll()
+            elif kind == A_SCORE:
+                g.score(arg)
+            steps += 1
+    if error is ImportError:
+        assert len(tries) == 1
+    else:
+        assert 1 < len(tries) < steps // 2
+
+
 @pytest.mark.micropython(only=True)
 @pytest.mark.parametrize("typecode, size", [("i", 4), ("H", 2)])
 def test_a_work_array_allocates_no_copy_of_itself(typecode, size):
