@@ -16,9 +16,9 @@ from records_files import records_v4
 
 from picoyacht import rules
 from picoyacht.game import HUMAN, Game
-from picoyacht.rules import CASINO5, CASINO6, YAHTZEE, Options
-from picoyacht.saves import BETS, WALLETS, Records
-from picoyacht.wallets import WALLET_MAX, WALLET_START
+from picoyacht.rules import BETS, CASINO5, CASINO6, YAHTZEE, Options
+from picoyacht.saves import WALLET_MAX, WALLETS, Records
+from picoyacht.wallets import WALLET_START
 
 from scripted import LcgRoller
 

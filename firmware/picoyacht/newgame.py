@@ -7,8 +7,8 @@ from picoyacht import font, rules
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.cues import SCORE, VOLUME_NAMES
 from picoyacht.game import MAX_NAME
-from picoyacht.rules import CPU_EXPERT, JOKER_NAMES, RULESETS
-from picoyacht.saves import BETS, DEFAULT_NAMES
+from picoyacht.rules import BETS, CPU_EXPERT, JOKER_NAMES, RULESETS
+from picoyacht.saves import DEFAULT_NAMES
 from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
 
 # Setup row codes.
