@@ -411,8 +411,8 @@ def load_config(drive="/config.py"):
     nor a file that never ends: it runs under the watchdog, and the boot after the reset
     sets it aside (picoyacht.config_guard). Each refusal is printed and kept in cfg.notes,
     which the boot screen shows."""
-    import picoyacht
     from picoyacht import config_check as check
+    from picoyacht.heap import forget
 
     base = check.DEFAULTS
     notes = []
@@ -444,8 +444,8 @@ def load_config(drive="/config.py"):
     for name in cfg:
         setattr(settings, name, cfg[name])
     settings.notes = notes
-    picoyacht.forget("config_guard")
-    picoyacht.forget("config_check")  # its work is done: as .mpy its code is heap
+    forget("config_guard")
+    forget("config_check")  # its work is done: as .mpy its code is heap
     return settings
 
 

@@ -222,7 +222,7 @@ def table_available(s):
     in a loop pass of its own."""
     import sys
 
-    import picoyacht
+    from picoyacht.heap import forget
 
     held = "picoyacht.strategy_table" in sys.modules
     from picoyacht import strategy_table
@@ -230,7 +230,7 @@ def table_available(s):
     o = s.options
     there = strategy_table.available(s.rid, o.joker, RULESETS[s.rid].sharp and o.sharp)
     if not held:
-        picoyacht.forget("strategy_table")
+        forget("strategy_table")
     return there
 
 

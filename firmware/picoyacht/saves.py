@@ -240,14 +240,14 @@ class Records:
         this and then dropped (as .mpy its code is heap)."""
         if not game.rs.casino:
             return 0
-        import picoyacht
         from picoyacht import wallets
+        from picoyacht.heap import forget
 
         names = [cut_name(n) for n in game.names]
         try:
             return (wallets.settle if settle else wallets.open)(self, game, names)
         finally:
-            picoyacht.forget("wallets")
+            forget("wallets")
 
     def clear(self):
         """Forget every play, score and counted game (a long OK on the records screen)."""
@@ -290,13 +290,13 @@ class Records:
     def unpack(cls, data):
         """Records from bytes; ValueError on anything inconsistent or impossible (see
         record_check, loaded for this and then dropped: a boot reads the records once)."""
-        import picoyacht
         from picoyacht import record_check
+        from picoyacht.heap import forget
 
         try:
             return record_check.unpack(cls(), data)
         finally:
-            picoyacht.forget("record_check")
+            forget("record_check")
 
 
 # The layout on the class, for record_check and wallets. Set here, not in the class body:
