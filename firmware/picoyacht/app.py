@@ -64,10 +64,9 @@ class Panel:
         self.unsent_at = now
 
     def command(self, what, arg, now):
-        """A power call by name (arg -1: none); a driver without it has nothing to do."""
-        f = getattr(self.disp, what, None)
-        if f is None:
-            return
+        """A power call by name, wake, contrast or sleep, which every display driver has
+        (arg -1: none)."""
+        f = getattr(self.disp, what)
         try:
             ok = f(arg) if arg >= 0 else f()
         except OSError:

@@ -60,7 +60,9 @@ RING = const(64)  # samples; runs of one level keep two, so ~15 taps fit a block
 # core waits in WFE between passes, so fewer idle passes are battery saved. 10 ms is well
 # under a frame's own I2C time (a press still shows within a frame of being debounced).
 LOOP_MS = const(10)
-_WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
+# the RP2040's longest watchdog timeout: config_check's, which is dropped after the boot's
+# check, so a copy (a test holds them equal)
+_WDT_MAX_MS = const(8388)
 # the WATCHDOG registers per chip; CTRL's atomic-clear alias (+ 0x3000) and its ENABLE bit
 _WATCHDOG = (("RP2350", 0x400D8000), ("RP2040", 0x40058000))
 _WDT_CLR = const(0x3000)
@@ -177,7 +179,7 @@ class PicoBoard:
             except OSError:
                 found = None
             print(display_help(addr, self.cfg, found))
-        if getattr(self.cfg, "OLED_FLIP", False) and hasattr(d, "rotate"):
+        if getattr(self.cfg, "OLED_FLIP", False):
             d.rotate(True)
         return d
 
