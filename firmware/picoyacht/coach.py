@@ -27,7 +27,7 @@ _THINK_BUDGET = const(12000)  # strategy COST units (roughly Pico microseconds) 
 _RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this many steps on
 _LINE = const(21)  # characters in a row of the panel
 # How far the CPU's modules are in (Coach._loaded), each import in a pass of its own:
-_NONE = const(0)  # nothing imported yet
+_UNLOADED = const(0)  # nothing imported yet
 _ENGINE = const(1)  # picoyacht.engine
 _STRATEGY = const(2)  # picoyacht.strategy too: Coach._st holds it
 _MISSING = const(3)  # a module is missing: the fallback plays on for good
@@ -117,7 +117,7 @@ class Coach:
         self.level = 0
         self.at = 0  # when the CPU last stepped (or was told to wait)
         self.prof = None  # strategy.Proficiency once the first move is judged
-        self._loaded = _NONE  # how far the CPU's modules are in: _ENGINE, _STRATEGY, ...
+        self._loaded = _UNLOADED  # how far the CPU's modules are in: _ENGINE, _STRATEGY, ...
         self._st = None  # picoyacht.strategy once _loaded reaches _STRATEGY
         self._tbl = None  # Expert's table for this game, if one serves it
         self._tbl_sought = False  # this game's table was looked for (_table)
