@@ -703,7 +703,7 @@ def test_the_calls_a_decision_makes_locked_do_not_allocate():
     """A decision calls Normal's estimate (7 times a box), the dice index (once a hold
     tried) and the game's card (once the roll's boxes are valued) with the heap locked, so
     their call frames need no heap: on the emulated Pico an unlocked call's frame came from
-    a fragmented heap and a Maxi thinking pass took up to 69 ms. If one allocated, locked()
+    a fragmented heap and a Maxi thinking pass went over its budget. If one allocated, locked()
     would run it twice. (CPython: plain calls.)"""
     g = make_game(rules.MAXI, rules.JOKER_FORCED, 0, 0, 0, [1, 2, 3, 4, 5, 6], 1)
     e = engine.Engine(g.rs)
@@ -728,9 +728,9 @@ def test_the_calls_a_decision_makes_locked_do_not_allocate():
 @pytest.mark.micropython
 def test_a_decisions_last_steps_come_in_chunks():
     """After its re-roll stages, a decision tries every sub-multiset of the roll as a hold
-    (64 for six different faces) and values every box: on the emulated Pico 18 and 11 ms
-    for Maxi, run after the last yield, so outside any pass's budget. Now the holds are
-    tried 16 a step and the boxes valued in a step of their own."""
+    (64 for six different faces) and values every box: on the emulated Pico, for Maxi, both
+    ran after the last yield, so outside any pass's budget. Now the holds are tried 16 a
+    step and the boxes valued in a step of their own."""
     g = make_game(rules.MAXI, rules.JOKER_FORCED, 0, 0, 0, [1, 2, 3, 4, 5, 6], 1)
     e = engine.Engine(g.rs)
     engine.drain(e.prepare_steps(g, engine.NORMAL, None))
@@ -787,9 +787,9 @@ def test_a_builds_and_pars_garbage_is_collected_in_a_pass_of_its_own():
 @pytest.mark.parametrize("level", [1, 2])
 def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
     """Once a CPU's step is thought out, the heap is collected in a pass that does nothing
-    else, and the step comes in a later one: left to the collector, a collection (10-12 ms
-    on the emulated Pico) fell now and then in the pass of a CPU's box and its hand-over
-    frame, 51-55 ms in Maxi. Every step has one such pass before it."""
+    else, and the step comes in a later one: left to the collector, a collection fell now
+    and then in the pass of a CPU's box and its hand-over frame, which then went over its
+    budget in Maxi on the emulated Pico. Every step has one such pass before it."""
     log = []
 
     class Collector:
