@@ -194,3 +194,21 @@ def f(board, b, self):
     getattr(cfg, "SAMPLE_MS", 2)
 """
     assert [line for line, _ in probes(ast.parse(src))] == [3, 4, 5]
+
+
+def test_every_display_has_the_power_calls_the_app_makes():
+    """App.Panel calls the display's wake, contrast and sleep by name, without asking
+    whether the driver has them: the Pico's driver and the host boards' fallback both must.
+    Control: a driver without `wake` fails this."""
+    from picoyacht import ssd1306
+
+    calls = set(re.findall(r'panel\.command\("(\w+)"', (FIRMWARE / "picoyacht" / "app.py")
+                           .read_text()))
+    assert calls == {"wake", "contrast", "sleep"}
+    for driver in (ssd1306.SSD1306_I2C, board_sim.HostDisplay):
+        assert all(callable(getattr(driver, c, None)) for c in calls), driver
+
+    class NoWake(board_sim.HostDisplay):
+        wake = None
+
+    assert not all(callable(getattr(NoWake, c, None)) for c in calls)

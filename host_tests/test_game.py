@@ -364,7 +364,7 @@ def test_a_split_pot_pays_out_every_credit_its_odd_ones_first_in_playing_order()
     for n in range(1, 7):
         orders = list(itertools.permutations(range(n))) if n <= 4 else [
             tuple(range(n)), tuple(reversed(range(n))), tuple(range(1, n)) + (0,)]
-        for bet in (5, 10, 20, 50):  # saves.BETS
+        for bet in rules.BETS:
             for order in orders:
                 g = _Seated(bet, order)
                 for k in range(1, n + 1):

@@ -181,3 +181,56 @@ def test_the_design_notes_give_each_layer_its_modules():
         want = {n for n, (r, lay) in layers.items() if lay == layer and n != "__init__"}
         assert named == want, layer
         assert {r for n, (r, lay) in layers.items() if lay == layer} == {int(rank)}, layer
+
+
+# Constants kept in two modules on purpose, the home first: mpy-cross folds a const only
+# in its own module, and the copy is read in a loop (or its home is dropped after boot).
+FOLDED_COPIES = {
+    "ONE": ["engine", "estimate"],
+    "C_FILL": ["engine", "estimate"],
+    "SLOTS": ["strategy_table", "table_packed"],
+    "WDT_MAX_MS": ["config_check", "board_pico"],
+    "CELL": ["font", "screens"],
+}
+# One name and value in two modules that are not one constant: each is its module's own.
+NOT_SHARED = {
+    "COUNT": ["cues", "rules"],  # how many sound cues; how many rule sets
+    "HOLD": ["cues", "strategy"],  # the hold's sound; the hold as a search's action
+    "VERSION": ["snapshot", "store"],  # each file format's own version
+}
+
+
+def shared_constants(sources):
+    """{name: sorted modules} of every number, bytes or string that two or more modules of
+    `sources` ({module: text}) set at their top level, under one name (a leading _ aside)
+    and to one value."""
+    seen = {}
+    for mod, text in sources.items():
+        for node in ast.parse(text).body:
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)):
+                continue
+            value = node.value
+            if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "const":
+                value = value.args[0]
+            try:
+                value = ast.literal_eval(value)
+            except ValueError:
+                continue
+            if isinstance(value, (int, bytes, str)):
+                seen.setdefault((node.targets[0].id.lstrip("_"), value), []).append(mod)
+    return {name: sorted(mods) for (name, _), mods in seen.items() if len(mods) > 1}
+
+
+def test_every_shared_constant_has_one_home_or_a_held_copy():
+    """A constant two modules need lives in one and the other imports it, except the
+    FOLDED_COPIES, which must stay equal. Control: a second YAHTZEE_BONUS in engine fails,
+    and so does a copy of ONE that drifts."""
+    sources = {p.stem: p.read_text() for p in sorted(PKG.glob("*.py"))}
+    want = {name: sorted(mods) for name, mods in {**FOLDED_COPIES, **NOT_SHARED}.items()}
+    assert shared_constants(sources) == want
+    extra = dict(sources, engine=sources["engine"] + "\n_YAHTZEE_BONUS = const(100)\n")
+    assert "YAHTZEE_BONUS" in shared_constants(extra)
+    drifted = dict(sources, estimate=sources["estimate"].replace(
+        "_ONE = const(65536)", "_ONE = const(65535)"))
+    assert "ONE" not in shared_constants(drifted)

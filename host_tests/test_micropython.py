@@ -31,10 +31,9 @@ def lines_without_comments(text):
     return [ln for ln in text.splitlines() if not ln.startswith("#")]
 
 
-# The rules core's heap: 64k held with about 1 KB to spare until the core grew (full box
-# names, the joker rule shared with the engine); since then the smallest heap that
-# completes is 64k or 65k depending on the clone's folder (fragmentation: the import paths'
-# lengths move it). Checked at 66k, just clear of that band.
+# The rules core's heap: the smallest heap that completes moves a little with the
+# clone's folder (fragmentation: the import paths' lengths move it). Checked at 66k, just
+# clear of that band.
 CORE_HEAP = "66k"
 
 
@@ -50,10 +49,10 @@ def test_complete_games_of_every_rule_set_under_66k_heap():
 @pytest.mark.parametrize("kinds,heap", [("11", "96k"), ("32", "128k")])
 def test_micropython_plays_every_rule_set_with_cpu_seats(kinds, heap):
     """Easy needs no engine, but imports the strategy module, whose stepwise search is
-    9.8 KB of .mpy (this 64-bit port keeps loaded code in the heap): its smallest heap is
-    75k, checked at 96k. The search engine needs about 15 KB (5 dice) or 27 KB (6 dice) of
-    heap in a few blocks of up to 6.5 KB: Normal and Expert are checked at 128k (a Pico
-    has about 200 KB free). The rules core alone plays in 66k (the test above)."""
+    loaded as .mpy (this 64-bit port keeps loaded code in the heap): checked at 96k. The
+    search engine's work arrays come on top, in a few blocks: Normal and Expert are
+    checked at 128k, less than a Pico has free. The rules core alone plays in 66k (the
+    test above)."""
     tables = FIRMWARE.parent / "tables"
     args = (kinds, str(tables)) if (tables / "yahtzee.bin").exists() else (kinds,)
     r = run_micropython(SCRIPTS / "strategy_games.py", heap=heap, args=args)

@@ -226,24 +226,54 @@ def test_every_records_page_says_a_long_ok_clears_them(present):
     assert "Clear records?" in words(r.app)
 
 
-def test_the_check_reads_the_layout_saves_writes():
-    """record_check keeps its own copy of the layout (mpy-cross folds only a module's own
-    consts): breaks if the two drift apart."""
+def test_the_records_layout_has_one_home():
+    """saves holds the layout; Records carries it for record_check and wallets, which saves
+    loads and which so cannot import it. Breaks if a figure is wrong, or if any other module
+    of the package sets a name of the layout (a copy that could drift)."""
     from picoyacht.game import MAX_NAME
 
-    assert record_check.TOP == saves.TOP and saves.WALLET_AT == rules.COUNT * record_check.BLOCK
-    assert saves.OPENING_AT - saves.WALLET_AT == saves.WALLETS * record_check.ENTRY
-    assert record_check.ENTRY == 3 + MAX_NAME
-    assert record_check.BLOCK == 8 + saves.TOP * record_check.ENTRY
-    from picoyacht import wallets
+    from conftest import ROOT
 
-    assert (record_check.WALLETS, record_check.WALLET_MAX, record_check.WALLET_AT,
-            record_check.SIZE) == (saves.WALLETS, wallets.WALLET_MAX, saves.WALLET_AT, saves.SIZE)
-    assert wallets.WALLETS == saves.WALLETS
+    assert saves.Records.ENTRY == 3 + MAX_NAME
+    assert saves.Records.BLOCK == 8 + saves.TOP * saves.Records.ENTRY
+    assert saves.WALLET_AT == rules.COUNT * saves.Records.BLOCK
+    assert saves.OPENING_AT - saves.WALLET_AT == saves.WALLETS * saves.Records.ENTRY
+    assert saves.SIZE == saves.OPENING_AT + 2 * rules.MAX_SEATS
+    for name in ("TOP", "WALLETS", "WALLET_MAX", "WALLET_AT", "SIZE"):
+        assert getattr(saves.Records, name) == getattr(saves, name), name
+    rec = saves.Records()
+    rec.add(Counted(YAHTZEE, [100]))
+    assert len(rec.last) == rec.GAME_ID
     # empty blocks, no last game, no wallets
     assert len(saves.Records().pack()) == 3 + rules.COUNT * 9 + 1 + 1
-    assert record_check.score_cap(rules.RULESETS[CASINO5]) == saves.BETS[-1] * (
+    assert record_check.score_cap(rules.RULESETS[CASINO5]) == rules.BETS[-1] * (
         rules.MAX_SEATS + 2 * rules.RULESETS[CASINO5].nboxes)
+    assert not copies(ROOT / "firmware" / "picoyacht"), copies(ROOT / "firmware" / "picoyacht")
+    bad = "from micropython import const\nWALLETS = const(6)\n"
+    assert copies(ROOT / "firmware" / "picoyacht", {"wallets.py": bad}) == ["wallets.py: WALLETS"]
+
+
+_LAYOUT = {"TOP", "ENTRY", "BLOCK", "WALLETS", "WALLET_MAX", "WALLET_AT", "OPENING_AT", "SIZE",
+           "GAME_ID", "BETS", "BET_MAX"}
+
+
+def copies(pkg, text=None):
+    """Every module but saves (and rules, BETS' home) that sets a name of the records'
+    layout: ["file: NAME"]. text: {file name: source} read instead of the file."""
+    import ast
+
+    found = []
+    for path in sorted(pkg.glob("*.py")):
+        if path.name in ("saves.py", "rules.py"):
+            continue
+        src = (text or {}).get(path.name) or path.read_text()
+        for node in ast.walk(ast.parse(src)):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name) and n.id.lstrip("_") in _LAYOUT:
+                        found.append("%s: %s" % (path.name, n.id))
+    return found
 
 
 def test_the_check_module_is_dropped_after_a_read():

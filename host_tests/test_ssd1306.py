@@ -866,7 +866,7 @@ def test_flushes_allocate_nothing():
 def test_a_flushs_planning_needs_no_heap():
     """flush() finds the changed columns and plans its windows with the heap locked, so
     their call frames go on the C stack (on the emulated Pico, unlocked, a score's frame
-    took 2.5-3.3 ms longer to send on a fragmented heap). If they allocated, the locked
+    took longer to send on a fragmented heap). If they allocated, the locked
     heap would refuse (a MemoryError) and every flush would plan twice. CPython: plain."""
     from picoyacht import heap
 

@@ -1030,7 +1030,7 @@ def test_the_littlefs_model_keeps_only_committed_data():
 
 def test_a_save_after_its_own_save_opens_only_the_copy_it_writes():
     """The slots a store's own save left need no reading back at the next save (three file
-    objects, ~5 KB of a Pico's heap per scored box); a load, a delete or a failed save
+    objects, a Pico's heap at every scored box); a load, a delete or a failed save
     makes the next save read all three again."""
     fs = FakeFs()
     s = Store(fs)

@@ -721,7 +721,7 @@ def test_the_calls_a_decision_makes_locked_do_not_allocate():
     """A decision calls Normal's estimate (7 times a box), the dice index (once a hold
     tried) and the game's card (once the roll's boxes are valued) with the heap locked, so
     their call frames need no heap: on the emulated Pico an unlocked call's frame came from
-    a fragmented heap and a Maxi thinking pass took up to 69 ms. If one allocated, locked()
+    a fragmented heap and a Maxi thinking pass went over its budget. If one allocated, locked()
     would run it twice. (CPython: plain calls.)"""
     g = make_game(rules.MAXI, rules.JOKER_FORCED, 0, 0, 0, [1, 2, 3, 4, 5, 6], 1)
     e = engine.Engine(g.rs)
@@ -746,9 +746,9 @@ def test_the_calls_a_decision_makes_locked_do_not_allocate():
 @pytest.mark.micropython
 def test_a_decisions_last_steps_come_in_chunks():
     """After its re-roll stages, a decision tries every sub-multiset of the roll as a hold
-    (64 for six different faces) and values every box: on the emulated Pico 18 and 11 ms
-    for Maxi, run after the last yield, so outside any pass's budget. Now the holds are
-    tried 16 a step and the boxes valued in a step of their own."""
+    (64 for six different faces) and values every box: on the emulated Pico, for Maxi, both
+    ran after the last yield, so outside any pass's budget. Now the holds are tried 16 a
+    step and the boxes valued in a step of their own."""
     g = make_game(rules.MAXI, rules.JOKER_FORCED, 0, 0, 0, [1, 2, 3, 4, 5, 6], 1)
     e = engine.Engine(g.rs)
     engine.drain(e.prepare_steps(g, engine.NORMAL, None))
@@ -805,9 +805,9 @@ def test_a_builds_and_pars_garbage_is_collected_in_a_pass_of_its_own():
 @pytest.mark.parametrize("level", [1, 2])
 def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
     """Once a CPU's step is thought out, the heap is collected in a pass that does nothing
-    else, and the step comes in a later one: left to the collector, a collection (10-12 ms
-    on the emulated Pico) fell now and then in the pass of a CPU's box and its hand-over
-    frame, 51-55 ms in Maxi. Every step has one such pass before it."""
+    else, and the step comes in a later one: left to the collector, a collection fell now
+    and then in the pass of a CPU's box and its hand-over frame, which then went over its
+    budget in Maxi on the emulated Pico. Every step has one such pass before it."""
     log = []
 
     class Collector:
@@ -856,6 +856,44 @@ def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
         assert passes[collected[0]].split() == ["gc"]
         assert "gc" not in passes[i]
         last = i
+
+
+@pytest.mark.parametrize("error", [ImportError, MemoryError])
+def test_a_missing_strategy_is_looked_for_once_and_one_out_of_heap_again(monkeypatch, error):
+    """CPU seats whose strategy module cannot be imported play the fallback at every step.
+    Missing (ImportError), it is never looked for again; out of heap (MemoryError), it is
+    tried again after the fallback's few steps, not at every step. Breaks if the
+    coach forgets that the module is missing, or stops retrying after a MemoryError."""
+    import builtins
+
+    tries = []
+    real = builtins.__import__
+
+    def failing(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "picoyacht" and fromlist and "strategy" in fromlist:
+            tries.append(name)
+            raise error("strategy")
+        return real(name, globals, locals, fromlist, level)
+
+    c = coach.Coach(lambda line: None)
+    g = Game(rules.YAHTZEE, ["a", "b"], kinds=[2, 2], roller=Roller(5))
+    c.start(g, 0)
+    monkeypatch.setattr(builtins, "__import__", failing)
+    now = steps = 0
+    while steps < 24:
+        now += 700
+        if c.due(now, g, False):
+            kind, arg = c.step(g)
+            assert c.plain
+            if kind == A_ROLL:
+                g.roll()
+            elif kind == A_SCORE:
+                g.score(arg)
+            steps += 1
+    if error is ImportError:
+        assert len(tries) == 1
+    else:
+        assert 1 < len(tries) < steps // 2
 
 
 @pytest.mark.micropython(only=True)

@@ -16,9 +16,9 @@ from records_files import records_v4
 
 from picoyacht import rules
 from picoyacht.game import HUMAN, Game
-from picoyacht.rules import CASINO5, CASINO6, YAHTZEE, Options
-from picoyacht.saves import BETS, WALLETS, Records
-from picoyacht.wallets import WALLET_MAX, WALLET_START
+from picoyacht.rules import BETS, CASINO5, CASINO6, YAHTZEE, Options
+from picoyacht.saves import WALLET_MAX, WALLETS, Records
+from picoyacht.wallets import WALLET_START
 
 from scripted import LcgRoller
 
@@ -128,7 +128,7 @@ def test_a_game_counted_once_is_not_settled_again():
 @pytest.mark.micropython
 def test_the_wallets_code_leaves_the_heap_after_its_work():
     """Only a Casino game's start and end need picoyacht.wallets: as .mpy its code is heap,
-    so it is dropped after each. Breaks without saves' picoyacht.forget after open and settle."""
+    so it is dropped after each. Breaks without saves' forget after open and settle."""
     rec = with_wallets([(40, "Ann")])
     g = counted(CASINO5, ["Ann", "Bob"], [30, -10], 10)
     rec.open(g)

@@ -1,4 +1,4 @@
-"""PicoYacht's package: its layers, quick imports of the built-ins, and forget().
+"""PicoYacht's package: its layers, and quick imports of the built-ins.
 
 Layers, lowest first. A module imports only from its own layer and the layers below it;
 cpu and persistence stand side by side (rank 2) and neither imports the other. This holds
@@ -15,11 +15,11 @@ for imports inside functions too (host_tests/test_layers.py, which reads this ma
   5 board: board board_pico board_power ssd1306 config_check config_guard
 
 core is pure and touches no hardware: the rules and the game, and what every layer shares
-(time, button ids and their debouncer, sound cues, box names, the log's lines, the heap's
-lock; version is written by the build). cpu is the CPU players and the coach; persistence
-the save formats and the store. screens draw and read keys; flow is the session (App), the
-turn the screens call through it, sleep and sound; board the contract every board keeps
-(board) and the Pico's pins and display.
+(time, button ids and their debouncer, sound cues, box names, the log's lines, and in heap
+the heap's lifetimes, forget and locked; version is written by the build). cpu is the CPU
+players and the coach; persistence the save formats and the store. screens draw and read
+keys; flow is the session (App), the turn the screens call through it, sleep and sound;
+board the contract every board keeps (board) and the Pico's pins and display.
 
 MicroPython looks for a built-in module that a file may extend (os, time, array, ...) on the
 filesystem first, at every import of it: slow on the Pico's littlefs, where the game
@@ -34,11 +34,3 @@ try:
         sys.modules.setdefault(_name, __import__("u" + _name))  # (a test's fake stays)
 except ImportError:  # CPython (or a port without one of them): imports as usual
     pass
-
-
-def forget(name):
-    """Takes the package's module `name` out of the heap (if imported): a screen nobody
-    can reach, a table once read. As .mpy its code is in RAM; frozen, its globals are."""
-    module = globals().pop(name, None)
-    if module is not None:
-        sys.modules.pop(module.__name__, None)

@@ -24,7 +24,7 @@ from picoyacht import power
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
 from picoyacht.cues import NOTE_KEY, NOTE_TIMED
 from picoyacht.debounce import PRESS, RELEASE
-from picoyacht.heap import locked
+from picoyacht.heap import forget, locked
 from picoyacht.saves import Records, SaveState, Settings, resumable
 from picoyacht.screens import Canvas, Note
 from picoyacht.ticks import ticks_diff
@@ -64,10 +64,9 @@ class Panel:
         self.unsent_at = now
 
     def command(self, what, arg, now):
-        """A power call by name (arg -1: none); a driver without it has nothing to do."""
-        f = getattr(self.disp, what, None)
-        if f is None:
-            return
+        """A power call by name, wake, contrast or sleep, which every display driver has
+        (arg -1: none)."""
+        f = getattr(self.disp, what)
         try:
             ok = f(arg) if arg >= 0 else f()
         except OSError:
@@ -212,8 +211,6 @@ class App:
         return s
 
     def _drop_unused(self, shown):
-        import picoyacht
-
         g = self.turn.game
         playing = g is not None and not g.over
         screens = self._screens
@@ -222,7 +219,7 @@ class App:
             if (name in screens and mod != _KEPT and mod != shown
                     and not (playing and mod == "play")):
                 del screens[name]
-                picoyacht.forget(mod)  # (with the first of the module's screens)
+                forget(mod)  # (with the first of the module's screens)
         self._extra = shown != _KEPT and shown != "play"
         if not self.turn.save_due:  # else after_move collects in the next pass, not this one
             gc.collect()  # now, so what comes next fills the hole they leave

@@ -60,7 +60,9 @@ RING = const(64)  # samples; runs of one level keep two, so ~15 taps fit a block
 # core waits in WFE between passes, so fewer idle passes are battery saved. 10 ms is well
 # under a frame's own I2C time (a press still shows within a frame of being debounced).
 LOOP_MS = const(10)
-_WDT_MAX_MS = const(8388)  # the RP2040's longest watchdog timeout
+# the RP2040's longest watchdog timeout: config_check's, which is dropped after the boot's
+# check, so a copy (a test holds them equal)
+_WDT_MAX_MS = const(8388)
 # the WATCHDOG registers per chip; CTRL's atomic-clear alias (+ 0x3000) and its ENABLE bit
 _WATCHDOG = (("RP2350", 0x400D8000), ("RP2040", 0x40058000))
 _WDT_CLR = const(0x3000)
@@ -177,7 +179,7 @@ class PicoBoard:
             except OSError:
                 found = None
             print(display_help(addr, self.cfg, found))
-        if getattr(self.cfg, "OLED_FLIP", False) and hasattr(d, "rotate"):
+        if getattr(self.cfg, "OLED_FLIP", False):
             d.rotate(True)
         return d
 
@@ -411,8 +413,8 @@ def load_config(drive="/config.py"):
     nor a file that never ends: it runs under the watchdog, and the boot after the reset
     sets it aside (picoyacht.config_guard). Each refusal is printed and kept in cfg.notes,
     which the boot screen shows."""
-    import picoyacht
     from picoyacht import config_check as check
+    from picoyacht.heap import forget
 
     base = check.DEFAULTS
     notes = []
@@ -444,8 +446,8 @@ def load_config(drive="/config.py"):
     for name in cfg:
         setattr(settings, name, cfg[name])
     settings.notes = notes
-    picoyacht.forget("config_guard")
-    picoyacht.forget("config_check")  # its work is done: as .mpy its code is heap
+    forget("config_guard")
+    forget("config_check")  # its work is done: as .mpy its code is heap
     return settings
 
 

@@ -6,6 +6,8 @@ of heap, picoyacht.policy's fallback plays on. Nothing here draws or reads a but
 Thinking is spread over loop passes (strategy.Thinking, _THINK_BUDGET a pass): a CPU seat's
 next decision (and, with tips on, the coach's verdict on it) while its step interval runs,
 and on a human's turn the hint, so no pass stalls the screen, the buttons or the watchdog.
+Once a step is thought out, the heap is collected in a pass that does nothing else
+(Coach._swept): left to chance, it fell in the pass of a CPU's box and hand-over frame.
 """
 
 import gc
@@ -24,6 +26,11 @@ _TIP_CENTI = const(50)  # the coach speaks up from half a point given away
 _THINK_BUDGET = const(12000)  # strategy COST units (roughly Pico microseconds) a pass
 _RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this many steps on
 _LINE = const(21)  # characters in a row of the panel
+# How far the CPU's modules are in (Coach._loaded), each import in a pass of its own:
+_UNLOADED = const(0)  # nothing imported yet
+_ENGINE = const(1)  # picoyacht.engine
+_STRATEGY = const(2)  # picoyacht.strategy too: Coach._st holds it
+_MISSING = const(3)  # a module is missing: the fallback plays on for good
 
 
 def position(game):
@@ -110,14 +117,13 @@ class Coach:
         self.level = 0
         self.at = 0  # when the CPU last stepped (or was told to wait)
         self.prof = None  # strategy.Proficiency once the first move is judged
-        self._st = None  # picoyacht.strategy, or False when missing or broken
-        self._eng = False  # picoyacht.engine is imported (a pass before strategy)
-        self._tbl = None  # Expert's table for this game, or False
+        self._loaded = _UNLOADED  # how far the CPU's modules are in: _ENGINE, _STRATEGY, ...
+        self._st = None  # picoyacht.strategy once _loaded reaches _STRATEGY
+        self._tbl = None  # Expert's table for this game, if one serves it
+        self._tbl_sought = False  # this game's table was looked for (_table)
         self._plan_roll = False
         self._rng = None
-        # The heap is collected once the step is thought out, in a pass that does nothing
-        # else: left to chance, it fell in the pass of a CPU's box and hand-over frame.
-        self._swept = False
+        self._swept = False  # the heap was collected for the step thought out (module doc)
         self._think = None  # strategy.Thinking for the position below
         self._pos = -1
         self._mask = -1
@@ -134,7 +140,7 @@ class Coach:
 
         self.level = level
         self.prof = None
-        self._tbl = None
+        self._tbl, self._tbl_sought = None, False
         self._plan_roll = False
         self._rng = Roller(game.seed ^ 0x2545F49)
         self._think = None
@@ -170,7 +176,7 @@ class Coach:
                 if not ready and not busy:
                     ready = self._thinking(game, False) is None  # done: ready next pass
         if ready and not self._swept and not busy:
-            gc.collect()  # in a pass of its own: see _swept
+            gc.collect()  # in a pass of its own (the module's docstring)
             self._swept = True
             return False
         if ready and ticks_diff(now, self.at) >= _CPU_STEP_MS:
@@ -256,11 +262,11 @@ class Coach:
         longer than a pass may take. True until they are in."""
         if self._off:
             return False
-        if self._st is None:
+        if self._loaded < _STRATEGY:
             if not busy:
-                self._load(self._eng)
+                self._load(self._loaded == _ENGINE)
             return True
-        if table and self._st and self._tbl is None:
+        if table and self._loaded == _STRATEGY and not self._tbl_sought:
             if not busy:
                 self._table(game)
             return True
@@ -277,37 +283,38 @@ class Coach:
                 self._st = st
             else:
                 from picoyacht import engine  # noqa: F401  (strategy's import then finds it)
-
-                self._eng = True
+            self._loaded = _STRATEGY if strategy else _ENGINE
         except (ImportError, MemoryError) as e:
             self._broken(e)
             if not isinstance(e, MemoryError):
-                self._st = False
+                self._loaded = _MISSING
 
     def _strat(self):
-        if self._st is None and not self._off:
+        if self._loaded < _STRATEGY and not self._off:
             self._load(True)
-        return None if self._off else self._st or None
+        return None if self._off else self._st
 
     def release(self, lend=False):
         """The game is over, or a save found no room: the search's arrays go (`lend`: one)."""
         self._think = None  # (a search under way holds the engine too)
-        if self._st and not (lend and self._st.lend()):
+        if self._st is not None and not (lend and self._st.lend()):
             self._st.release()
 
     def _table(self, game):
-        if self._tbl is None:
-            self._tbl = False
+        if not self._tbl_sought:
+            self._tbl_sought = True
             try:
                 from picoyacht import strategy_table
 
-                self._tbl = strategy_table.load(game) or False
+                self._tbl = strategy_table.load(game)
             except Exception:
                 pass
-        return self._tbl or None
+        return self._tbl
 
     def exact(self, game, load=True):  # a table serves the game; load=False: none known not to
-        return self._table(game) is not None if load else self._tbl is not False
+        if load:
+            return self._table(game) is not None
+        return not self._tbl_sought or self._tbl is not None
 
     def _action(self, game, level):
         """strategy.cpu_step's (HOLD mask | SCORE box) as visible steps: set the holds,

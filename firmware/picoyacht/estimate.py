@@ -27,7 +27,9 @@ PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
 YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
 _TRIES = const(5)  # each further open box is a fifth of a turn's chance at this one
 _CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
-_ONE = const(65536)  # a point, or a chance of 1, in the engine's fixed point (engine.ONE)
+# engine.ONE and engine's _C_FILL, copied: mpy-cross folds only a module's own consts, and
+# these are read in the search's loops (host_tests/test_layers.py holds the copies equal)
+_ONE = const(65536)  # a point, or a chance of 1, in the engine's fixed point
 _ROWS = const(8)  # rows of phi kept (a turn needs at most 7)
 # Work per yield in COST units: per roll valued for a par (as the engine's fill), per
 # (total, count) of a row of phi

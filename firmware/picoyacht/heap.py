@@ -1,15 +1,28 @@
-"""The heap's lifetime in the hot paths: `locked` runs a call with the heap locked, and
-`i2c_write` lets go of that lock for one bus write. The package's forget() (picoyacht)
-is the other half: a module leaves the heap once its work is done.
+"""The heap's lifetimes: `forget` takes a module out of the heap once its work is done;
+`locked` runs a call with the heap locked, and `i2c_write` lets go of that lock for one
+bus write.
 
 A core module: the CPU's search, the frames and the display driver all lock the heap
-through here, so none of them imports another's module for it.
+through here, and every layer drops its modules through here, so none of them imports
+another's module for it.
 """
+
+import sys
+
+import picoyacht
 
 try:
     from micropython import heap_lock, heap_unlock
 except ImportError:  # CPython, or a build without them
     heap_lock = None
+
+
+def forget(name):
+    """Takes the package's module `name` out of the heap (if imported): a screen nobody
+    can reach, a table once read. As .mpy its code is in RAM; frozen, its globals are."""
+    module = picoyacht.__dict__.pop(name, None)
+    if module is not None:
+        sys.modules.pop(module.__name__, None)
 
 
 _held = 0  # 1 while locked() holds the heap: i2c_write() lets go of it for a write

@@ -7,8 +7,8 @@ from picoyacht import font, rules
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.cues import SCORE, VOLUME_NAMES
 from picoyacht.game import MAX_NAME
-from picoyacht.rules import CPU_EXPERT, JOKER_NAMES, RULESETS
-from picoyacht.saves import BETS, DEFAULT_NAMES
+from picoyacht.rules import BETS, CPU_EXPERT, JOKER_NAMES, RULESETS
+from picoyacht.saves import DEFAULT_NAMES
 from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
 
 # Setup row codes.
@@ -222,7 +222,7 @@ def table_available(s):
     in a loop pass of its own."""
     import sys
 
-    import picoyacht
+    from picoyacht.heap import forget
 
     held = "picoyacht.strategy_table" in sys.modules
     from picoyacht import strategy_table
@@ -230,7 +230,7 @@ def table_available(s):
     o = s.options
     there = strategy_table.available(s.rid, o.joker, RULESETS[s.rid].sharp and o.sharp)
     if not held:
-        picoyacht.forget("strategy_table")
+        forget("strategy_table")
     return there
 
 

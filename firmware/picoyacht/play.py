@@ -383,11 +383,11 @@ class Card(Screen):
     def explain(self):
         """The box under the cursor in words (box_help, imported for this and forgotten
         again: its text stays in flash); OK comes back to this row."""
-        import picoyacht
         from picoyacht import box_help
+        from picoyacht.heap import forget
 
         box_help.explain(self.app, self.turn.game, self.rows[self.row], self._explained)
-        picoyacht.forget("box_help")
+        forget("box_help")
 
     def _explained(self, btn):
         self.app.back()

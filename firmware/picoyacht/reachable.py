@@ -25,12 +25,12 @@ def _table(rs):
     the other rule sets' rows (as .mpy they would stay in RAM; frozen, all are in flash)."""
     global _rows, _rows_id
     if _rows_id != rs.id:
-        import picoyacht
         from picoyacht import score_rows
+        from picoyacht.heap import forget
 
         _rows = score_rows.ROWS[rs.id]
         _rows_id = rs.id
-        picoyacht.forget("score_rows")
+        forget("score_rows")
     return _rows
 
 

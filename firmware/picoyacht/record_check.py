@@ -7,26 +7,14 @@ does not decode or is not printable, bytes where there should be none; a wallet 
 Casino game, over its most, or twice under one name.
 """
 
-from micropython import const
-
 from picoyacht import rules
 from picoyacht.game import MAX_NAME
 from picoyacht.rules import ALL_PLUS, ARG_A, FIXED, KIND, MODE, UPPER, VALUE, YAHTZEE_BONUS
 
-# saves.Records' layout, and the largest bet (saves.BETS): a test holds them equal.
-TOP = const(5)
-ENTRY = const(11)
-BLOCK = const(63)
-WALLETS = const(6)
-WALLET_MAX = const(9999)
-WALLET_AT = rules.COUNT * BLOCK
-SIZE = WALLET_AT + WALLETS * ENTRY + 2 * rules.MAX_SEATS  # and the opening wallets' room
-_BET_MAX = const(50)
-_GAME_ID = const(5)  # bytes of a game's identity (saves._game_id)
-
 
 def unpack(rec, data):
-    """Fill the empty saves.Records rec from bytes of any format; returns it."""
+    """Fill the empty saves.Records rec from bytes of any format; returns it. The layout
+    is rec's (rec.TOP, rec.ENTRY, ...): saves loads this module, so it cannot import saves."""
     fmt = data[1] if len(data) > 2 and data[0:1] == b"R" else 0
     if fmt not in (1, 2, 3, 4) or data[2] != rules.COUNT:
         raise ValueError("records format")
@@ -35,7 +23,7 @@ def unpack(rec, data):
     else:
         pos = _unpack_old(rec, data)
     if fmt >= 2:
-        if pos >= len(data) or data[pos] not in (0, _GAME_ID):
+        if pos >= len(data) or data[pos] not in (0, rec.GAME_ID):
             raise ValueError("records: last game")
         rec.last = bytes(data[pos + 1:pos + 1 + data[pos]])
         pos += 1 + data[pos]
@@ -51,36 +39,38 @@ def unpack(rec, data):
 
 def _unpack_blocks(rec, data):
     """Format 3's blocks into rec's fixed layout; returns the position after them."""
-    d = rec.data = bytearray(SIZE)
+    d = rec.data = bytearray(rec.SIZE)
     pos = 3
     for r in range(rules.COUNT):
-        base = r * BLOCK
-        if pos + 9 > len(data) or data[pos + 8] > TOP:
+        base = r * rec.BLOCK
+        if pos + 9 > len(data) or data[pos + 8] > rec.TOP:
             raise ValueError("records truncated")
         d[base:base + 8] = data[pos:pos + 8]
         k = data[pos + 8]
         pos += 9
-        pos = _unpack_entries(d, base + 8, data, pos, k)
+        pos = _unpack_entries(rec, base + 8, data, pos, k)
     return pos
 
 
-def _unpack_entries(d, at, data, pos, k):
-    """k entries (u16, name length, name) from data at pos into d's fixed ones at at;
+def _unpack_entries(rec, at, data, pos, k):
+    """k entries (u16, name length, name) from data at pos into rec's fixed ones at at;
     returns the position after them."""
+    d = rec.data
+    entry = rec.ENTRY
     for i in range(k):
         n = data[pos + 2] if pos + 3 <= len(data) else 0
         if not n or n > MAX_NAME or pos + 3 + n > len(data):
             raise ValueError("records names")
-        d[at + i * ENTRY:at + i * ENTRY + 3 + n] = data[pos:pos + 3 + n]
+        d[at + i * entry:at + i * entry + 3 + n] = data[pos:pos + 3 + n]
         pos += 3 + n
     return pos
 
 
 def _unpack_wallets(rec, data, pos):
     """Format 4's wallets into rec's; returns the position after them."""
-    if pos >= len(data) or data[pos] > WALLETS:
+    if pos >= len(data) or data[pos] > rec.WALLETS:
         raise ValueError("records: wallets")
-    return _unpack_entries(rec.data, WALLET_AT, data, pos + 1, data[pos])
+    return _unpack_entries(rec, rec.WALLET_AT, data, pos + 1, data[pos])
 
 
 def _check_wallets(rec):
@@ -88,26 +78,28 @@ def _check_wallets(rec):
     d = rec.data
     casino = rec.games(rules.CASINO5) or rec.games(rules.CASINO6)
     seen = []
-    for i in range(WALLETS):
-        pos = WALLET_AT + i * ENTRY
+    end = rec.WALLET_AT + rec.WALLETS * rec.ENTRY
+    for i in range(rec.WALLETS):
+        pos = rec.WALLET_AT + i * rec.ENTRY
         k = d[pos + 2]
         if not k:
-            if any(d[pos:WALLET_AT + WALLETS * ENTRY]):  # and none after it
+            if any(d[pos:end]):  # and none after it
                 raise ValueError("records: a wallet with no name")
             break
-        name = _check_name(d, pos, k)
-        if not casino or name in seen or rec.u16(pos) > WALLET_MAX:
+        name = _check_name(rec, pos, k)
+        if not casino or name in seen or rec.u16(pos) > rec.WALLET_MAX:
             raise ValueError("records: a wallet no game leaves")
         seen.append(name)
 
 
-def _check_name(d, pos, k):
-    """The name of the entry at pos, k bytes long: no control character (rules.name_ok),
+def _check_name(rec, pos, k):
+    """The name of rec's entry at pos, k bytes long: no control character (rules.name_ok),
     then zeros, and UTF-8 (a UnicodeError is a ValueError)."""
     if k > MAX_NAME:
         raise ValueError("records: a name's length")
+    d = rec.data
     name = bytes(d[pos + 3:pos + 3 + k])
-    if not rules.name_ok(name) or any(d[pos + 3 + k:pos + ENTRY]):
+    if not rules.name_ok(name) or any(d[pos + 3 + k:pos + rec.ENTRY]):
         raise ValueError("records: a name's bytes")
     return str(name, "utf-8")
 
@@ -116,7 +108,7 @@ def score_cap(rs):
     """The most a seat can count in the records: Casino's credits won with the largest
     bet (the whole pot of six, and every box paying twice the bet), else max_total."""
     if rs.casino:
-        return _BET_MAX * (rules.MAX_SEATS + 2 * rs.nboxes)
+        return rules.BETS[-1] * (rules.MAX_SEATS + 2 * rs.nboxes)
     return max_total(rs)
 
 
@@ -135,7 +127,7 @@ def _unpack_old(rec, data):
         name = data[pos + 5:pos + 5 + n]
         if (best or n) and not games or best and not n or not rules.name_ok(name):
             raise ValueError("records: a best with no game")
-        rec.put16(r * BLOCK, games)
+        rec.put16(r * rec.BLOCK, games)
         if best:
             rs = rules.RULESETS[r]  # (builds only played ones)
             if best > max_total(rs):
@@ -148,7 +140,7 @@ def _unpack_old(rec, data):
 
 def _check(rec, r):
     """ValueError unless rule set r's records could have come from real games."""
-    base = r * BLOCK
+    base = r * rec.BLOCK
     games = rec.games(r)
     n = rec.u16(base + 2)
     d = rec.data
@@ -160,19 +152,19 @@ def _check(rec, r):
         raise ValueError("records: a sum no card makes")
     prev = cap
     empty = False
-    for i in range(TOP):
-        pos = r * BLOCK + 8 + i * ENTRY
+    for i in range(rec.TOP):
+        pos = base + 8 + i * rec.ENTRY
         k = d[pos + 2]
         score = rec.u16(pos)
         if not k:
-            for j in range(pos, pos + ENTRY):
+            for j in range(pos, pos + rec.ENTRY):
                 if d[j]:
                     raise ValueError("records: a score with no name")
             empty = True
             continue
         if empty or not games:
             raise ValueError("records: a score with no game")
-        _check_name(d, pos, k)
+        _check_name(rec, pos, k)
         if score > prev:
             raise ValueError("records: a score no card makes, or out of order")
         prev = score

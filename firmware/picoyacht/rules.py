@@ -260,6 +260,9 @@ class _RuleSets:
 RULESETS = _RuleSets()
 
 
+BETS = (5, 10, 20, 50)  # Casino's bets, Options.bet
+
+
 class Options:
     """Player-chosen variations. Only the ones a rule set allows have any effect."""
 

@@ -11,7 +11,6 @@ from picoyacht import rules
 from picoyacht.cues import VOLUME_DEFAULT, VOLUME_NAMES
 from picoyacht.game import MAX_NAME, MAX_SEATS
 
-BETS = (5, 10, 20, 50)
 DEFAULT_NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn")
 
 
@@ -71,7 +70,7 @@ class Settings:
                 raise ValueError("settings names")
             s.names[i] = name
             pos += 1 + n
-        if s.options.bet not in BETS:
+        if s.options.bet not in rules.BETS:
             s.options.bet = 10
         return s
 
@@ -81,7 +80,9 @@ class Settings:
         return rules.Options.unpack(flags, bet)
 
 
-# The records' layout (record_check has the same figures; a test holds them equal).
+# The records' layout: its one home. record_check and wallets, which Records loads itself
+# and which so cannot import this module back, read it from the Records they are handed
+# (its class attributes below).
 TOP = const(5)  # the best scores each rule set keeps
 _ENTRY = const(11)  # a top score: u16 score, name length, MAX_NAME (8) name bytes
 _SUM_MAX = const(0x3FFF)  # the sum's high half stops here: the sum stays a small int
@@ -89,6 +90,7 @@ _BLOCK = const(63)  # per rule set: games, totals counted, their u32 sum, TOP en
 # Casino's wallets (picoyacht.wallets): after the blocks, an entry each (credits, name
 # length, name), the latest players first.
 WALLETS = const(6)
+WALLET_MAX = const(9999)  # the most a wallet holds: four digits on every screen
 WALLET_AT = rules.COUNT * _BLOCK
 # then, never written to the file, the game in play's wallets as it opened them (open())
 OPENING_AT = WALLET_AT + WALLETS * _ENTRY
@@ -238,14 +240,14 @@ class Records:
         this and then dropped (as .mpy its code is heap)."""
         if not game.rs.casino:
             return 0
-        import picoyacht
         from picoyacht import wallets
+        from picoyacht.heap import forget
 
         names = [cut_name(n) for n in game.names]
         try:
             return (wallets.settle if settle else wallets.open)(self, game, names)
         finally:
-            picoyacht.forget("wallets")
+            forget("wallets")
 
     def clear(self):
         """Forget every play, score and counted game (a long OK on the records screen)."""
@@ -288,13 +290,25 @@ class Records:
     def unpack(cls, data):
         """Records from bytes; ValueError on anything inconsistent or impossible (see
         record_check, loaded for this and then dropped: a boot reads the records once)."""
-        import picoyacht
         from picoyacht import record_check
+        from picoyacht.heap import forget
 
         try:
             return record_check.unpack(cls(), data)
         finally:
-            picoyacht.forget("record_check")
+            forget("record_check")
+
+
+# The layout on the class, for record_check and wallets. Set here, not in the class body:
+# there mpy-cross would read `TOP = TOP` as an assignment to the constant 5.
+Records.TOP = TOP
+Records.ENTRY = _ENTRY
+Records.BLOCK = _BLOCK
+Records.WALLETS = WALLETS
+Records.WALLET_MAX = WALLET_MAX
+Records.WALLET_AT = WALLET_AT
+Records.SIZE = SIZE
+Records.GAME_ID = 5  # bytes of a game's identity (_game_id)
 
 
 def counted_score(game, seat):
@@ -303,9 +317,6 @@ def counted_score(game, seat):
     if game.rs.casino:
         return game.credits[seat] + game.options.bet
     return game.total(seat)
-
-
-_GAME_ID = 5  # bytes of a game's identity in the records
 
 
 def _game_id(game):

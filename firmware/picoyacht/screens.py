@@ -20,7 +20,7 @@ from picoyacht.fast import put_glyph, put_scaled, put_text
 from picoyacht.ticks import ticks_diff
 
 W = const(128)
-CELL = const(6)
+CELL = const(6)  # font.CELL, folded in the drawing loops (a test holds the copies equal)
 DIE = const(17)  # a die's size: odd, so a pip sits in the exact middle
 
 # Card row codes beyond the box indexes (0..19).

@@ -35,7 +35,7 @@ _C_VALUE = const(1000)
 MAGIC = b"PYT2"
 PACKED = b"PYZ1"  # the same values packed (picoyacht.table_packed), as a board's ROMFS holds them
 FLAG_SHARP = 1
-_SLOTS = 144  # where slot[][] starts
+_SLOTS = const(144)  # where slot[][] starts; table_packed keeps a copy it folds
 
 
 def header_size(bonus_at):

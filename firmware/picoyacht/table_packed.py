@@ -31,7 +31,7 @@ _LUT_BITS = const(10)
 _LUT_MASK = const(1023)
 _ESC_BITS = const(10)
 _NONE = const(0xFFFF)
-_SLOTS = const(144)
+_SLOTS = const(144)  # strategy_table's, folded here (a test holds the copies equal)
 # What reads cost, in COST units (picoyacht.engine's: about a microsecond on the emulated
 # Pico), a little above what decoding there takes (tools/emu/bench_pico.py --only tables
 # measures it): a value, a row decoded, each row of its chain, each class along one.

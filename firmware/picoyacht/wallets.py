@@ -3,20 +3,19 @@ the game's credits onto them once the records count it. Loaded for a Casino game
 and end only, and dropped after (as .mpy its code is heap).
 
 A new player's wallet opens with WALLET_START credits, and the bank fills a wallet short
-of the bet back to it; a wallet holds at most WALLET_MAX, four digits on every screen.
+of the bet back to it; a wallet holds at most rec.WALLET_MAX. The records' layout is rec's
+(saves loads this module, so it cannot import saves).
 """
 
 from micropython import const
 
 WALLET_START = const(100)
-WALLET_MAX = const(9999)
-WALLETS = const(6)  # saves.WALLETS (mpy-cross folds only our own consts): a test holds them equal
 
 
 def find(rec, b):
     """The index of the wallet named b (bytes), -1 if there is none."""
     d = rec.data
-    for i in range(WALLETS):
+    for i in range(rec.WALLETS):
         v, pos, n = rec.wallet(i)
         if n and n == len(b) and d[pos:pos + n] == b:
             return i
@@ -56,12 +55,12 @@ def settle(rec, game, names):
         for t in range(s, game.nseats):
             if names[t] == names[s]:
                 v += game.credits[t]
-        after.append((min(max(v, 0), WALLET_MAX), names[s]))
-    for i in range(WALLETS):
+        after.append((min(max(v, 0), rec.WALLET_MAX), names[s]))
+    for i in range(rec.WALLETS):
         v, pos, n = rec.wallet(i)
         b = bytes(rec.data[pos:pos + n])
         if n and b not in names:
             after.append((v, b))
-    for i in range(WALLETS):
+    for i in range(rec.WALLETS):
         v, b = after[i] if i < len(after) else (0, b"")
         rec.put_wallet(i, v, b)

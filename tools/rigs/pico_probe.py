@@ -32,12 +32,12 @@ from array import array
 import config
 from machine import Pin
 
-import picoyacht
 from picoyacht import app as A
 from picoyacht import board_pico
 from picoyacht import buttons as K
 from picoyacht.debounce import LONG, PRESS, REPEAT, Debouncer
 from picoyacht.game import HUMAN
+from picoyacht.heap import forget
 from picoyacht.menus import T_NEW
 from picoyacht.policy import best_box, most_common_mask
 
@@ -458,14 +458,14 @@ def collected():
 
 def import_cost(name):
     """(bytes an import of the package's module `name` allocates, its time in us, bytes
-    still held after picoyacht.forget and a collection), the collector off for the import."""
+    still held after heap.forget and a collection), the collector off for the import."""
     before = collected()
     gc.disable()
     t0 = time.ticks_us()
     __import__("picoyacht." + name)
     us = time.ticks_diff(time.ticks_us(), t0)
     took = gc.mem_alloc() - before
-    picoyacht.forget(name)
+    forget(name)
     gc.enable()
     return took, us, collected() - before
 
