@@ -30,7 +30,7 @@ CHUNK = const(30)  # keeps per step of a sweep
 WAYS_AT = const(18)  # a roll code's orderings start here, above six 3-bit counts
 _INDEX_CHUNK = const(6)  # keeps whose children are found per step of a build
 # Work per yield in COST units (picoyacht.engine): per keep of a sweep, per child found,
-# per face count placed
+# per roll placed
 C_KEEP = const(110)
 _C_INDEX = const(180)
 _C_WALK = const(40)
@@ -105,8 +105,11 @@ class Dice:
 
     def _build(self):
         n = self.n
-        # the rolls' face counts in ascending code order (face 6 outermost)
-        yield from self._walk(n)
+        # the rolls' face counts in ascending code order (face 6 outermost), in one step
+        # with the heap locked: a generator of its own would be a frame from the heap, in
+        # the middle of the engine's allocations
+        locked(Dice._walk, self, n, self.roll_codes)
+        yield self.nrolls * _C_WALK
         # children (one more die) of every keep smaller than a roll; sizes ascend with
         # the index, so the search needs no parent table (see maxdown)
         first_roll = self.first_roll
@@ -127,13 +130,11 @@ class Dice:
             for f in range(6):
                 self.children[f][i] = self.index(c + (1 << (3 * f)), size + 1) - base
 
-    def _walk(self, n):
-        codes = self.roll_codes
+    def _walk(self, n, codes):
         fact = _FACTORIAL
         r = 0
         for c6 in range(n + 1):
             for c5 in range(n + 1 - c6):
-                yield _C_WALK * (n + 1 - c6 - c5) * (n + 1 - c6 - c5)
                 for c4 in range(n + 1 - c6 - c5):
                     for c3 in range(n + 1 - c6 - c5 - c4):
                         for c2 in range(n + 1 - c6 - c5 - c4 - c3):

@@ -56,7 +56,11 @@ class EngineTables:
                 if rules.doubles_with_sharp(rs.boxes[b]):
                     doubles |= 1 << b
         self.doubles = doubles
-        self.one_throw_values = None
+        # Every attribute is set here, the build's arrays too: one added later would grow
+        # the instance's attribute table, a block the tight heap of the build may not hold
+        self.nrolls = self.dice.nrolls
+        self.hold_values = self.roll_values = self.one_throw_values = None
+        self.roll_scores = self.joker_scores = self.yahtzee_rolls = None
         self.ready = False
         self._build = self._build_steps()
 
@@ -99,7 +103,6 @@ class EngineTables:
         yield d.nkeeps * _C_ALLOC
         yield from d.steps
         d.steps = None  # a finished generator keeps its frame on the heap
-        self.nrolls = d.nrolls
         counts = self.counts
         c_eval = _C_EVAL6 if n > 5 else _C_EVAL
         for r in range(d.nrolls):
