@@ -249,7 +249,7 @@ def test_the_coach_without_a_table_is_fair_in_deluxe():
     board without Deluxe's table judges (Normal's estimate), sums to within 5 % of what
     they gave away exactly (Deluxe's table; built into tables/ if missing, seconds).
     Negative control: the estimate without later chances (each open box worth its bare
-    par: estimate._TRIES made huge) over-reports by 16 %."""
+    par, as at commit 00ff491) over-reports by 16 %."""
     import coach_bias
 
     bt.build("deluxe", coach_bias.TABLES)

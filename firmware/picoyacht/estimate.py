@@ -7,13 +7,14 @@ box once a Yahtzee bonus is in reach.
 Later chances: a box that one turn's chase fills with points only now and then (a Yahtzee,
 a straight) is worth more while many boxes are open, for there are turns to come back to
 it. With hit the chance that a turn's chase scores in it and n boxes open, it counts as
-1 + (n - 1) / _TRIES turns: its par times (1 - (1 - hit)^that) / hit. The hit chances are
-the rule set's alone (_HITS, measured once by tools/tables/chase_chances.py with this search).
+1 + (n - 1) / tries turns: its par times (1 - (1 - hit)^that) / hit, tries the rule set's
+(_TRIES_OF). The hit chances are the rule set's alone (_HITS, measured once by
+tools/tables/chase_chances.py with this search).
 
 The chance comes from rows of phi, per set of open upper boxes: for each need, the chance
 (/255) that those boxes still add at least that much if each die ends on the chased face
-with chance _CHASE_P. A module apart from the engine, imported only when a Normal seat or
-coach first needs it, so an Expert's game never holds it.
+with the rule set's chance (_CHASE_OF). A module apart from the engine, imported only
+when a Normal seat or coach first needs it, so an Expert's game never holds it.
 """
 
 from micropython import const
@@ -21,12 +22,17 @@ from micropython import const
 from picoyacht.dice import drain, zeros
 from picoyacht.engine_tables import collect_steps
 
-# Normal's tuning: picked by a small grid over seeded games of the NumPy twin
-# (tools/tables/strategy_np.py) on Yahtzee, Yatzy, Maxi and Deluxe.
+# Normal's tuning: picked by small grids over seeded games of the NumPy twin
+# (tools/tables/strategy_np.py; tools/tables/normal_vs_ref.py plays it against an older
+# tree's over the same dice). PAR_W and YZ_OPEN serve every rule set; the two below are per
+# rule set, four bits each by rule set id (id 0 in the lowest bits), for the twenty-box
+# games (Maxi, Casino 6) play better with other values than the rest.
 PAR_W = const(230)  # an open box is worth PAR_W/256 of its par
 YZ_OPEN = const(3)  # points a Yahtzee-bonus flag is worth per open box
-_TRIES = const(5)  # each further open box is a fifth of a turn's chance at this one
-_CHASE_P = const(32768)  # chance a die ends on the face chased for an upper box (/65536)
+# Each further open box is 1/tries of a turn's chance at this one
+_TRIES_OF = const(0x599555)
+# A die's chance to end on the face chased for an upper box: 1/2 + this/64
+_CHASE_OF = const(0x025000)
 # engine.ONE and engine's _C_FILL, copied: mpy-cross folds only a module's own consts, and
 # these are read in the search's loops (host_tests/test_layers.py holds the copies equal)
 _ONE = const(65536)  # a point, or a chance of 1, in the engine's fixed point
@@ -55,7 +61,7 @@ class NormalEstimate:
         self.par = None
         rs = engine.rs
         at1 = rs.bonus_at + 1
-        self.pmf = _binomial(rs.ndice, _CHASE_P)
+        self.pmf = _binomial(rs.ndice, 32768 + (((_CHASE_OF >> (4 * rs.id)) & 15) << 10))
         self.rows = bytearray(_ROWS * at1)
         self.row_of = bytearray(b"\xff" * _ROWS)  # the open upper boxes of each row
         self.next_row = 0
@@ -64,7 +70,7 @@ class NormalEstimate:
     def pars(self):
         """Per box: expected points when chasing that box alone for a whole turn (fixed
         point). Computed once with the engine's search, scoring only that box. After the
-        nb pars: each box's (1 - hit) ^ (1 / _TRIES), then its par times its later chances
+        nb pars: each box's (1 - hit) ^ (1 / tries), then its par times its later chances
         and last the open boxes those are for (value() fills them)."""
         if self.par is None:  # (pars_steps() makes a generator: garbage at every call)
             drain(self.pars_steps())
@@ -81,6 +87,7 @@ class NormalEstimate:
         codes = e.dice.roll_codes
         one_throw = e.one_throw_values  # Sharp Dice: a one-throw roll's box scores double
         hits = _HITS[e.rs.id]
+        tries = (_TRIES_OF >> (4 * e.rs.id)) & 15
         for b in range(nb):
             e.hold_stage = -1  # roll_values changes
             if b < 6:  # e.score(r, b), inline
@@ -98,11 +105,11 @@ class NormalEstimate:
                 yield nrolls * _C_FILL
             par[b] = yield from e.start_steps()
             miss = _ONE - 257 * hits[b]
-            lo, hi = 0, _ONE  # miss ^ (1 / _TRIES), by bisection
+            lo, hi = 0, _ONE  # miss ^ (1 / tries), by bisection
             while hi - lo > 1:
                 mid = (lo + hi) >> 1
                 p = _ONE
-                for _ in range(_TRIES):  # (p * mid) >> 16 without a big int
+                for _ in range(tries):  # (p * mid) >> 16 without a big int
                     p = ((p >> 8) * mid + (((p & 255) * mid) >> 8)) >> 8
                 if p <= miss:
                     lo = mid
@@ -178,12 +185,13 @@ class NormalEstimate:
             if not mask >> b & 1:
                 nopen += 1
         if par[3 * nb] != nopen:  # each box's par times its later chances, nopen open
+            tries = (_TRIES_OF >> (4 * rs.id)) & 15
             for b in range(nb):
                 r = par[nb + b]
                 p = miss = _ONE
-                for k in range(_TRIES + nopen - 1):  # p = r ^ that, miss = r ^ _TRIES
+                for k in range(tries + nopen - 1):  # p = r ^ that, miss = r ^ tries
                     p = ((p >> 8) * r + (((p & 255) * r) >> 8)) >> 8
-                    if k == _TRIES - 1:
+                    if k == tries - 1:
                         miss = p
                 hit = _ONE - miss
                 par[2 * nb + b] = (par[b] >> 8) * (((_ONE - p) << 8) // hit) if hit else par[b]

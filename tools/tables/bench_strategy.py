@@ -18,6 +18,9 @@ Sections (--only runs some; the others' figures stay from the last run's json):
   policy's exact value;
 - coach: what the coach says each of Easy's moves gave away against the exact regret
   (tools/tables/coach_bias.py), with the table, with Normal's estimate, with exact values;
+- estimate: Normal of this tree against Normal at normal_vs_ref.REF (the estimate before
+  an open box counted its later chances), over the same seeded games with common dice:
+  each mean +- standard error and the paired difference (tools/tables/normal_vs_ref.py);
 - hint: with Sharp Dice and no table, the final total minus the hint's "Est. final avg";
 - micropython: on the unix port, time per decision, inner-loop steps, table reads, bytes
   allocated per decision and the RAM the engine holds (tools/rigs/strategy_timing.py).
@@ -39,6 +42,7 @@ import build_tables as bt
 import calibrate_avg
 import coach_bias
 import mpy_run
+import normal_vs_ref
 import numpy as np
 import strategy_np as sn
 import table_policy as tp
@@ -300,7 +304,7 @@ def micropython_section(mp_games):
     return rows
 
 
-SECTIONS = ("tables", "games", "sharp", "coach", "hint", "micropython")
+SECTIONS = ("tables", "games", "sharp", "coach", "estimate", "hint", "micropython")
 
 
 def main(argv=None):
@@ -328,6 +332,9 @@ def main(argv=None):
         out["sharp"] = sharp_section(a.games, checked)
     if "coach" in only:
         out["coach"] = coach_section(a.coach_games)
+    if "estimate" in only:
+        out["estimate"] = {rules.NAMES[rid]: normal_vs_ref.compare(rid, a.games, 1)
+                           for rid in range(rules.COUNT)}
     if "hint" in only:
         out["hint"] = hint_section(a.hint_games)
     if "micropython" in only:
@@ -341,7 +348,8 @@ def main(argv=None):
 def report(out):
     """The figures as a table, each section the json holds."""
     for key, part in (("tables", report_tables), ("games", report_games),
-                      ("sharp", report_sharp), ("coach", report_coach), ("hint", report_hint),
+                      ("sharp", report_sharp), ("coach", report_coach),
+                      ("estimate", report_estimate), ("hint", report_hint),
                       ("micropython", report_micropython)):
         if key in out:
             print()
@@ -413,6 +421,16 @@ def report_coach(out):
                       name if how == "table" else "", how, c["moves"], 100 * c["bias"],
                       c["unjustified_tips"], c["missing_tips"], 100 * c["within_0.01"],
                       c["max_abs_error"]))
+
+
+def report_estimate(out):
+    first = next(iter(out["estimate"].values()))
+    print("Normal now against Normal at %s, the same %d seeded games with common dice "
+          "(seed %d): mean +- standard error, now - then paired per game:" % (
+              first["ref_commit"], first["games"], first["seed"]))
+    for name, r in out["estimate"].items():
+        print("  %-11s now %7.2f +- %4.2f  then %7.2f +- %4.2f  now - then %+6.2f +- %4.2f" % (
+            name, *r["now"], *r["ref"], *r["diff"]))
 
 
 def report_hint(out):

@@ -9,6 +9,7 @@ With exact=True it runs the same search in float64 on the exact table (the bench
 import paths  # noqa: F401  (the firmware package on the path)
 
 import numpy as np
+import twin_games
 from table_policy import joker_allowed, sweeps
 
 from picoyacht import engine, estimate, rules, strategy
@@ -256,85 +257,6 @@ class Twin:
 
 
 def play(twin, games, seed, sample=None):
-    """Play `games` solitaire games in lockstep. Returns the final totals; `sample`, if
-    given, is called with each decision batch: sample(kind, twin, games, mask, up, y,
-    counts, rolls left, action, single) (see bench_strategy), single: the dice came from
-    one throw of them all."""
-    rng = np.random.default_rng(seed)
-    rs, n, G = twin.rs, twin.n, games
-    mask = np.zeros(G, dtype=np.int64)
-    up = np.zeros(G, dtype=np.int64)
-    y = np.zeros(G, dtype=np.int64)
-    total = np.zeros(G, dtype=np.int64)
-    saved = np.zeros(G, dtype=np.int64)
-    use_saved = rs.saved_rolls and twin.options.saved_rolls
-    for _turn in range(rs.nboxes):
-        Wu, Wb = twin.weights(mask, up, y)
-        S = twin.fill_s(mask, y, Wu, Wb)
-        S1 = twin.fill_s(mask, y, Wu, Wb, twin.doubles) if twin.doubles else None
-        single = np.ones(G, dtype=bool)
-        left = 3 + saved
-        saved[:] = 0
-        counts = np.zeros((G, 6), dtype=np.int64)
-        dice = rng.integers(1, 7, size=(G, n))
-        for f in range(6):
-            counts[:, f] = (dice == f + 1).sum(axis=1)
-        left -= 1
-        active = np.ones(G, dtype=bool)
-        while True:
-            ridx = twin.roll_index(counts)
-            go = active & (left > 0)
-            if not go.any():
-                break
-            idx = np.nonzero(go)[0]
-            L = np.minimum(left[idx], engine.STAGES)
-            keep = np.empty(len(idx), dtype=np.int64)
-            for lv in (1, 2):
-                sel = np.nonzero(L == lv)[0]
-                if not len(sel):
-                    continue
-                gi = idx[sel]
-                if S1 is None:
-                    Al = twin.stage(S[gi], lv)
-                    now = S[gi]
-                else:
-                    Al = twin.stage(S[gi], lv, S1[gi])
-                    now = np.where(single[gi][:, None], S1[gi], S[gi])
-                k, _ = twin.best_hold(Al, now, ridx[gi])
-                keep[sel] = k
-                if sample is not None:
-                    sample("hold", twin, gi, mask[gi], up[gi], y[gi], counts[gi], left[gi], k,
-                           single[gi])
-            scoring = keep == ridx[idx] + twin.r0
-            stop = idx[scoring]
-            active[stop] = False
-            roll = idx[~scoring]
-            kk = keep[~scoring]
-            if len(roll):
-                kc = twin.kcnt[kk]
-                nroll = n - twin.ksize[kk]
-                dice = rng.integers(1, 7, size=(len(roll), n))
-                dice = np.where(np.arange(n)[None, :] < nroll[:, None], dice, 0)
-                for f in range(6):
-                    kc[:, f] += (dice == f + 1).sum(axis=1)
-                counts[roll] = kc
-                single[roll] = kk == 0
-                left[roll] -= 1
-        ridx = twin.roll_index(counts)
-        one = single if twin.doubles else None
-        b, pts, _ = twin.box_choice(mask, ridx, Wu, Wb, one)
-        if sample is not None:
-            sample("score", twin, np.arange(G), mask, up, y, counts, 0, b, single)
-        assert (b >= 0).all()
-        if twin.yzb >= 0:
-            yz5 = counts.max(axis=1) == n
-            total += np.where(yz5 & (y == 1), engine.YAHTZEE_BONUS, 0)
-            y = np.where((b == twin.yzb) & (pts > 0), 1, y)
-        upper = b < 6
-        newup = up + np.where(upper, pts, 0)
-        total += pts + np.where((up < twin.at) & (newup >= twin.at), twin.bonus, 0)
-        up = newup
-        mask |= 1 << b
-        if use_saved:
-            saved = left.copy()
-    return total
+    """Play `games` seeded solitaire games in lockstep, dice from one generator (the bench's
+    seeds); see twin_games.play for `sample`. Returns the final totals."""
+    return twin_games.play(twin, games, twin_games.SequentialDice(seed), sample)
