@@ -241,20 +241,15 @@ def test_a_bad_config_boots_on_the_emulated_pico(pico, name):
     assert r["frame"] == title
 
 
-def test_a_config_that_never_ends_is_set_aside_on_the_emulated_pico(pico, board_pico):
+def test_a_config_that_never_ends_is_set_aside_on_the_emulated_pico(pico):
     """`while True: pass` as /config.py on the real firmware, at the boot after the
     watchdog reset it: a power-on with the watchdog's scratch registers as that reset
     leaves them (the mark and the file's CRC; the emulator has no reset of its own, and
     emulating the 8 s busy loop before it takes far longer than a test may). The note is
     on the panel, nothing reset this boot, and OK leaves it for the title."""
     import binascii
-    import sys
 
-    from picoyacht.config_guard import RUNNING  # (over board_pico's stand-in machine)
-
-    sys.modules.pop("picoyacht.config_guard")
-
-    scratch = [RUNNING, binascii.crc32(BUSY[1]) & 0xFFFFFF, 0, 0, 0, 0, 0, 0]
+    scratch = [config_check.RUNNING, binascii.crc32(BUSY[1]) & 0xFFFFFF, 0, 0, 0, 0, 0, 0]
     r = pico.boot_main(4200, config=BUSY[1], tables=False, scratch=scratch,
                        shotsAtMs=[2600], presses=[[2700, 15, 100]])
     assert "watchdog" not in r and "Traceback" not in r["out"], r["out"]
@@ -465,4 +460,4 @@ def test_the_guard_leaves_no_watchdog_and_no_record(board_pico, chip, tmp_path, 
     assert cfg.WDT_MS == (0 if src.startswith(b"WDT") else 8000)
     import sys
 
-    assert "picoyacht.config_guard" not in sys.modules  # nothing of it stays for the game
+    assert "picoyacht.config_check" not in sys.modules  # nothing of it stays for the game

@@ -12,7 +12,7 @@ for imports inside functions too (host_tests/test_layers.py, which reads this ma
   3 screens: screens fast fast_viper font menus newgame play results records rolloff
              box_help diag
   4 flow: turn app power sound
-  5 board: board board_pico board_power ssd1306 config_check config_guard
+  5 board: board board_pico board_power ssd1306 config_check
 
 core is pure and touches no hardware: the rules and the game, and what every layer shares
 (time, button ids and their debouncer, sound cues, box names, the log's lines, and in heap
@@ -23,14 +23,14 @@ board the contract every board keeps (board) and the Pico's pins and display.
 
 MicroPython looks for a built-in module that a file may extend (os, time, array, ...) on the
 filesystem first, at every import of it: slow on the Pico's littlefs, where the game
-imports six of them at boot and more later. Its u-name is the built-in itself, found at once; under
-its plain name in sys.modules, every later import of it is a dict lookup.
+imports seven of them at boot and more later. Its u-name is the built-in itself, found at
+once; under its plain name in sys.modules, every later import of it is a dict lookup.
 """
 
 import sys
 
 try:
-    for _name in ("os", "time", "array", "struct", "binascii", "machine"):
+    for _name in ("os", "time", "array", "struct", "binascii", "errno", "machine"):
         sys.modules.setdefault(_name, __import__("u" + _name))  # (a test's fake stays)
 except ImportError:  # CPython (or a port without one of them): imports as usual
     pass

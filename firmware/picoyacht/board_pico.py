@@ -1,5 +1,4 @@
-"""The Raspberry Pi Pico board: with board_power and config_guard (for the boot only), the
-only modules that import machine.
+"""The Raspberry Pi Pico board: with board_power, the only modules that import machine.
 
 Pins come from config.py (load_config: every setting checked, a bad one replaced by its
 built-in value and named on the boot screen through `notes`). Buttons are
@@ -32,7 +31,7 @@ engine, a slow flash write) is not mistaken for a hang: a loop stuck for good st
 after WDT_GRACE_MS + WDT_MS. restore() (main.py's exit path, e.g. Ctrl-C from Thonny or
 mpremote) disarms the watchdog, which MicroPython's rp2 WDT cannot stop, so the REPL and
 file copies are not reset under the user. WDT_MS = 0 in config.py: no watchdog. Before
-all this, the drive's config.py runs under the watchdog of its own (picoyacht.config_guard).
+all this, the drive's config.py runs under the watchdog of its own (config_check.Guard).
 
 Power (picoyacht.power decides when): the clock, the sleep until a press and the battery
 reading are picoyacht.board_power's; sleep() stops the sampling Timer and the watchdog
@@ -411,7 +410,7 @@ def load_config(drive="/config.py"):
     boot: sys.exit(), a bad byte, running out of heap, and Ctrl-C too (a developer's second
     Ctrl-C breaks in once the game runs; a file that raises it must not brick the Pico),
     nor a file that never ends: it runs under the watchdog, and the boot after the reset
-    sets it aside (picoyacht.config_guard). Each refusal is printed and kept in cfg.notes,
+    sets it aside (config_check.Guard). Each refusal is printed and kept in cfg.notes,
     which the boot screen shows."""
     from picoyacht import config_check as check
     from picoyacht.heap import forget
@@ -427,9 +426,7 @@ def load_config(drive="/config.py"):
     watchdog = _watchdog()
     guard = None
     if watchdog is not None:  # a chip we know the registers of
-        from picoyacht.config_guard import Guard
-
-        guard = Guard(watchdog)
+        guard = check.Guard(machine.mem32, watchdog, machine.WDT)
     try:
         why = check.run_file(drive, values, guard and guard.start)
     finally:
@@ -446,7 +443,6 @@ def load_config(drive="/config.py"):
     for name in cfg:
         setattr(settings, name, cfg[name])
     settings.notes = notes
-    forget("config_guard")
     forget("config_check")  # its work is done: as .mpy its code is heap
     return settings
 

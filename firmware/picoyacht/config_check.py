@@ -19,8 +19,24 @@ have GPIO 0-29, of which 23, 24, 25 and 29 are the board's own (power-save, VBUS
 the LED or the W's radio, VSYS sense), so a part may use GP0-22 and GP26-28; the I2C
 pin pairs (function F3) and the watchdog's longest timeout are the same on both.
 
-Pure Python without machine: the board runs it at boot, `make hardware` on the host.
+A file that never ends (a loop, a long sleep, machine.reset()) must not hang every boot:
+the board runs it under the watchdog (Guard), and a boot that finds it never finished sets
+that same file aside. The record of a run under way is two of the watchdog's scratch
+registers, not a file: they outlive the watchdog's reset and a soft reset, not a power cut.
+So a power cut while the file runs is not taken for a hang, a full or read-only drive
+changes nothing, and no boot writes the flash. SCRATCH1 holds the file's CRC: while the
+record stands, every boot sets that file aside at once; a changed file runs again (under
+the watchdog), and after a power cycle an unchanged one hangs once more for RUN_S before
+it is set aside. SCRATCH4-7 are the pico SDK's (its reboot and watchdog_caused_reboot).
+The guard's watchdog runs only while the file does, whatever WDT_MS says (that is the
+game's), and is stopped after it, also when Ctrl-C ends the run: the REPL is not reset
+under a developer.
+
+Pure Python without machine (the board hands Guard its registers and watchdog): the board
+runs it at boot and forgets it, `make hardware` runs it on the host.
 """
+
+import binascii
 
 from picoyacht.buttons import BUTTON_NAMES
 
@@ -39,6 +55,11 @@ I2C_SCL = ((1, 5, 9, 13, 17, 21), (3, 7, 11, 15, 19, 27))
 WDT_MAX_MS = 8388  # rp2's machine.WDT refuses a longer timeout on either chip
 RUN_S = 8  # longer than this at boot, config.py is taken for hung (the board's watchdog)
 UNFINISHED = "did not finish in %d s" % RUN_S  # why such a file is set aside
+RUNNING = 0x1C0F1600  # SCRATCH0 while a config.py runs (power-on: 0)
+_SCRATCH = 0x0C  # of the WATCHDOG registers: SCRATCH0 (the mark), SCRATCH1 (+4: the CRC)
+_CLEAR = 0x3000  # CTRL's atomic-clear alias
+_ENABLE = 1 << 30  # CTRL.ENABLE
+_CRC_BITS = 0xFFFFFF  # of the CRC: a small int on the Pico
 MINIMAL = ("up", "down", "ok", "menu")  # the buttons every build needs
 _PINS = "GP0-22, 26-28"
 
@@ -273,3 +294,34 @@ def run_file(path, values, before=None):
 def names(namespace):
     """The settings (and would-be settings) a config's namespace holds."""
     return {k: namespace[k] for k in namespace if type(k) is str and k.isupper()}
+
+
+class Guard:
+    """start() and stop() around one run of the file (run_file's `before`). mem: the chip's
+    32-bit words (machine.mem32); base: its WATCHDOG registers; arm: machine.WDT."""
+
+    def __init__(self, mem, base, arm):
+        self.mem = mem
+        self.base = base
+        self.arm = arm
+        self.armed = False
+
+    def start(self, src):
+        """Just before the file runs: "" and the watchdog armed, or why it must not run."""
+        mem = self.mem
+        mark = self.base + _SCRATCH
+        crc = binascii.crc32(src) & _CRC_BITS
+        if mem[mark] == RUNNING and mem[mark + 4] & _CRC_BITS == crc:
+            return UNFINISHED  # this file ran at the last boot and never came back
+        self.armed = True  # first: stop() undoes whatever of this a Ctrl-C lets happen
+        mem[mark + 4] = crc
+        mem[mark] = RUNNING
+        self.arm(timeout=RUN_S * 1000)
+        return ""
+
+    def stop(self):
+        """The file is done (or failed, or was interrupted): no watchdog, no record."""
+        if self.armed:
+            self.mem[self.base + _CLEAR] = _ENABLE
+            self.mem[self.base + _SCRATCH] = 0
+            self.armed = False

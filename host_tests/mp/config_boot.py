@@ -12,7 +12,7 @@ For each config file path in argv, lines:
   CRASH <exception>  where the boot died instead
 The console's "PicoYacht: ..." lines come out as the board prints them; REBOOT follows
 those of a boot the watchdog reset. Each case starts from a power-on; config.py runs as on an RP2040
-(config_guard on the stand-in's watchdog and scratch registers), the game as before. A
+(config_check.Guard on the stand-in's watchdog and scratch registers), the game as before. A
 file that never ends can only do so on the stand-in clock here (time.sleep, which the
 watchdog counts): the unix port has no way to reset out of `while True: pass`.
 """

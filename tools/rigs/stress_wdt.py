@@ -135,7 +135,7 @@ class FakeWDT:
 
 
 class Mem32:
-    """The registers board_pico and config_guard write: the watchdog's CTRL clear alias
+    """The registers board_pico and config_check.Guard write: the watchdog's CTRL clear alias
     (disarms every FakeWDT) and words that read back as written (the scratch registers,
     which outlive a reset but not a power-on). A run the watchdog reset writes nothing
     more: whatever catches WatchdogReset, on the chip that run was over."""
