@@ -548,6 +548,37 @@ def check_loading():
     print("PASS loading %r" % loads)
 
 
+def check_first_save():
+    """A new game's first save, in the pass after its first frame, loads no module: the
+    save's format comes with the game's start (Turn.start), so that pass only writes (the
+    import made it a 54 ms pass on the emulated Pico's .mpy layout)."""
+    import picoyacht
+
+    picoyacht.forget("snapshot")
+    b, r, d, app = rig(FULL, Store(FakeFs(), "/saves"))
+    assert "picoyacht.snapshot" not in sys.modules
+    saves = []
+    loaded = []  # whether the save's format was in before each pass that saved the game
+    save, step = app.save, r.step
+
+    def counting(kind, payload):
+        saves.append(kind)
+        return save(kind, payload)
+
+    def noting():
+        before = "picoyacht.snapshot" in sys.modules
+        n = len(saves)
+        step()
+        if "game" in saves[n:]:
+            loaded.append(before)
+
+    app.save, r.step = counting, noting
+    new_game(d, app, 1)
+    d.run_ms(200)
+    print("PASS first_save loaded=%s" % loaded)
+    assert loaded[:1] == [True], loaded
+
+
 def check_preload():
     """The screen a press most likely opens has its module loaded in a quiet pass of its
     own, once the frame that offers it is up: setup from the title, the scores from the
