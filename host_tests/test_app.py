@@ -100,9 +100,10 @@ def test_title_comes_up_without_the_game_modules():
     assert "picoyacht.coach" in lines["GAME"] and "picoyacht.gamelog" in lines["GAME"]
 
 
-@pytest.mark.parametrize("check", ["alloc", "alloc_casino", "resume", "corrupt", "full_flash",
-                                   "idle", "anim", "display_dead", "diag", "demo", "coach",
-                                   "frame_first", "loading", "preload"])
+@pytest.mark.parametrize("check", ["alloc", "alloc_casino", "alloc_help", "resume", "corrupt",
+                                   "full_flash", "idle", "anim", "display_dead", "diag", "demo",
+                                   "coach", "frame_first", "loading", "preload",
+                                   "first_save"])
 def test_behaviour(check):
     r = run("ui_checks", [check], CHECKS_HEAP)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]

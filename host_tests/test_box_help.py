@@ -12,7 +12,9 @@ from test_ux import Rig, words
 
 from picoyacht import box_help
 from picoyacht import buttons as K
-from picoyacht.game import HUMAN
+from picoyacht.game import HUMAN, Game
+from picoyacht.menus import wrap
+from picoyacht.roller import Roller
 from picoyacht.rules import (
     ALL,
     ALL_PLUS,
@@ -31,7 +33,9 @@ from picoyacht.rules import (
     VALUE,
     YAHTZEE,
     YATZY,
+    Options,
 )
+from picoyacht.screens import card_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 # RULES.md's section of each game's table; Casino's rows there are the ones it changes.
@@ -109,11 +113,28 @@ def test_every_score_in_words_is_the_scorers(rid):
             assert scores.startswith("sum" if whole else ("those", "the highest")), box[NAME]
 
 
+def shown(screen):
+    """The help screen's rows as text: the box's name, then what it composed."""
+    rows = [bytes(screen.rows[i][:screen.lens[i]]).decode() for i in range(screen.nrows)]
+    return [screen.name + rows[0]] + rows[1:]
+
+
+def sentences(game, code):
+    """A card row's help as the rules and the page give it, before the screen breaks it."""
+    rs = game.rs
+    if code >= rs.nboxes:
+        return [box_help.upper_bonus_words(rs, game.options) + "."]
+    needs, scores = box_help.box_words(rs.id, code)
+    return [rs.boxes[code][NAME] + ": " + needs + ";", "scores " + scores + "."]
+
+
 @pytest.mark.parametrize("present,menu", [(FULL, "Menu"), (FOUR, "B")])
 def test_a_held_menu_on_the_scorecard_explains_the_box_under_the_cursor(present, menu):
     """The card says how to ask; a held Menu shows the box's name, needs and score, and
-    OK comes back to the same row; box_help leaves the heap again. A short Menu still
-    goes back to the dice."""
+    OK comes back to the same row. box_help is loaded once the card shows (so the long
+    press loads nothing) and leaves the heap with the box scored. A short Menu still goes
+    back to the dice."""
+    sys.modules.pop("picoyacht.box_help", None)
     r = Rig(present)
     g = r.new_game((HUMAN,), MAXI)
     r.d.press(K.B_ROLL if present == FULL else K.B_OK)
@@ -121,18 +142,44 @@ def test_a_held_menu_on_the_scorecard_explains_the_box_under_the_cursor(present,
     app = r.app
     card = app.go("card")
     assert "Hold %s: box help" % menu in words(app)
+    r.d.run_ms(100)
+    assert "picoyacht.box_help" in sys.modules
     rows = bytes(card.rows)
     tower = [b[NAME] for b in g.rs.boxes].index("Tower 4+2")
     card.row = rows.index(tower)
     r.d.press(K.B_MENU, hold=1000)
-    assert app.screen.NAME == "message"
-    shown = " ".join(app.screen.lines)
-    assert shown == "Tower 4+2: four alike and a pair of another face; scores sum of all six."
-    assert "picoyacht.box_help" not in sys.modules
+    assert app.screen.NAME == "box_help"
+    assert " ".join(shown(app.screen)) == ("Tower 4+2: four alike and a pair of another face; "
+                                           "scores sum of all six.")
+    assert "%s: back" % ("OK" if present == FULL else "A") in words(app)
     r.d.press(K.B_OK)
     assert app.screen is card and card.row == rows.index(tower)
     r.d.press(K.B_MENU)
     assert app.screen.NAME == "play"
+    r.d.press(K.B_OK if present == FULL else K.B_MENU)  # the card again, and a box scored
+    app.go("card")
+    r.d.run_ms(100)
+    turn = g.turn
+    while g.turn == turn:
+        r.d.press(K.B_OK)
+    assert "picoyacht.box_help" not in sys.modules
+
+
+@pytest.mark.parametrize("rid", range(COUNT))
+def test_every_row_of_every_game_reads_as_a_note_breaks_its_words(rid):
+    """Each row of the card, boxes and sums, opens a help whose rows are its sentences
+    broken as menus.wrap breaks a note (the name never breaks), within the screen's rows
+    and its sentence buffer (a longer one raises), in ASCII. Negative controls: a cut one
+    column later in BoxHelp._wrap, or the upper bonus composed without its "+", fail here."""
+    for options in (Options(), Options(bonus100=True)):
+        game = Game(RULESETS[rid], ["A"], bytes(1), options, Roller(1), 1)
+        screen = box_help.BoxHelp(Rig().app)
+        for code in card_rows(game.rs):
+            screen.explain(game, code)
+            want = wrap(sentences(game, code), 21)
+            assert shown(screen) == want, code
+            assert len(want) <= 5
+    assert all(b < 128 for b in box_help._LINES)
 
 
 @pytest.mark.parametrize("rid", range(COUNT))
@@ -147,7 +194,8 @@ def test_every_box_of_every_game_has_its_help_screen(rid):
     for i in range(len(card.rows)):
         card.row = i
         r.d.press(K.B_MENU, hold=1000)
-        assert app.screen.NAME == "message", i
-        assert 1 <= len(app.screen.lines) <= 6 and all(len(x) <= 21 for x in app.screen.lines)
+        assert app.screen.NAME == "box_help", i
+        lines = shown(app.screen)
+        assert 1 <= len(lines) <= 5 and all(len(x) <= 21 for x in lines)
         r.d.press(K.B_OK)
         assert app.screen is card

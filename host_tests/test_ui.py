@@ -25,6 +25,7 @@ SCREENS = {
     "records_names", "four_ready", "four_cursor", "four_hint", "boot_corrupt", "diagnostics",
     "game_over_coach", "play_tip", "game_over_solo", "handover_drawn", "setup_no_table",
     "handover_tip", "menu_over", "card_casino", "game_over_casino", "records_wallets", "bank",
+    "box_help",
 }
 
 

@@ -46,7 +46,7 @@ SCREENS = {
     "title": "menus", "menu": "menus", "message": "menus", "setup": "newgame",
     "name": "newgame", "play": "play", "card": "play", "handover": "play", "scores": "results",
     "over": "results", "ratings": "results", "records": "records", "diag": "diag",
-    "rolloff": "rolloff", "bank": "rolloff",
+    "rolloff": "rolloff", "bank": "rolloff", "box_help": "box_help",
 }
 _KEPT = "menus"  # title, menu and message: the one screen module never dropped
 

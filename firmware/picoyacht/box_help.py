@@ -1,11 +1,23 @@
 """Every box of every game in words: what the dice must show, and what it scores. One
-source for the scorecard's help (a long OK on a box), the web page's rules panel and the
+source for the scorecard's help (a long Menu on a box), the web page's rules panel and the
 tables in docs/RULES.md (host_tests/test_box_help.py holds the three together).
 
-Imported only when help opens and forgotten after (picoyacht.forget): frozen, these bytes
-stay in flash. A box is a line b"needs|score"; each rule set lists its boxes' lines."""
+The help is a screen of its own that the card loads ahead, in a quiet pass once it shows
+(Card.NEXT), so the long press that opens it imports nothing; it leaves the heap with the
+card's next show(). Opening it allocates nothing either: the words are copied from these
+bytes into rows it made when it loaded. A box is a line b"needs|score"; each rule set lists
+its boxes' lines."""
 
+from micropython import const
+
+from picoyacht.buttons import B_MENU, B_OK, B_ROLL
 from picoyacht.rules import NAME
+from picoyacht.screens import CELL, Screen, header
+
+_COLS = const(21)  # a row of text, as menus' notes wrap
+_ROWS = const(5)  # rows between the title bar and the hint: every box's words fit
+_LONGEST = const(72)  # bytes of one sentence after the box's name (the tests hold this)
+_SPACE = const(32)
 
 # Every distinct box, one line each; a rule set's boxes are lines of it (BOXES).
 _LINES = (
@@ -74,26 +86,125 @@ ROLLOFF = b"Who starts: everyone throws all six dice; the highest total starts."
 
 def box_words(rid, box):
     """(needs, scores) of a rule set's box, as str."""
-    at = 0
-    for _ in range(BOXES[rid][box]):
-        at = _LINES.find(b"\n", at) + 1
+    at = _line(rid, box)
     needs, _, scores = _LINES[at:_LINES.find(b"\n", at)].partition(b"|")
     return needs.decode(), scores.decode()
 
 
 def upper_bonus_words(rs, options):
-    """The upper bonus in words, as the game plays it."""
+    """The upper bonus in words, as the game plays it (the help screen composes the same)."""
     return "Upper bonus: +%d at %d or more" % (rs.upper_bonus(options), rs.bonus_at)
 
 
-def explain(app, game, code, then):
-    """The help screen for a scorecard row (a box, else the upper bonus), over the card:
-    OK calls then."""
-    rs = game.rs
-    if code < rs.nboxes:
-        needs, scores = box_words(rs.id, code)
-        lines = [rs.boxes[code][NAME] + ": " + needs + ";", "scores " + scores + "."]
-    else:
-        lines = [upper_bonus_words(rs, game.options) + "."]
-    app.find("message").set("Box help", lines, app.keys("OK: back"), then)
-    app.go("message")
+def _line(rid, box):
+    """Where the line of a rule set's box starts in _LINES."""
+    at = 0
+    for _ in range(BOXES[rid][box]):
+        at = _LINES.find(b"\n", at) + 1
+    return at
+
+
+def _put(dst, at, src, start=0, end=-1):
+    """src[start:end] (to its end by default) copied into dst from at, byte by byte: a
+    slice would allocate. The index after it."""
+    if end < 0:
+        end = len(src)
+    for i in range(start, end):
+        dst[at] = src[i]
+        at += 1
+    return at
+
+
+def _put_num(dst, at, n):
+    """n >= 0 in decimal digits into dst from at; the index after it."""
+    d = 1
+    while d * 10 <= n:
+        d *= 10
+    while d:
+        dst[at] = 48 + n // d % 10
+        at += 1
+        d //= 10
+    return at
+
+
+class BoxHelp(Screen):
+    """A card row in words over the card: the box's name, what it needs and what it
+    scores (any other row: the upper bonus). OK, Menu or Roll goes back to the card.
+
+    The name is drawn as the rules give it; what follows is composed into `words` and
+    broken into `rows` as menus.wrap breaks a note, the first row starting after the
+    name (a name never breaks: the space after its colon is always within the row)."""
+
+    NAME = "box_help"
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.hint = app.keys("OK: back")
+        self.name = ""
+        self.words = bytearray(_LONGEST)
+        self.rows = [bytearray(_COLS) for _ in range(_ROWS)]
+        self.lens = bytearray(_ROWS)  # each row's length
+        self.nrows = 0
+
+    def explain(self, game, code):
+        """Compose the words for the card row `code` (a box, else the upper bonus)."""
+        rs = game.rs
+        w = self.words
+        self.nrows = 0
+        if code >= rs.nboxes:
+            self.name = "Upper bonus"
+            n = _put_num(w, _put(w, 0, b": +"), rs.upper_bonus(game.options))
+            n = _put_num(w, _put(w, n, b" at "), rs.bonus_at)
+            self._wrap(_put(w, n, b" or more."), len(self.name))
+            return
+        self.name = rs.boxes[code][NAME]
+        at = _line(rs.id, code)
+        bar = _LINES.find(b"|", at)
+        n = _put(w, _put(w, 0, b": "), _LINES, at, bar)
+        self._wrap(_put(w, n, b";"), len(self.name))
+        n = _put(w, _put(w, 0, b"scores "), _LINES, bar + 1, _LINES.find(b"\n", bar))
+        self._wrap(_put(w, n, b"."), 0)
+
+    def _wrap(self, n, col):
+        """words[:n] into the next rows, broken at the last space that fits as menus.wrap
+        breaks a line; the first row's first `col` columns are taken (the name)."""
+        w = self.words
+        at = 0
+        while self.nrows < _ROWS:
+            room = _COLS - col
+            cut = n - at
+            if cut > room:
+                cut = room
+                while cut >= 0 and w[at + cut] != _SPACE:
+                    cut -= 1
+                if cut < 0 or cut + col == 0:  # no space, or only at the row's start
+                    cut = room
+            row = self.nrows
+            self.lens[row] = _put(self.rows[row], 0, w, at, at + cut)
+            self.nrows = row + 1
+            at += cut
+            if at >= n:
+                return
+            while at < n and w[at] == _SPACE:
+                at += 1
+            col = 0
+
+    def key(self, btn):
+        if btn == B_OK or btn == B_MENU or btn == B_ROLL:
+            self.app.back()
+
+    def draw(self, cv):
+        cv.clear()
+        header(cv, "Box help")
+        x = cv.text(self.name, 1, 8)
+        for i in range(self.nrows):
+            row = self.rows[i]
+            y = 8 + 8 * i
+            for j in range(self.lens[i]):  # codes, not characters: Canvas.text takes str
+                cv.glyph(row[j], x, y)
+                x += CELL
+            x = 1
+        cv.text(self.hint, 1, 56, 1, _COLS)
+
+
+SCREENS = (BoxHelp,)  # what App.find opens by NAME

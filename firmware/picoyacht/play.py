@@ -304,6 +304,7 @@ class Card(Screen):
     would otherwise pay for them on every row it redraws."""
 
     NAME = "card"
+    NEXT = "box_help"  # a held Menu's help on the box under the cursor
     rows = b""
     row = 0
     confirm = False
@@ -381,16 +382,9 @@ class Card(Screen):
             self.explain()
 
     def explain(self):
-        """The box under the cursor in words (box_help, imported for this and forgotten
-        again: its text stays in flash); OK comes back to this row."""
-        from picoyacht import box_help
-        from picoyacht.heap import forget
-
-        box_help.explain(self.app, self.turn.game, self.rows[self.row], self._explained)
-        forget("box_help")
-
-    def _explained(self, btn):
-        self.app.back()
+        """The box under the cursor in words (box_help, loaded ahead: NEXT); OK comes back
+        to this row."""
+        self.app.go("box_help").explain(self.turn.game, self.rows[self.row])
 
     def pick(self):
         """OK on the cursor's row: score it, or say why not."""

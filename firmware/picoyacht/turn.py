@@ -96,6 +96,7 @@ class Turn:
         self.start_due = False
         s = self.app.settings
         self.app.save("settings", s.pack())
+        from picoyacht import snapshot  # noqa: F401  (loaded here, not in the first save's pass)
         n = s.nplayers
         return self._begin(s.rid, s.names[:n], s.kinds[:n], s.options_copy(), s.coach, False)
 
@@ -308,8 +309,7 @@ class Turn:
                 self.swept = True
                 gc.collect()
                 return True
-            self.swept = False
-            self.save_due = False
+            self.swept = self.save_due = False
             if self.game is not None and not self.demo and self.app.store is not None:
                 self.app.save("game", self.game.snapshot())
                 self.litter = True

@@ -143,6 +143,40 @@ def check_alloc():
     assert scoring == 0 and menus == 0
 
 
+def check_alloc_help():
+    """The box help costs nothing to open or close, the first time too: its module and
+    its rows load in a quiet pass once the card shows, and each opening copies the box's
+    words into those rows. Menu's press, its long press and release, OK back to the card,
+    over every row of the card (the upper bonus's rows compose numbers)."""
+    sys.modules.pop("picoyacht.box_help", None)
+    b, r, d, app = rig()
+    new_game(d, app, 1)
+    d.press(K.B_ROLL)
+    d.run_ms(400)
+    d.press(K.B_OK)  # the card
+    d.run_ms(100)
+    assert app.screen.NAME == "card" and "picoyacht.box_help" in sys.modules
+    card = app.screen
+    row = [0]
+    # Menu's press, long press and release, then OK (debounce: press 1, release 2, long 3),
+    # made here: a tuple written in the loop would be built, and counted, at every opening
+    steps = ((1 << 4 | K.B_MENU, "card"), (3 << 4 | K.B_MENU, "box_help"),
+             (2 << 4 | K.B_MENU, "box_help"), (1 << 4 | K.B_OK, "card"))
+
+    def opening():
+        card.row = row[0]
+        for ev, then in steps:
+            app.event(ev, b.t)
+            app.render()
+            assert app.screen.NAME == then, (ev, app.screen.NAME)
+        row[0] = (row[0] + 1) % len(card.rows)
+
+    first = allocated(opening, 1)
+    every = allocated(opening, len(card.rows))
+    print("PASS alloc_help first=%d every_row=%d" % (first, every))
+    assert first == 0 and every == 0
+
+
 def check_alloc_casino():
     """Casino's wallets cost nothing to draw: the card's pages down to the Wallet row and
     back, and the scores' pages (standings with the wallet column, then the grid).
@@ -514,12 +548,43 @@ def check_loading():
     print("PASS loading %r" % loads)
 
 
+def check_first_save():
+    """A new game's first save, in the pass after its first frame, loads no module: the
+    save's format comes with the game's start (Turn.start), so that pass only writes (the
+    import made it a 54 ms pass on the emulated Pico's .mpy layout)."""
+    import picoyacht
+
+    picoyacht.forget("snapshot")
+    b, r, d, app = rig(FULL, Store(FakeFs(), "/saves"))
+    assert "picoyacht.snapshot" not in sys.modules
+    saves = []
+    loaded = []  # whether the save's format was in before each pass that saved the game
+    save, step = app.save, r.step
+
+    def counting(kind, payload):
+        saves.append(kind)
+        return save(kind, payload)
+
+    def noting():
+        before = "picoyacht.snapshot" in sys.modules
+        n = len(saves)
+        step()
+        if "game" in saves[n:]:
+            loaded.append(before)
+
+    app.save, r.step = counting, noting
+    new_game(d, app, 1)
+    d.run_ms(200)
+    print("PASS first_save loaded=%s" % loaded)
+    assert loaded[:1] == [True], loaded
+
+
 def check_preload():
     """The screen a press most likely opens has its module loaded in a quiet pass of its
     own, once the frame that offers it is up: setup from the title, the scores from the
-    in-game menu. The press's pass then imports nothing (the import made opening the
-    scores a 58 ms pass on the emulated Pico), and the module leaves the heap with the next
-    show() that cannot reach it."""
+    in-game menu, the box help from the card. The press's pass then imports nothing (the
+    import made opening the scores a 58 ms pass on the emulated Pico), and the module leaves
+    the heap with the next show() that cannot reach it."""
     for m in ("picoyacht.newgame", "picoyacht.results"):
         sys.modules.pop(m, None)
     b = HeadlessBoard(FULL)
@@ -557,6 +622,22 @@ def check_preload():
     assert app.screen.NAME == "play"
     score_one(d, app)
     assert "picoyacht.results" not in sys.modules  # gone with the box's show("play")
+    sys.modules.pop("picoyacht.box_help", None)
+    d.press(K.B_ROLL)
+    d.run_ms(300)
+    press(K.B_OK)  # the card: the box help's module next, in a pass that draws nothing
+    assert app.screen.NAME == "card" and loads == [(["picoyacht.box_help"], False)], loads
+    del loads[:]
+    b.raw = 1 << K.B_MENU  # held: the box's help, with nothing left to load
+    run(900)
+    b.raw = 0
+    run(40)
+    assert app.screen.NAME == "box_help" and loads == [], loads
+    press(K.B_OK)
+    press(K.B_OK)  # the card's box: its show("play") drops the help's module
+    if app.screen.NAME == "card" and app.screen.confirm:
+        press(K.B_OK)
+    assert app.screen.NAME != "card" and "picoyacht.box_help" not in sys.modules
     print("PASS preload")
 
 
@@ -570,3 +651,4 @@ def main(argv):
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+

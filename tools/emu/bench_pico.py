@@ -93,7 +93,7 @@ def play(fw, turns):
         res["anim_ms_max"] = round(max(pass_ms(r) for r in anim), 1)
     took = p.summary.get("help_import", [])  # box_help's import: B, us, B left after forget
     if len(took) == 3:  # and each opening's pass (us, B), the heap each closing kept (B)
-        res["help"] = {"opens": [r[2:4] for r in p.records if r[:2] == ("help", "message")],
+        res["help"] = {"opens": [r[2:4] for r in p.records if r[:2] == ("help", "box_help")],
                        "kept": list(map(int, p.summary["help_kept"])),
                        "import": list(map(int, took))}
     for st, (n, alloc, mx, passes, us) in p.idle.items():

@@ -66,7 +66,7 @@ WAIT = -1
 DONE = -2
 # Screens by index (the records keep a byte); an unknown screen is "other".
 SCREENS = ("other", "title", "setup", "name", "play", "card", "handover", "menu", "scores",
-           "over", "ratings", "message", "records", "diag")
+           "over", "ratings", "message", "records", "diag", "box_help")
 
 
 def screen_index(app):
@@ -103,7 +103,6 @@ class Player:
         self.toured = False
         self.tour_step = 0
         self.helps = 0  # box help openings asked for
-        self.helping = False  # the box help is what a message screen shows
         self.started = False
 
     def pick(self, app, code, kind):
@@ -156,10 +155,9 @@ class Player:
             if start:
                 self.started = True
             return self.pick(app, code, K_NAV)
+        if st == "box_help":
+            return K.B_OK, K_HELP_BACK
         if st == "message":
-            if self.helping:
-                self.helping = False
-                return K.B_OK, K_HELP_BACK
             return K.B_OK, K_NAV
         if g is None or st == "over":
             return DONE, 0
@@ -193,7 +191,6 @@ class Player:
         if st == "card":
             if self.tour and self.helps < HELPS:
                 self.helps += 1
-                self.helping = True
                 return K.B_MENU | LONG_PRESS, K_HELP
             box = best_box(g)
             idx = sc.rows.find(bytes((box,)))

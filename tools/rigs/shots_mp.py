@@ -189,6 +189,12 @@ def main():
     set_dice(app, (6, 6, 6, 6, 6))
     app.show(app.turn.score([b[1] for b in g.rs.boxes].index("CH")))  # a Yahtzee wasted in Chance
     so.shot("play_tip")
+    card = app.go("card")  # Menu held on a box: the box in words
+    card.row = card.rows.find(bytes(([b[0] for b in g.rs.boxes].index("Small straight"),)))
+    so.d.run_ms(40)  # the card's frame, then its quiet pass loads the help
+    so.d.press(K.B_MENU, hold=800)
+    so.shot("box_help")
+    card = None
     finish(app)
     so.shot("game_over_solo")
 
