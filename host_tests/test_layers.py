@@ -191,6 +191,9 @@ FOLDED_COPIES = {
     "SLOTS": ["strategy_table", "table_packed"],
     "WDT_MAX_MS": ["config_check", "board_pico"],
     "CELL": ["font", "screens"],
+    "COLS": ["menus", "box_help"],  # the help's rows wrap as a note's do
+    "ROWS": ["menus", "box_help"],
+    "SPACE": ["font", "box_help"],
 }
 # One name and value in two modules that are not one constant: each is its module's own.
 NOT_SHARED = {

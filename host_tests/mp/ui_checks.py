@@ -10,7 +10,7 @@ from board_sim import FOUR, FULL, Driver, HeadlessBoard
 
 from picoyacht import app as A
 from picoyacht import buttons as K
-from picoyacht import menus, policy
+from picoyacht import heap, menus, policy
 from picoyacht.saves import Records
 from picoyacht.store import Store
 
@@ -552,9 +552,7 @@ def check_first_save():
     """A new game's first save, in the pass after its first frame, loads no module: the
     save's format comes with the game's start (Turn.start), so that pass only writes (the
     import made it a 54 ms pass on the emulated Pico's .mpy layout)."""
-    import picoyacht
-
-    picoyacht.forget("snapshot")
+    heap.forget("snapshot")
     b, r, d, app = rig(FULL, Store(FakeFs(), "/saves"))
     assert "picoyacht.snapshot" not in sys.modules
     saves = []

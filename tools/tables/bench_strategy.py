@@ -48,6 +48,7 @@ import strategy_np as sn
 import table_policy as tp
 from cpu_moves import apply
 from mpy_build import compile_package
+from normal_vs_ref import mean_se
 
 from picoyacht import final_gap, rules, strategy
 from picoyacht.game import Game
@@ -61,11 +62,6 @@ LEVELS = {strategy.EASY: "Easy", strategy.GREEDY: "Greedy", strategy.NORMAL: "No
           strategy.EXPERT: "Expert"}
 DEVICE_TABLES = {rules.YAHTZEE: ("yahtzee", None), rules.YATZY: ("yatzy", None),
                  rules.DELUXE: ("deluxe", None)}
-
-
-def mean_se(x):
-    x = np.asarray(x, dtype=np.float64)
-    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x)))
 
 
 def log(msg):

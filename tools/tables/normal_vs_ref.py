@@ -1,19 +1,12 @@
-"""Normal of this tree against Normal of an earlier commit, over the same seeded games.
+"""Normal of this tree against Normal of an earlier commit (--ref), over the same games.
 
-    python tools/tables/normal_vs_ref.py [--ref 00ff491] [--games 2000] [--seed 1]
-                                         [--only 3,4]
-
-Per rule set (default options), each tree's NumPy twin (tools/tables/strategy_np.py, held
-action-identical to that tree's device engine by its tests) plays the same solitaire games
-with common dice (twin_games.CommonDice: dice per game, turn and throw), so wherever the
-two hold the same dice they see the same dice. Printed: each tree's mean +- standard
-error, and the mean of the per-game differences (this tree minus the ref) +- its standard
-error, which the common dice make far smaller than the two means' errors together.
-
-The ref's firmware and tools are exported with `git archive` into a temporary folder and
-its twin runs there in a subprocess (this module's --worker), with this tree's
-twin_games playing its games; nothing of the ref is kept. Only the standard library and
-NumPy are imported here at the top: the worker puts a tree on the path before the rest.
+Each tree's NumPy twin (tools/tables/strategy_np.py, held to its device engine by its tests)
+plays the same solitaire games with common dice (twin_games.CommonDice: per game, turn and
+throw), so two policies that hold alike see alike dice, and the paired per-game difference
+has a far smaller standard error than the two means. The ref's firmware and tools are
+exported by `git archive` to a temporary folder, and its twin runs there in a subprocess
+(--worker) playing this tree's twin_games; nothing of the ref is kept. Only the standard
+library and NumPy are imported at the top: the worker puts a tree on the path first.
 """
 
 import argparse

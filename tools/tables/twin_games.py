@@ -1,15 +1,7 @@
-"""Seeded solitaire games of a NumPy twin (tools/tables/strategy_np.py), played in lockstep,
-with the dice from one of two sources:
-
-- SequentialDice: one generator, each throw drawn for the games that throw (the bench's
-  seeds, strategy_np.play);
-- CommonDice: each (game, turn, throw) has its own dice, a hash of those and the seed, so
-  two policies that hold the same dice see the same dice, and a game's dice do not depend
-  on which other games are played beside it. Comparing two policies over the same games,
-  the per-game differences then carry only what their decisions changed.
-
-Only NumPy and the engine's constants are imported here, from whatever picoyacht is on the
-path, so tools/tables/normal_vs_ref.py plays an older tree's twin with these same games.
+"""Seeded solitaire games of a NumPy twin (tools/tables/strategy_np.py) in lockstep, with
+the dice of SequentialDice (the bench's seeds) or CommonDice (per game, turn and throw, so
+two policies that hold alike see alike dice, whatever games are played beside). Only NumPy
+and the engine's constants are imported, so normal_vs_ref.py plays an older tree's twin here.
 """
 
 import numpy as np
@@ -48,9 +40,8 @@ class CommonDice:
         self.key = _mix(np.array([seed], dtype=np.uint64))
 
     def __call__(self, games, turn, throw, n):
-        h = _mix(self.key + np.asarray(games, dtype=np.uint64))
-        h = _mix(h + np.uint64(turn))
-        h = _mix(h + np.uint64(throw))
+        h = _mix(_mix(_mix(self.key + np.asarray(games, dtype=np.uint64)) + np.uint64(turn))
+                 + np.uint64(throw))
         d = _mix(h[:, None] + np.arange(1, n + 1, dtype=np.uint64)[None, :])
         return (d % np.uint64(6)).astype(np.int64) + 1
 
