@@ -9,6 +9,8 @@ for the reset budget. host_tests/test_snapshot.py rebuilds them from rules.evalu
 fails when they differ. Loaded only with a saved game to check.
 """
 
+import sys
+
 from micropython import const
 
 from picoyacht.rules import KIND, UPPER, doubles_with_sharp, evaluate
@@ -25,12 +27,15 @@ def _table(rs):
     the other rule sets' rows (as .mpy they would stay in RAM; frozen, all are in flash)."""
     global _rows, _rows_id
     if _rows_id != rs.id:
+        import picoyacht
         from picoyacht import score_rows
-        from picoyacht.heap import forget
 
         _rows = score_rows.ROWS[rs.id]
         _rows_id = rs.id
-        forget("score_rows")
+        # dropped here, not by heap.forget: loading the heap module beside the rows, on a
+        # port where nothing else has, takes the run the rows need
+        picoyacht.__dict__.pop("score_rows", None)
+        sys.modules.pop("picoyacht.score_rows", None)
     return _rows
 
 
