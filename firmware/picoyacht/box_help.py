@@ -11,6 +11,7 @@ its boxes' lines."""
 from micropython import const
 
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
+from picoyacht.fast import copy
 from picoyacht.rules import NAME
 from picoyacht.screens import CELL, Screen, header
 
@@ -105,14 +106,12 @@ def _line(rid, box):
 
 
 def _put(dst, at, src, start=0, end=-1):
-    """src[start:end] (to its end by default) copied into dst from at, byte by byte: a
-    slice would allocate. The index after it."""
+    """src[start:end] (to its end by default) into dst from at, by fast.copy (no slice
+    where the port compiles it). The index after it."""
     if end < 0:
         end = len(src)
-    for i in range(start, end):
-        dst[at] = src[i]
-        at += 1
-    return at
+    copy(dst, at, src, start, end - start)
+    return at + end - start
 
 
 def _put_num(dst, at, n):
