@@ -74,3 +74,43 @@ def test_every_frame_matches_the_headless_replay(run):
     assert compared >= len(frames) // 2
     device_scored = [ln for ln in run.console if '"ev":"score"' in ln]
     assert device_scored and device_scored == scored
+
+
+LISTING = r"""
+import os, vfs
+import picoyacht
+from picoyacht.board_pico import PicoBoard
+pkg = picoyacht.__path__
+print("LISTED", pkg in [at for fs, at in vfs.mount()])
+from picoyacht import rules, turn
+print("IMPORTED", rules.COUNT > 0, turn.Turn is not None)
+try:
+    from picoyacht import no_such_module
+except ImportError:
+    print("MISSING refused")
+print("STAT", os.stat(pkg + "/rules.mpy")[6])
+class Unbuilt(PicoBoard):  # restore() alone: no pins, Timer or watchdog taken
+    def __init__(self):
+        self.piezo = self.timer = self.wdt = None
+Unbuilt().restore()
+print("RESTORED", pkg in [at for fs, at in vfs.mount()], os.stat(pkg + "/rules.mpy")[6])
+with open(pkg + "/scratch.txt", "w") as f:
+    f.write("x")
+os.remove(pkg + "/scratch.txt")
+print("WRITABLE")
+"""
+
+
+def test_the_package_folder_is_listed_at_boot_and_given_back_at_exit():
+    """make flash's layout: importing the package mounts its folder's listing, which finds
+    every module and refuses a missing one; PicoBoard.restore() (main.py's exit) unmounts
+    it, so the REPL sees littlefs itself: real sizes, and files it may write and remove."""
+    emulated_pico(pico)
+    out, err = pico.run_code(LISTING)
+    assert "LISTED True" in out, out + err
+    assert "IMPORTED True True" in out and "MISSING refused" in out, out + err
+    listed_size = int(out.split("STAT ")[1].split()[0])
+    restored = out.split("RESTORED ")[1].split()
+    assert restored[0] == "False" and int(restored[1]) > 0, out + err
+    assert listed_size == 0  # the listing's stat: the mode alone, which import reads
+    assert "WRITABLE" in out, out + err

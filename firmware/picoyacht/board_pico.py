@@ -379,6 +379,7 @@ class PicoBoard:
                 p.irq(None)
         if self.wdt is not None:
             self._disarm()
+        _unlist_package()
 
     def _disarm(self):
         """Stop the watchdog: rp2's machine.WDT has no deinit, so clear CTRL.ENABLE."""
@@ -386,6 +387,19 @@ class PicoBoard:
         if base is not None:
             machine.mem32[base + _WDT_CLR] = _WDT_ENABLE
             self.wdt = None
+
+
+def _unlist_package():
+    """Unmount the package folder's listing (picoyacht/__init__), so the REPL and a file
+    manager after Ctrl-C see littlefs itself: real sizes, and files they may change."""
+    try:
+        import vfs
+
+        import picoyacht
+
+        vfs.umount(picoyacht.__path__)
+    except (ImportError, OSError, TypeError):  # frozen, or never listed
+        pass
 
 
 def display_help(addr, cfg, found):
