@@ -828,8 +828,8 @@ def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
         return decide_easy(game)
 
     c._thinking, c._decide_easy = counted_thinking, counted_easy
-    real = coach.gc
-    coach.gc = Collector()
+    real = heap.gc
+    heap.gc = Collector()
     try:
         now = 0
         steps = 0
@@ -845,7 +845,7 @@ def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
                     g.score(arg)
                 steps += 1
     finally:
-        coach.gc = real
+        heap.gc = real
     passes = " ".join(log).split("pass")
     stepped = [i for i in range(len(passes)) if "step" in passes[i]]
     assert len(stepped) == 12
