@@ -197,8 +197,6 @@ FOLDED_COPIES = {
 }
 # One name and value in two modules that are not one constant: each is its module's own.
 NOT_SHARED = {
-    "COUNT": ["cues", "rules"],  # how many sound cues; how many rule sets
-    "HOLD": ["cues", "strategy"],  # the hold's sound; the hold as a search's action
     "VERSION": ["snapshot", "store"],  # each file format's own version
 }
 

@@ -11,8 +11,15 @@ next screen comes back (hand-over, play or game over) for App.show.
 """
 
 from picoyacht import heap
-from picoyacht.cues import GAME_OVER, HOLD, NOTE_KEY, NOTE_MOVE, SCORE, SCRATCH
-from picoyacht.cues import YAHTZEE as FANFARE
+from picoyacht.cues import (
+    NOTE_KEY,
+    NOTE_MOVE,
+    SOUND_GAME_OVER,
+    SOUND_HOLD,
+    SOUND_SCORE,
+    SOUND_SCRATCH,
+    SOUND_YAHTZEE,
+)
 from picoyacht.game import HUMAN, Game, RuleError, copy_into
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.roller import Roller, seed_from_entropy
@@ -157,7 +164,7 @@ class Turn:
         g.held ^= 1 << i
         if app.status.text:  # (a call less in the common case: a hold's pass is short)
             app.note("")
-        app.sound(HOLD)
+        app.sound(SOUND_HOLD)
         return True
 
     def roll(self):
@@ -238,9 +245,9 @@ class Turn:
         self._log_bonus = bonus
         self._log_due = True
         if bonus or (pts and box == g.rs.yahtzee_box):
-            app.sound(FANFARE)
+            app.sound(SOUND_YAHTZEE)
         else:
-            app.sound(SCORE if pts else SCRATCH)
+            app.sound(SOUND_SCORE if pts else SOUND_SCRATCH)
         if not g.over:  # (game over: _game_over)
             self.saving = heap.DUE
         if g.over or g.nseats > 1:
@@ -273,7 +280,7 @@ class Turn:
         self._log_score()
         from picoyacht import gamelog
         app.log(gamelog.end_line(g))
-        app.sound(GAME_OVER)
+        app.sound(SOUND_GAME_OVER)
         return "over"
 
     # ---------------------------------------------------------------- CPU seats
