@@ -436,7 +436,7 @@ def test_the_firmware_under_the_unix_port_finds_tables_where_sim_runs_it(tmp_pat
     from conftest import FIRMWARE, ROOT, compiled_firmware
 
     (tmp_path / "tables").mkdir()
-    header = strategy_table.MAGIC + bytes((1, 255, 15, 63, 50, 7)) + bytes(4240 - 10)
+    header = strategy_table.TABLE_MAGIC + bytes((1, 255, 15, 63, 50, 7)) + bytes(4240 - 10)
     (tmp_path / "tables" / "yatzy.bin").write_bytes(header)
     code = ("from picoyacht import strategy_table, game, roller, rules\n"
             "g = game.Game(1, ['A'], bytearray((3,)), rules.Options(), roller.Roller(1), 1)\n"

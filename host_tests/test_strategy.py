@@ -310,7 +310,7 @@ def table_header(rid, joker, sharp):
     o = Options(joker=joker)
     h = bytes((rid, joker if rs.joker else 255, rs.nboxes, rs.bonus_at, rs.upper_bonus(o), 7,
                0, 0, 0, 0, 1 if sharp else 0, 0))
-    return strategy_table.MAGIC + h + bytes(strategy_table.header_size(rs.bonus_at) - 16)
+    return strategy_table.TABLE_MAGIC + h + bytes(strategy_table.header_size(rs.bonus_at) - 16)
 
 
 def test_setup_knows_which_rule_sets_find_their_table(tmp_path):
