@@ -148,7 +148,7 @@ def test_the_dev_server_builds_a_table_the_page_asks_for(tmp_path):
             data = urllib.request.urlopen(url + "tables/yahtzee.bin").read()
     finally:
         server.shutdown()
-    assert data[:4] == strategy_table.MAGIC and len(data) == bt.file_size("yahtzee_0")
+    assert data[:4] == strategy_table.TABLE_MAGIC and len(data) == bt.file_size("yahtzee_0")
     assert (cache / "yahtzee_0.bin").read_bytes() == data
     assert "Expert's table for Yahtzee: done" in words.getvalue()
 

@@ -180,9 +180,9 @@ def golden(lines, keys="", keys_text=None, header="Diagnostics", hint="hold Menu
             elif state == "#":
                 for xx in range(x - 1, x + 6):
                     buf[128 + xx] = 0xFF
-                put(diag.LABELS[i], x, 1, True)
+                put(diag.KEY_LABELS[i], x, 1, True)
             else:
-                put(diag.LABELS[i], x, 1)
+                put(diag.KEY_LABELS[i], x, 1)
     for page, s in enumerate(lines, start=2):
         put(s, 1, page)
     put(sampling[:4], 129 - 6 * len(sampling[:4]), 6)  # the seed's row, right-aligned

@@ -195,12 +195,6 @@ FOLDED_COPIES = {
     "ROWS": ["menus", "box_help"],
     "SPACE": ["font", "box_help"],
 }
-# One name and value in two modules that are not one constant: each is its module's own.
-NOT_SHARED = {
-    "COUNT": ["cues", "rules"],  # how many sound cues; how many rule sets
-    "HOLD": ["cues", "strategy"],  # the hold's sound; the hold as a search's action
-    "VERSION": ["snapshot", "store"],  # each file format's own version
-}
 
 
 def shared_constants(sources):
@@ -230,10 +224,40 @@ def test_every_shared_constant_has_one_home_or_a_held_copy():
     FOLDED_COPIES, which must stay equal. Control: a second YAHTZEE_BONUS in engine fails,
     and so does a copy of ONE that drifts."""
     sources = {p.stem: p.read_text() for p in sorted(PKG.glob("*.py"))}
-    want = {name: sorted(mods) for name, mods in {**FOLDED_COPIES, **NOT_SHARED}.items()}
+    want = {name: sorted(mods) for name, mods in FOLDED_COPIES.items()}
     assert shared_constants(sources) == want
     extra = dict(sources, engine=sources["engine"] + "\n_YAHTZEE_BONUS = const(100)\n")
     assert "YAHTZEE_BONUS" in shared_constants(extra)
     drifted = dict(sources, estimate=sources["estimate"].replace(
         "_ONE = const(65536)", "_ONE = const(65535)"))
     assert "ONE" not in shared_constants(drifted)
+
+
+# One public name in several modules, each its own on purpose: every screen module lists its
+# own screens, and app.SCREENS names them all.
+OWN_IN_EACH = {"SCREENS"}
+
+
+def names_in_two_modules(sources):
+    """{name: sorted modules} of every public name that two or more modules of `sources`
+    set at their top level, whatever its value."""
+    seen = {}
+    for mod, text in sources.items():
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and not target.id.startswith("_"):
+                        seen.setdefault(target.id, set()).add(mod)
+    return {name: sorted(mods) for name, mods in seen.items() if len(mods) > 1}
+
+
+def test_no_name_means_two_things():
+    """A name that two modules set is one constant and its held copy, never two things: a
+    reader who meets HOLD or COUNT must not have to ask whose. Control: a HOLD in cues
+    beside strategy's search action fails, and so does a LABELS in diag beside setup's."""
+    sources = {p.stem: p.read_text() for p in sorted(PKG.glob("*.py"))}
+    found = names_in_two_modules(sources)
+    assert set(found) <= set(FOLDED_COPIES) | OWN_IN_EACH, found
+    for mod, extra in (("cues", "HOLD = const(0)"), ("diag", 'LABELS = "123456RUDOM"')):
+        clash = dict(sources, **{mod: sources[mod] + "\n" + extra + "\n"})
+        assert extra.split()[0] in names_in_two_modules(clash)

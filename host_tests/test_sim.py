@@ -243,7 +243,7 @@ def test_game_log_file_is_whole_lines_log_csv_reads(tmp_path):
 
 def test_make_board_records_tones_and_the_log_where_sim_asks(term, monkeypatch, tmp_path):
     """PICOYACHT_TONES and PICOYACHT_LOG (set by sim.py --wav / --log) reach the files."""
-    from picoyacht import sound
+    from picoyacht import cues, sound
 
     tones, log = tmp_path / "tones.txt", tmp_path / "game.log"
     monkeypatch.setenv("PICOYACHT_TONES", str(tones))
@@ -251,7 +251,7 @@ def test_make_board_records_tones_and_the_log_where_sim_asks(term, monkeypatch, 
     board = board_term.make_board()
     board.tones.ms = board.tones.ms[:2]  # a tiny log: the first spill comes mid-sound
     p = sound.Player(board.tone)
-    p.play(sound.SCORE)
+    p.play(cues.SOUND_SCORE)
     for _ in range(300):
         board.t += 1
         p.tick(board.t)
@@ -266,7 +266,7 @@ def test_make_board_records_tones_and_the_log_where_sim_asks(term, monkeypatch, 
 def test_sim_wav_gets_the_apps_sounds(term, monkeypatch, tmp_path):
     """`make sim SIMARGS="--wav f.wav"`: what the app plays on a roll reaches the tone log
     sim.py turns into the WAV."""
-    from picoyacht import buttons, sound
+    from picoyacht import buttons, cues, sound
 
     tones = tmp_path / "tones.txt"
     monkeypatch.setenv("PICOYACHT_TONES", str(tones))
@@ -287,7 +287,7 @@ def test_sim_wav_gets_the_apps_sounds(term, monkeypatch, tmp_path):
     assert app.turn.game.rolls_used == 1
     board.restore()
     got = sim.parse_tones(tones.read_text())
-    rattle = sound.SOUNDS[sound.ROLL][::2]
+    rattle = sound.SOUNDS[cues.SOUND_ROLL][::2]
     assert [hz for _, hz, _ in got] == [sound.FREQ[n - sound.LOW_NOTE] if n else 0
                                         for n in rattle] + [0]
     sim.write_wav(got, tmp_path / "roll.wav")
@@ -436,7 +436,7 @@ def test_the_firmware_under_the_unix_port_finds_tables_where_sim_runs_it(tmp_pat
     from conftest import FIRMWARE, ROOT, compiled_firmware
 
     (tmp_path / "tables").mkdir()
-    header = strategy_table.MAGIC + bytes((1, 255, 15, 63, 50, 7)) + bytes(4240 - 10)
+    header = strategy_table.TABLE_MAGIC + bytes((1, 255, 15, 63, 50, 7)) + bytes(4240 - 10)
     (tmp_path / "tables" / "yatzy.bin").write_bytes(header)
     code = ("from picoyacht import strategy_table, game, roller, rules\n"
             "g = game.Game(1, ['A'], bytearray((3,)), rules.Options(), roller.Roller(1), 1)\n"

@@ -310,7 +310,7 @@ def table_header(rid, joker, sharp):
     o = Options(joker=joker)
     h = bytes((rid, joker if rs.joker else 255, rs.nboxes, rs.bonus_at, rs.upper_bonus(o), 7,
                0, 0, 0, 0, 1 if sharp else 0, 0))
-    return strategy_table.MAGIC + h + bytes(strategy_table.header_size(rs.bonus_at) - 16)
+    return strategy_table.TABLE_MAGIC + h + bytes(strategy_table.header_size(rs.bonus_at) - 16)
 
 
 def test_setup_knows_which_rule_sets_find_their_table(tmp_path):
@@ -828,8 +828,8 @@ def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
         return decide_easy(game)
 
     c._thinking, c._decide_easy = counted_thinking, counted_easy
-    real = coach.gc
-    coach.gc = Collector()
+    real = heap.gc
+    heap.gc = Collector()
     try:
         now = 0
         steps = 0
@@ -845,7 +845,7 @@ def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
                     g.score(arg)
                 steps += 1
     finally:
-        coach.gc = real
+        heap.gc = real
     passes = " ".join(log).split("pass")
     stepped = [i for i in range(len(passes)) if "step" in passes[i]]
     assert len(stepped) == 12

@@ -11,6 +11,7 @@ from picoyacht import app as A
 from picoyacht import buttons as K
 from picoyacht import menus, newgame, strategy_table
 from picoyacht.game import HUMAN, ZERO
+from picoyacht.heap import DUE
 from picoyacht.rules import NAME, YAHTZEE
 from picoyacht.store import Store
 
@@ -196,7 +197,7 @@ def test_a_cpus_rolls_are_saved_too():
     g = r.new_game((2, HUMAN))  # a CPU Normal starts
     for _ in range(400):
         r.d.run_ms(50)
-        if g.rolls_used and not r.app.turn.save_due:
+        if g.rolls_used and r.app.turn.saving < DUE:
             break
     assert g.kinds[g.current] and g.rolls_used
     saved = r.app.turn.restore(r.saved())
@@ -473,13 +474,13 @@ def test_a_saves_garbage_is_collected_in_a_pass_of_its_own(monkeypatch):
     """After a roll: a pass collects, the next saves, the next collects what the save
     left (the passes after a save ran slower on the Pico with its garbage about), and
     none of them draws. Breaks without the last collection."""
-    from picoyacht import turn as T
+    from picoyacht import heap
 
     r = Rig()
     r.new_game()
     r.d.run_ms(200)
     seen = []
-    monkeypatch.setattr(T.gc, "collect", lambda: seen.append("collect"))
+    monkeypatch.setattr(heap.gc, "collect", lambda: seen.append("collect"))
     save = r.app.store.save
     monkeypatch.setattr(r.app.store, "save", lambda k, p: seen.append("save") or save(k, p))
     r.board.raw |= 1 << K.B_ROLL

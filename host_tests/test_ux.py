@@ -8,7 +8,7 @@ from records_files import records_v3
 
 from picoyacht import app as A
 from picoyacht import buttons as K
-from picoyacht import menus, newgame, saves, sound, strategy_table
+from picoyacht import cues, menus, newgame, saves, sound, strategy_table
 from picoyacht.game import HUMAN
 from picoyacht.policy import A_SCORE, best_box
 from picoyacht.rules import CASINO5, YAHTZEE
@@ -104,22 +104,22 @@ def test_each_moment_plays_its_sound():
     assert r.after(m) == []
     m = r.mark()
     r.d.press(K.B_ROLL)
-    assert r.after(m) == heard(sound.ROLL)
+    assert r.after(m) == heard(cues.SOUND_ROLL)
     m = r.mark()
     r.d.press(K.B_HOLD1 + 2)
-    assert r.after(m) == heard(sound.HOLD)
+    assert r.after(m) == heard(cues.SOUND_HOLD)
     m = r.mark()
     r.score(0, (1, 1, 2, 3, 4))  # Aces with 2 points
-    assert r.after(m) == heard(sound.SCORE)
+    assert r.after(m) == heard(cues.SOUND_SCORE)
     m = r.mark()
     r.score(5, (1, 1, 2, 3, 4))  # Sixes with none: a scratch, after a second OK
-    assert r.after(m) == heard(sound.SCRATCH)
+    assert r.after(m) == heard(cues.SOUND_SCRATCH)
     m = r.mark()
     r.score(rs.yahtzee_box, (4, 4, 4, 4, 4))  # the Yahtzee box with points: the fanfare
-    assert r.after(m) == heard(sound.YAHTZEE)
+    assert r.after(m) == heard(cues.SOUND_YAHTZEE)
     m = r.mark()
     r.score(1, (2, 2, 2, 2, 2))  # another Yahtzee, in Twos: the bonus's fanfare
-    assert g.ybonus[0] == 1 and r.after(m) == heard(sound.YAHTZEE)
+    assert g.ybonus[0] == 1 and r.after(m) == heard(cues.SOUND_YAHTZEE)
     while g.rs.nboxes - g.turn > 1:  # all but the last box
         if not g.rolls_used:
             g.roll()
@@ -129,7 +129,7 @@ def test_each_moment_plays_its_sound():
     g.roll()
     r.score(best_box(g), (6, 6, 6, 6, 5))
     assert r.app.screen.NAME == "over"
-    assert r.after(m) == heard(sound.GAME_OVER)  # it outranks the box's own sound
+    assert r.after(m) == heard(cues.SOUND_GAME_OVER)  # it outranks the box's own sound
 
 
 def test_a_yahtzee_scratched_in_its_own_box_is_no_fanfare():
@@ -137,7 +137,7 @@ def test_a_yahtzee_scratched_in_its_own_box_is_no_fanfare():
     g = r.new_game()
     m = r.mark()
     r.score(g.rs.yahtzee_box, (1, 2, 3, 4, 6))
-    assert r.after(m) == heard(sound.SCRATCH)
+    assert r.after(m) == heard(cues.SOUND_SCRATCH)
 
 
 def test_a_cpu_rolls_aloud_and_a_waking_press_is_silent():
@@ -149,7 +149,7 @@ def test_a_cpu_rolls_aloud_and_a_waking_press_is_silent():
     r.d.run_ms(1000)
     m = r.mark()
     r.d.run_ms(6000)
-    assert r.tones.since(m)[:len(heard(sound.ROLL))] == heard(sound.ROLL)
+    assert r.tones.since(m)[:len(heard(cues.SOUND_ROLL))] == heard(cues.SOUND_ROLL)
     r.d.run_ms(20000)
     assert g.kinds[g.current] == HUMAN
     r.d.run_ms(A._DIM_MS + 1000)
@@ -181,14 +181,14 @@ def test_no_piezo_no_player():
     board.tone = None
     app = A.Runner(board).app
     assert app.player is None
-    app.sound(sound.ROLL)  # nothing to play on, nothing raised
+    app.sound(cues.SOUND_ROLL)  # nothing to play on, nothing raised
 
 
 # ---------------------------------------------------------------- the Sound setting
 def test_settings_round_trip_with_the_volume():
     s = saves.Settings()
-    assert s.volume == sound.VOLUME_DEFAULT
-    for v in range(len(sound.VOLUME_NAMES)):
+    assert s.volume == cues.VOLUME_DEFAULT
+    for v in range(len(cues.VOLUME_NAMES)):
         s.volume = v
         s.nplayers = 3
         s.names[2] = "Zed"
@@ -197,7 +197,7 @@ def test_settings_round_trip_with_the_volume():
         back = saves.Settings.unpack(data)
         assert back.pack() == data and back.volume == v
     bad = bytearray(data)
-    bad[7] = len(sound.VOLUME_NAMES)
+    bad[7] = len(cues.VOLUME_NAMES)
     with pytest.raises(ValueError):
         saves.Settings.unpack(bytes(bad))
 
@@ -209,7 +209,7 @@ def test_a_format_1_settings_file_loads_at_the_default_volume():
     v2 = s.pack()
     v1 = b"S\x01" + v2[2:7] + v2[8:]  # what the firmware wrote before sound
     old = saves.Settings.unpack(v1)
-    assert old.volume == sound.VOLUME_DEFAULT
+    assert old.volume == cues.VOLUME_DEFAULT
     assert (old.rid, old.nplayers, old.coach, old.names) == (4, 3, 2, s.names)
     assert old.pack() == v2
     for cut in range(len(v1)):
@@ -231,7 +231,7 @@ def test_setup_sound_row_previews_steps_both_ways_and_is_saved_on_leaving():
     m = r.mark()
     r.d.press(K.B_OK)
     assert app.settings.volume == (start + 1) % 4 == app.player.volume
-    assert r.after(m) == heard(sound.SCORE)  # the new level, heard at once
+    assert r.after(m) == heard(cues.SOUND_SCORE)  # the new level, heard at once
     r.d.press(K.B_ROLL)
     r.d.press(K.B_ROLL)
     assert app.settings.volume == (start - 1) % 4

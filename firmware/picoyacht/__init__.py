@@ -17,10 +17,10 @@ for imports inside functions too (host_tests/test_layers.py, which reads this ma
 
 core is pure and touches no hardware: the rules and the game, and what every layer shares
 (time, button ids and their debouncer, sound cues, box names, the log's lines, and in heap
-the heap's lifetimes, forget and locked; version is written by the build). cpu is the CPU
-players and the coach; persistence the save formats and the store. screens draw and read
-keys; flow is the session (App), the turn the screens call through it, sleep and sound;
-board the contract every board keeps (board) and the Pico's pins and display.
+the heap's lifetimes, forget, sweep and locked; version is written by the build). cpu is
+the CPU players and the coach; persistence the save formats and the store. screens draw and
+read keys; flow is the session (App), the turn the screens call through it, sleep and
+sound; board the contract every board keeps (board) and the Pico's pins and display.
 
 MicroPython looks for a built-in module that a file may extend (os, time, array, ...) on the
 filesystem first, at every import of it: slow on the Pico's littlefs, where the game

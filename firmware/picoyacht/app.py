@@ -24,7 +24,7 @@ from picoyacht import power
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
 from picoyacht.cues import NOTE_KEY, NOTE_TIMED
 from picoyacht.debounce import PRESS, RELEASE
-from picoyacht.heap import forget, locked
+from picoyacht.heap import DUE, forget, locked
 from picoyacht.saves import Records, SaveState, Settings, resumable
 from picoyacht.screens import Canvas, Note
 from picoyacht.ticks import ticks_diff
@@ -221,7 +221,7 @@ class App:
                 del screens[name]
                 forget(mod)  # (with the first of the module's screens)
         self._extra = shown != _KEPT and shown != "play"
-        if not self.turn.save_due:  # else after_move collects in the next pass, not this one
+        if self.turn.saving < DUE:  # else after_move collects in the next pass, not this one
             gc.collect()  # now, so what comes next fills the hole they leave
 
     def home(self):

@@ -6,15 +6,16 @@ of heap, picoyacht.policy's fallback plays on. Nothing here draws or reads a but
 Thinking is spread over loop passes (strategy.Thinking, _THINK_BUDGET a pass): a CPU seat's
 next decision (and, with tips on, the coach's verdict on it) while its step interval runs,
 and on a human's turn the hint, so no pass stalls the screen, the buttons or the watchdog.
-Once a step is thought out, the heap is collected in a pass that does nothing else
-(Coach._swept): left to chance, it fell in the pass of a CPU's box and hand-over frame.
+Once a step is thought out, the heap is collected in a pass that does nothing else (the
+step's split, heap.sweep): left to chance, it fell in the pass of a CPU's box and hand-over
+frame.
 """
 
 import gc
 
 from micropython import const
 
-from picoyacht import gamelog
+from picoyacht import gamelog, heap
 from picoyacht.game import HUMAN, POINTS, ZERO, RuleError
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, best_box, can_roll, fallback
 from picoyacht.rules import CPU_NORMAL, NAME
@@ -123,7 +124,7 @@ class Coach:
         self._tbl_sought = False  # this game's table was looked for (_table)
         self._plan_roll = False
         self._rng = None
-        self._swept = False  # the heap was collected for the step thought out (module doc)
+        self._split = heap.IDLE  # SWEPT: the heap was collected for the step thought out
         self._think = None  # strategy.Thinking for the position below
         self._pos = -1
         self._mask = -1
@@ -175,13 +176,12 @@ class Coach:
                 ready = t is not None and t.done
                 if not ready and not busy:
                     ready = self._thinking(game, False) is None  # done: ready next pass
-        if ready and not self._swept and not busy:
-            gc.collect()  # in a pass of its own (the module's docstring)
-            self._swept = True
+        if ready and self._split != heap.SWEPT and not busy:
+            self._split = heap.sweep(heap.DUE)  # the step is due: collect, in a pass of its own
             return False
         if ready and ticks_diff(now, self.at) >= _CPU_STEP_MS:
             self.at = now
-            self._swept = False
+            self._split = heap.IDLE
             return True
         return False
 

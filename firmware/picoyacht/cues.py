@@ -8,14 +8,15 @@ one never carries it.
 
 from micropython import const
 
-# The sounds (indexes into SOUNDS and PRIORITY).
-HOLD = const(0)  # a die held or released: a click
-ROLL = const(1)  # the dice rattle for as long as the roll animation (play.py's frames)
-SCORE = const(2)  # a box scored with points
-SCRATCH = const(3)  # a box scored with 0
-YAHTZEE = const(4)  # a Yahtzee / Yatzy (5 or 6 of a kind) scored: the fanfare
-GAME_OVER = const(5)
-COUNT = const(6)
+# The sounds (indexes into sound.SOUNDS and sound.PRIORITY), named SOUND_ so that none reads
+# as the move, box or rule set of the same name.
+SOUND_HOLD = const(0)  # a die held or released: a click
+SOUND_ROLL = const(1)  # the dice rattle for as long as the roll animation (play.py's frames)
+SOUND_SCORE = const(2)  # a box scored with points
+SOUND_SCRATCH = const(3)  # a box scored with 0
+SOUND_YAHTZEE = const(4)  # a Yahtzee / Yatzy (5 or 6 of a kind) scored: the fanfare
+SOUND_GAME_OVER = const(5)
+NSOUNDS = const(6)  # how many sounds
 
 # Volume levels: the settings screen shows VOLUME_NAMES, the Player takes the index.
 VOLUME_NAMES = ("Off", "Low", "Mid", "High")

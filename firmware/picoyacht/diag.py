@@ -22,8 +22,8 @@ NA = "n/a"
 ERR = "error"
 # Each button's letter: hold 1-6, Roll, Up, Down, then OK and Menu as the build calls
 # them: O and M on the full build, A and B on the 4-button one.
-LABELS = "123456RUDOM"
-LABELS_FOUR = "123456RUDAB"
+KEY_LABELS = "123456RUDOM"
+KEY_LABELS_FOUR = "123456RUDAB"
 _SLOW_MS = const(1000)
 # sys.implementation._mpy >> 10: the native code architecture.
 ARCHS = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
@@ -136,7 +136,7 @@ def i2c_text(found):
     return s.strip()
 
 
-def draw(cv, f, hint="hold Menu", labels=LABELS):
+def draw(cv, f, hint="hold Menu", labels=KEY_LABELS):
     """The diagnostics screen: eight text rows on page boundaries; hint and labels in the
     build's key names."""
     cv.clear()
@@ -209,7 +209,8 @@ class Diag(Screen):
         if self.facts is None:
             self.facts = Facts()
         full = self.app.full
-        draw(cv, self.facts, "hold Menu" if full else "hold B", LABELS if full else LABELS_FOUR)
+        keys = KEY_LABELS if full else KEY_LABELS_FOUR
+        draw(cv, self.facts, "hold Menu" if full else "hold B", keys)
 
 
 SCREENS = (Diag,)  # what App.find opens by NAME

@@ -1,13 +1,17 @@
 """The heap's lifetimes: `forget` takes a module out of the heap once its work is done;
-`locked` runs a call with the heap locked, and `i2c_write` lets go of that lock for one
-bus write.
+`sweep` splits work that makes garbage over loop passes, each collection in a pass of its
+own; `locked` runs a call with the heap locked, and `i2c_write` lets go of that lock for
+one bus write.
 
 A core module: the CPU's search, the frames and the display driver all lock the heap
-through here, and every layer drops its modules through here, so none of them imports
-another's module for it.
+through here, every layer drops its modules through here, and the turn's save and the
+CPU's step are split into passes here, so none of them imports another's module for it.
 """
 
+import gc
 import sys
+
+from micropython import const
 
 import picoyacht
 
@@ -23,6 +27,28 @@ def forget(name):
     module = picoyacht.__dict__.pop(name, None)
     if module is not None:
         sys.modules.pop(module.__name__, None)
+
+
+# Work split over loop passes: a move's save, a CPU's step. Collected in the pass that does
+# the work, or draws its frame, the garbage made that pass too long; so the work's owner
+# keeps one of these small ints, and sweep() moves it on, a pass at a time:
+#     DUE --sweep--> SWEPT --the work--> LITTER --sweep--> IDLE
+# A pass that sweeps does nothing else. An owner that cannot wait (a press to handle, the
+# board to sleep) does the work at DUE, unswept, and leaves its LITTER as it is.
+IDLE = const(0)  # nothing waits
+LITTER = const(1)  # the work is done: the next sweep collects its garbage
+DUE = const(2)  # work waits (DUE or SWEPT: >= DUE): the next sweep collects the heap first
+SWEPT = const(3)  # the heap is collected: the work runs in a later pass
+
+
+def sweep(split):
+    """The collection a split asks for, if it asks for one: DUE becomes SWEPT and LITTER
+    becomes IDLE, with gc.collect(), and the caller's pass then ends; IDLE and SWEPT come
+    back as they are, uncollected."""
+    if split == DUE or split == LITTER:
+        gc.collect()
+        return SWEPT if split == DUE else IDLE
+    return split
 
 
 _held = 0  # 1 while locked() holds the heap: i2c_write() lets go of it for a write

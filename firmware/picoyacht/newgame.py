@@ -5,7 +5,7 @@ from micropython import const
 
 from picoyacht import font, rules
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
-from picoyacht.cues import SCORE, VOLUME_NAMES
+from picoyacht.cues import SOUND_SCORE, VOLUME_NAMES
 from picoyacht.game import MAX_NAME
 from picoyacht.rules import BETS, CPU_EXPERT, JOKER_NAMES, RULESETS
 from picoyacht.saves import DEFAULT_NAMES
@@ -127,7 +127,7 @@ class Setup(Choice):
             s.coach = (s.coach + d) % 3
         elif code == R_SOUND:
             app.set_volume((s.volume + d) % len(VOLUME_NAMES))
-            app.sound(SCORE)  # hear the new level
+            app.sound(SOUND_SCORE)  # hear the new level
         elif code == R_START:
             self.turn.start_soon()
             return

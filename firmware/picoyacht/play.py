@@ -6,7 +6,7 @@ from micropython import const
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.coach import CPU_HANDOVER_MS
-from picoyacht.cues import NOTE_KEY, ROLL
+from picoyacht.cues import NOTE_KEY, SOUND_ROLL
 from picoyacht.game import FILLED, HUMAN, LOCKED, POINTS, ZERO
 from picoyacht.labels import fit, row_label
 from picoyacht.policy import A_ROLL, A_SCORE, can_roll
@@ -147,7 +147,7 @@ class Play(Screen):
     def _animate(self):
         """The rolled dice flicker through faces (and rattle, with a piezo) for a moment,
         in place, as on a handheld's display: only their pips change on the panel."""
-        self.app.sound(ROLL)
+        self.app.sound(SOUND_ROLL)
         self.anim = 1
         self.anim_at = self.app.now
         self._shake()

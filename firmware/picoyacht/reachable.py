@@ -32,8 +32,10 @@ def _table(rs):
 
         _rows = score_rows.ROWS[rs.id]
         _rows_id = rs.id
-        # dropped here, not by heap.forget: loading the heap module beside the rows, on a
-        # port where nothing else has, takes the run the rows need
+        # dropped here, not by heap.forget: where the rules core runs without the heap
+        # module (a port with no display), importing it here interns its names, and a
+        # game's names then outgrow MicroPython's table of them, whose next block is
+        # one long run of a heap by then fragmented
         picoyacht.__dict__.pop("score_rows", None)
         sys.modules.pop("picoyacht.score_rows", None)
     return _rows

@@ -7,10 +7,12 @@ Layout (version 1, little endian), then a Fletcher-16 over everything before it:
             [ybonus] (Yahtzee) [saved] (Maxi) [credits:i16] (Casino)
 """
 
+from micropython import const
+
 from picoyacht import rules
 from picoyacht.rules import MAX_NAME, MAX_SEATS
 
-VERSION = 1
+_FORMAT_VERSION = const(1)  # the layout's version: store.VERSION is the file's
 _MAGIC = b"PY"
 
 
@@ -43,7 +45,7 @@ def dump(game):
     out = bytearray(32 + game.nseats * (MAX_NAME + nb + 9))
     out[:] = _MAGIC
     flags, bet = game.options.pack()
-    out.append(VERSION)
+    out.append(_FORMAT_VERSION)
     out.append(rs.id)
     out.append(flags)
     out.append(bet)
@@ -130,7 +132,7 @@ def load(data, roller, Game):
         raise SnapshotError("snapshot truncated")
     stored = data[-2] | data[-1] << 8
     _check(data[:2] == _MAGIC, "not a PicoYacht game")
-    _check(data[2] == VERSION, "format version " + str(data[2]))
+    _check(data[2] == _FORMAT_VERSION, "format version " + str(data[2]))
     _check(_fletcher16(data, len(data) - 2) == stored, "checksum mismatch")
     r = _Reader(data[:-2])
     r.take(3)

@@ -17,18 +17,7 @@ from array import array
 
 from micropython import const
 
-# The ids and volume names live in picoyacht.cues; sound.X names them too.
-from picoyacht.cues import (  # noqa: F401
-    COUNT,
-    GAME_OVER,
-    HOLD,
-    ROLL,
-    SCORE,
-    SCRATCH,
-    VOLUME_DEFAULT,
-    VOLUME_NAMES,
-    YAHTZEE,
-)
+from picoyacht.cues import NSOUNDS, VOLUME_DEFAULT  # the sounds' ids live in cues
 from picoyacht.ticks import ticks_add, ticks_diff
 
 UNIT_MS = const(5)  # a length of 1 in a table
@@ -60,17 +49,17 @@ FREQ = _freqs()
 # Each sound: (note, length) byte pairs, written out as literals so that nothing is built
 # at import; each comment gives the pairs in decimal (MIDI 60 = C4, 72 = C5, 84 = C6).
 SOUNDS = (
-    b"\x60\x02",  # HOLD: (96, 2): 10 ms at C7
-    # ROLL, a rattle: 10 ms clacks at scattered pitches with uneven gaps, like dice in a cup:
+    b"\x60\x02",  # SOUND_HOLD: (96, 2): 10 ms at C7
+    # SOUND_ROLL, a rattle: 10 ms clacks at scattered pitches with uneven gaps, like dice in a cup:
     # (86, 2) (0, 4) (79, 2) (0, 6) (91, 2) (0, 3) (82, 2) (0, 7) (89, 2)
     # (0, 4) (77, 2) (0, 8) (87, 2) (0, 5) (80, 2) (0, 9) (84, 2)
     b"\x56\x02\x00\x04\x4f\x02\x00\x06\x5b\x02\x00\x03\x52\x02\x00\x07\x59\x02"
     b"\x00\x04\x4d\x02\x00\x08\x57\x02\x00\x05\x50\x02\x00\x09\x54\x02",
-    b"\x54\x10\x58\x18",  # SCORE: (84, 16) (88, 24): C6, E6 (a rising third)
-    b"\x43\x10\x3c\x20",  # SCRATCH: (67, 16) (60, 32): G4 down to C4
-    # YAHTZEE: (79, 20) (84, 20) (88, 20) (91, 40) (0, 8) (88, 20) (91, 80)
+    b"\x54\x10\x58\x18",  # SOUND_SCORE: (84, 16) (88, 24): C6, E6 (a rising third)
+    b"\x43\x10\x3c\x20",  # SOUND_SCRATCH: (67, 16) (60, 32): G4 down to C4
+    # SOUND_YAHTZEE: (79, 20) (84, 20) (88, 20) (91, 40) (0, 8) (88, 20) (91, 80)
     b"\x4f\x14\x54\x14\x58\x14\x5b\x28\x00\x08\x58\x14\x5b\x50",
-    # GAME_OVER: (91, 30) (88, 30) (84, 30) (79, 30) (84, 90)
+    # SOUND_GAME_OVER: (91, 30) (88, 30) (84, 30) (79, 30) (84, 90)
     b"\x5b\x1e\x58\x1e\x54\x1e\x4f\x1e\x54\x5a",
 )
 PRIORITY = b"\x00\x01\x02\x02\x04\x03"  # per sound: 0 (a click) is dropped, not queued
@@ -111,7 +100,7 @@ class Player:
 
     def play(self, sound):
         """Start a sound on the next tick(); never blocks, never allocates."""
-        if self.volume == 0 or not 0 <= sound < COUNT:
+        if self.volume == 0 or not 0 <= sound < NSOUNDS:
             return
         cur = self._cur
         if cur < 0 or PRIORITY[sound] >= PRIORITY[cur]:

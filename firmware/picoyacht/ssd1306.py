@@ -49,7 +49,7 @@ from micropython import const
 from picoyacht.fast import copy, gap, span
 from picoyacht.heap import i2c_write, locked
 
-WIDTH = const(128)
+_WIDTH = const(128)
 _HEIGHT = const(64)
 _PAGES = const(8)
 _PAGE_BYTES = const(128)
@@ -90,7 +90,7 @@ _INIT = (
     b"\x2e"  # no scrolling
     b"\xa4"  # output follows RAM
     b"\xa6"  # normal display (0xA7 inverts it)
-    b"\x21\x00\x7f"  # _SET_COL_ADDR, 0, WIDTH - 1
+    b"\x21\x00\x7f"  # _SET_COL_ADDR, 0, _WIDTH - 1
     b"\x22\x00\x07"  # _SET_PAGE_ADDR, 0, _PAGES - 1
 )
 _I_PUMP = const(10)
@@ -113,7 +113,7 @@ def plan(lo, hi, cost, frm):
             frm[i] = _UNKNOWN
             continue
         best = 0x7FFF
-        a = WIDTH
+        a = _WIDTH
         b = 0
         for j in range(i - 1, -1, -1):  # the run j .. i-1, growing downwards
             if lo[j] == _UNKNOWN:
@@ -124,8 +124,8 @@ def plan(lo, hi, cost, frm):
                 b = hi[j]
             n = i - j
             c = n * (b - a + 3)  # per page: address, control, the columns
-            if WIDTH * n + 2 < c:
-                c = WIDTH * n + 2  # full width: all pages in one write
+            if _WIDTH * n + 2 < c:
+                c = _WIDTH * n + 2  # full width: all pages in one write
             c += cost[j] + _WIN_COST
             if c < best:
                 best = c
@@ -152,7 +152,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     """The 128x64 panel at `addr` (0x3C, or 0x3D with SA0 high) on `i2c`."""
 
     def __init__(self, width, height, i2c, addr=0x3C, external_vcc=False):
-        if width != WIDTH or height != _HEIGHT:
+        if width != _WIDTH or height != _HEIGHT:
             raise ValueError("128x64 only")
         self.width = width
         self.height = height
@@ -246,7 +246,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
             self._write(self._init)  # leaves the display off, window = whole frame
             self._write_pages(0, _PAGES)
             copy(self._shadow, 0, self.buffer, 0, _PAGES * _PAGE_BYTES)
-            self._set_cw(0, WIDTH - 1, 0, _PAGES - 1)
+            self._set_cw(0, _WIDTH - 1, 0, _PAGES - 1)
             if self._on:
                 self._cmd1[1] = _DISPLAY_ON
                 self._write(self._cmd1)
@@ -276,7 +276,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         for p in range(_PAGES):
             if force >> p & 1:
                 lo[p] = 0
-                hi[p] = WIDTH - 1
+                hi[p] = _WIDTH - 1
             elif pages[p] != spages[p]:  # compared in C; then the span from both ends
                 d = span(buf, sh, p * _PAGE_BYTES, _PAGE_BYTES)
                 lo[p] = d & 0xFF
@@ -328,7 +328,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         """Send pages p0..p1 through one window: the union of their spans."""
         lo = self._lo
         hi = self._hi
-        a = WIDTH
+        a = _WIDTH
         b = 0
         for p in range(p0, p1 + 1):
             if lo[p] != _UNKNOWN:
@@ -338,11 +338,11 @@ class SSD1306_I2C(framebuf.FrameBuffer):
                     b = hi[p]
         n = p1 - p0 + 1
         w = b - a + 1
-        if WIDTH * n + 2 < n * (w + 2):
+        if _WIDTH * n + 2 < n * (w + 2):
             a = 0
-            w = WIDTH
-        if w == WIDTH:
-            self._window(0, WIDTH - 1, p0, p1)
+            w = _WIDTH
+        if w == _WIDTH:
+            self._window(0, _WIDTH - 1, p0, p1)
             self._write_pages(p0, n)
         else:
             self._narrow_run(a, a + w - 1, p0, p1)

@@ -32,7 +32,7 @@ from micropython import const
 # COST units (picoyacht.engine's, about a microsecond on the Pico) a value of the plain form
 # takes at most: up to three seek + readinto calls.
 _C_VALUE = const(1000)
-MAGIC = b"PYT2"
+TABLE_MAGIC = b"PYT2"
 PACKED = b"PYZ1"  # the same values packed (picoyacht.table_packed), as a board's ROMFS holds them
 FLAG_SHARP = 1
 _SLOTS = const(144)  # where slot[][] starts; table_packed keeps a copy it folds
@@ -48,7 +48,7 @@ class Table:
         self.f = f
         h = bytearray(16)
         f.seek(0)
-        if f.readinto(h) != 16 or bytes(h[0:4]) not in (MAGIC, PACKED):
+        if f.readinto(h) != 16 or bytes(h[0:4]) not in (TABLE_MAGIC, PACKED):
             raise ValueError("not a PicoYacht table")
         self.parse(h)
         if bytes(h[0:4]) == PACKED:  # the packed form's reader answers value()

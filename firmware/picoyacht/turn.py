@@ -1,18 +1,25 @@
 """The turn's flow: one game from its start (or resume) to its end, and what each move does.
 
 Turn owns the game, its seed, the coach and CPU seats, and the work a move leaves for later
-(its log line and its save). Screens call it and draw what it holds; its methods return the
-screen to show next, or a result, and App shows that screen. Nothing here draws or reads a
-button: the session (App) gives it the saves, the log, the notes and the sound.
+(its log line and its save, split over loop passes by heap.sweep: after_move). Screens call
+it and draw what it holds; its methods return the screen to show next, or a result, and App
+shows that screen. Nothing here draws or reads a button: the session (App) gives it the
+saves, the log, the notes and the sound.
 
 Scoring goes one way: a screen calls score(box), the game scores it, and the name of the
 next screen comes back (hand-over, play or game over) for App.show.
 """
 
-import gc
-
-from picoyacht.cues import GAME_OVER, HOLD, NOTE_KEY, NOTE_MOVE, SCORE, SCRATCH
-from picoyacht.cues import YAHTZEE as FANFARE
+from picoyacht import heap
+from picoyacht.cues import (
+    NOTE_KEY,
+    NOTE_MOVE,
+    SOUND_GAME_OVER,
+    SOUND_HOLD,
+    SOUND_SCORE,
+    SOUND_SCRATCH,
+    SOUND_YAHTZEE,
+)
 from picoyacht.game import HUMAN, Game, RuleError, copy_into
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.roller import Roller, seed_from_entropy
@@ -38,9 +45,7 @@ class Turn:
         self.last_scorer = -1  # the seat whose box undo may take back, or -1
         self.coach_line = ""  # the coach's word on the last box, for the hand-over
         self.new_best = False  # the game just over set a record
-        self.save_due = False  # the game is saved on the pass after its frame: after_move()
-        self.swept = False  # the heap was collected for that save
-        self.litter = False  # the save's garbage is still to collect
+        self.saving = heap.IDLE  # the game's save, split over passes (heap.sweep): after_move
         self._log_due = False  # the last box's log line is still to write
         self._log_bonus = 0
         self._log_dice = bytearray(0)  # sized to the game's dice: adopt()
@@ -124,7 +129,7 @@ class Turn:
             if g is not None:
                 self.adopt(g, self.app.settings.coach)
         elif self.resumable():
-            self.save_due = True
+            self.saving = heap.DUE
 
     def _new_seed(self):
         r = self.roller
@@ -139,7 +144,7 @@ class Turn:
         self.last_box, self.coach_line = -1, ""
         from picoyacht import gamelog  # (loaded with the first game, not at boot)
         self.app.log(gamelog.start_line(g))
-        self.save_due = True
+        self.saving = heap.DUE
         if g.rolloff:  # Deluxe: who threw what, when a human is there to read it
             for kind in g.kinds:
                 if kind == HUMAN:
@@ -159,7 +164,7 @@ class Turn:
         g.held ^= 1 << i
         if app.status.text:  # (a call less in the common case: a hold's pass is short)
             app.note("")
-        app.sound(HOLD)
+        app.sound(SOUND_HOLD)
         return True
 
     def roll(self):
@@ -178,7 +183,7 @@ class Turn:
         if app.status.text:
             app.note("")
         self.last_scorer = -1
-        self.save_due = True  # the dice seen, and the roller past them: see after_move()
+        self.saving = heap.DUE  # the dice seen, and the roller past them: see after_move()
         if tip:
             app.note(tip, -1, NOTE_KEY)
         return True
@@ -214,7 +219,7 @@ class Turn:
             app.note("Nothing to undo")
             return False
         app.log('{"ev":"undo","seed":' + str(g.seed) + ',"turn":' + str(g.turn) + "}")
-        self.save_due = True
+        self.saving = heap.DUE
         self.last_scorer = -1
         app.note("Undone")
         return True
@@ -240,10 +245,11 @@ class Turn:
         self._log_bonus = bonus
         self._log_due = True
         if bonus or (pts and box == g.rs.yahtzee_box):
-            app.sound(FANFARE)
+            app.sound(SOUND_YAHTZEE)
         else:
-            app.sound(SCORE if pts else SCRATCH)
-        self.save_due = True
+            app.sound(SOUND_SCORE if pts else SOUND_SCRATCH)
+        if not g.over:  # (game over: _game_over)
+            self.saving = heap.DUE
         if g.over or g.nseats > 1:
             app.note("")
             return self._game_over() if g.over else "handover"
@@ -261,7 +267,8 @@ class Turn:
         app = self.app
         g = self.game
         self.new_best = False
-        self.save_due = False  # a finished game is not kept: its save is deleted below
+        if self.saving >= heap.DUE:  # a finished game is not kept: its save is deleted below
+            self.saving = heap.IDLE  # (its garbage, a LITTER, is still collected)
         self.coach.release()
         if not self.demo:
             best = app.records.add(g)
@@ -273,7 +280,7 @@ class Turn:
         self._log_score()
         from picoyacht import gamelog
         app.log(gamelog.end_line(g))
-        app.sound(GAME_OVER)
+        app.sound(SOUND_GAME_OVER)
         return "over"
 
     # ---------------------------------------------------------------- CPU seats
@@ -286,34 +293,30 @@ class Turn:
             self.app.note(_PLAIN + "simple CPU")
         if kind == A_ROLL:
             g.roll()
-            self.save_due = True
+            self.saving = heap.DUE
         elif kind == A_SCORE:
             return kind, self.score(arg)
         return kind, arg
 
     # ---------------------------------------------------------------- after a move
     def after_move(self, whole=False):
-        """What a move (a box, an undo, a roll) left for after its frame, a pass each, so no
-        pass holds a frame and a save: its log line and a collection, the game's save (a
-        roll's too, so a resume shows the dice seen), then a collection of its garbage.
-        `whole`: the log and the save now, before an event. True if it ran."""
-        if not self._log_due and not self.save_due:
-            if self.litter and not whole:
-                self.litter = False
-                gc.collect()
-                return True
-            return False
+        """What a move (a box, an undo, a roll) left for after its frame, a pass each (the
+        split of heap.sweep), so no pass holds a frame and a save: its log line and a
+        collection, the game's save (a roll's too, so a resume shows the dice seen), then a
+        collection of its garbage. `whole`: the log and the save now, before an event.
+        True if it ran."""
+        logged = self._log_due
         self._log_score()
-        if self.save_due:
-            if not whole and not self.swept:
-                self.swept = True
-                gc.collect()
-                return True
-            self.swept = self.save_due = False
+        split = self.saving
+        if split == heap.SWEPT or (whole and split == heap.DUE):
+            self.saving = heap.IDLE
             if self.game is not None and not self.demo and self.app.store is not None:
                 self.app.save("game", self.game.snapshot())
-                self.litter = True
-        return True
+                self.saving = heap.LITTER
+            return True
+        if not whole:
+            self.saving = heap.sweep(split)
+        return logged or self.saving != split
 
     def _log_score(self):
         if self._log_due:

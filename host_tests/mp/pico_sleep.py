@@ -23,6 +23,7 @@ from machine import Pin
 from picoyacht import app as A
 from picoyacht import board_pico, board_power
 from picoyacht.game import HUMAN
+from picoyacht.heap import DUE
 from picoyacht.policy import best_box
 
 DATA = (17, 18, 19, 20, 21)
@@ -140,7 +141,7 @@ def main():
     say("rolls_before", g.rolls_used)
     chip.before = saved_bytes()
     app.show(app.turn.score(best_box(g)))  # a move whose save is due in a later pass
-    say("save_due", int(app.turn.save_due))
+    say("save_due", int(app.turn.saving >= DUE))
     rolls = g.rolls_used
     runner.power.step(app, True, board.ticks_ms())  # the display resting: the slow clock
     say("freq_resting", machine.freq())

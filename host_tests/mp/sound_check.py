@@ -9,7 +9,7 @@ disabled, which must be 0.
 import gc
 from array import array
 
-from picoyacht import sound
+from picoyacht import cues, sound
 
 CAPACITY = 256
 MASK = 0x3FFFFFFF
@@ -49,7 +49,7 @@ def run(player, rec, t, until_quiet=True, limit=5000):
     return t
 
 
-def timeline(snd, start=1000, volume=sound.VOLUME_DEFAULT):
+def timeline(snd, start=1000, volume=cues.VOLUME_DEFAULT):
     rec = Recorder()
     p = sound.Player(rec.tone, volume)
     p.play(snd)
@@ -65,7 +65,7 @@ def alloc_bytes(rec, player, rounds, start=MASK - 2000):
     before = gc.mem_alloc()
     t = start
     for _ in range(rounds):
-        for snd in range(sound.COUNT):
+        for snd in range(cues.NSOUNDS):
             rec.n = 0
             player.play(snd)
             t = run(player, rec, t)
@@ -75,7 +75,7 @@ def alloc_bytes(rec, player, rounds, start=MASK - 2000):
 
 
 def main():
-    for snd in range(sound.COUNT):
+    for snd in range(cues.NSOUNDS):
         print("SOUND", snd, " ".join("%d:%d:%d" % c for c in timeline(snd)))
     if hasattr(gc, "mem_alloc"):
         rec = Recorder()

@@ -37,7 +37,7 @@ from picoyacht import board_pico
 from picoyacht import buttons as K
 from picoyacht.debounce import LONG, PRESS, REPEAT, Debouncer
 from picoyacht.game import HUMAN
-from picoyacht.heap import forget
+from picoyacht.heap import DUE, IDLE, forget
 from picoyacht.menus import T_NEW
 from picoyacht.policy import best_box, most_common_mask
 
@@ -222,8 +222,7 @@ class ProbeBoard(board_pico.PicoBoard):
         self.pressed = bytearray()  # logical buttons, in order (host replays them)
         self.t0 = self.a0 = self.f0 = self.b0 = self.w0 = 0
         self.press_seen = False
-        self.due = False  # a save was due at the start of the pass
-        self.swept = False  # and the heap had been collected for it
+        self.saving = IDLE  # the turn's save split (heap.sweep) at the start of the pass
         self.watch = False  # measure allocation on this pass
         self.waiting = False  # a press was asked for and not seen yet
         self.idle_count = 0
@@ -293,13 +292,12 @@ class ProbeBoard(board_pico.PicoBoard):
                 long = True
         self.press_seen = seen
         self.long_seen = long
-        self.due = self.app is not None and self.app.turn.save_due
-        self.swept = self.due and self.app.turn.swept
+        self.saving = self.app.turn.saving if self.app is not None else IDLE
 
     def saved(self, app):
         """This pass was one of the two after a move that saves the game (Turn.after_move:
         a collection, then the save)."""
-        return self.due and (not app.turn.save_due or app.turn.swept != self.swept)
+        return self.saving >= DUE and app.turn.saving != self.saving
 
     def idle(self):
         t1 = time.ticks_us()
@@ -393,7 +391,7 @@ class ProbeBoard(board_pico.PicoBoard):
         if self.record and not cpu_plays(app):
             self.idle_count += 1
             if (self.idle_count >= IDLE_EVERY or self.waiting or self.held_at >= 0
-                    or app.turn.save_due):
+                    or app.turn.saving >= DUE):
                 self.idle_count = 0
                 self.begin_watch()
         if self.arm and self.armed_at < 0 and self.on_arm_screen(app):

@@ -28,7 +28,7 @@ import turn_kernel
 
 from picoyacht import rules
 from picoyacht.game import joker_boxes
-from picoyacht.strategy_table import FLAG_SHARP, MAGIC, header_size
+from picoyacht.strategy_table import FLAG_SHARP, TABLE_MAGIC, header_size
 
 BSHIFT = 7
 CHUNK = 2048
@@ -372,7 +372,7 @@ def encode(spec, V):
                 q = np.clip(np.round(np.nan_to_num(dv) * 255 / spec.bonus), 0, 255)
                 body[g[sel], 128 + uoff[uu] + k] = q
     head = bytearray(16)
-    head[0:4] = MAGIC
+    head[0:4] = TABLE_MAGIC
     head[4:10] = bytes((spec.rid, 255 if spec.joker is None else spec.joker, spec.nb,
                         spec.at, spec.bonus, BSHIFT))
     head[10:12] = ng.to_bytes(2, "little")

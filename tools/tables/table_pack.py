@@ -30,7 +30,7 @@ from paths import ROOT  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from picoyacht.strategy_table import MAGIC, PACKED, header_size
+from picoyacht.strategy_table import PACKED, TABLE_MAGIC, header_size
 from picoyacht.table_packed import ESCAPE as ESCAPE_FLAG
 from picoyacht.table_packed import layout
 
@@ -44,7 +44,7 @@ class Plain:
     """A PYT2 file's header, its groups' values (base[g, u]) and live bytes (live[g, :])."""
 
     def __init__(self, data):
-        if data[:4] != MAGIC:
+        if data[:4] != TABLE_MAGIC:
             raise ValueError("not a PYT2 table")
         self.data = data
         self.rid, self.joker, self.nb, self.at = data[4], data[5], data[6], data[7]
