@@ -78,12 +78,17 @@ def test_every_frame_matches_the_headless_replay(run):
 
 LISTING = r"""
 import os, vfs
+os.mkdir("/lib/picoyacht/sub")  # a subpackage: the listing must say it is a folder
+with open("/lib/picoyacht/sub/__init__.py", "w") as f:
+    f.write("FOUND = 1\n")
 import picoyacht
 from picoyacht.board_pico import PicoBoard
 pkg = picoyacht.__path__
 print("LISTED", pkg in [at for fs, at in vfs.mount()])
 from picoyacht import rules, turn
 print("IMPORTED", rules.COUNT > 0, turn.Turn is not None)
+from picoyacht import sub
+print("SUBPACKAGE", sub.FOUND)
 try:
     from picoyacht import no_such_module
 except ImportError:
@@ -103,12 +108,14 @@ print("WRITABLE")
 
 def test_the_package_folder_is_listed_at_boot_and_given_back_at_exit():
     """make flash's layout: importing the package mounts its folder's listing, which finds
-    every module and refuses a missing one; PicoBoard.restore() (main.py's exit) unmounts
-    it, so the REPL sees littlefs itself: real sizes, and files it may write and remove."""
+    every module and a subpackage, and refuses a missing one; PicoBoard.restore() (main.py's
+    exit) unmounts it, so the REPL sees littlefs itself: real sizes, and files it may write
+    and remove."""
     emulated_pico(pico)
     out, err = pico.run_code(LISTING)
     assert "LISTED True" in out, out + err
     assert "IMPORTED True True" in out and "MISSING refused" in out, out + err
+    assert "SUBPACKAGE 1" in out, out + err
     listed_size = int(out.split("STAT ")[1].split()[0])
     restored = out.split("RESTORED ")[1].split()
     assert restored[0] == "False" and int(restored[1]) > 0, out + err

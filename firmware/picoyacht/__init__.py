@@ -54,7 +54,11 @@ def _list_folder():
 
         def __init__(self, fs):
             self.fs = fs
-            self.names = "/" + "/".join(entry[0] for entry in fs.ilistdir(__path__)) + "/"
+            files, folders = [], []
+            for entry in fs.ilistdir(__path__):
+                (folders if entry[1] == 0x4000 else files).append(entry[0])
+            self.files = "/" + "/".join(files) + "/"
+            self.folders = "/" + "/".join(folders) + "/"  # a subpackage's, if there is one
 
         def mount(self, readonly, mkfs):
             pass
@@ -63,9 +67,11 @@ def _list_folder():
             pass
 
         def stat(self, path):
-            if path == "/":
+            if path.find("/", 1) > 0:  # inside a subfolder: not listed, littlefs says
+                return self.fs.stat(__path__ + path)
+            if path == "/" or path + "/" in self.folders:
                 return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            if path + "/" in self.names:
+            if path + "/" in self.files:
                 return (0x8000, 0, 0, 0, 0, 0, 0, 0, 0, 0)  # (import reads st_mode alone)
             raise OSError(2)
 

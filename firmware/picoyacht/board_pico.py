@@ -398,7 +398,7 @@ def _unlist_package():
         import picoyacht
 
         vfs.umount(picoyacht.__path__)
-    except (ImportError, OSError, TypeError):  # frozen, or never listed
+    except (ImportError, OSError):  # frozen, or never listed
         pass
 
 
