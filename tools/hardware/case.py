@@ -20,6 +20,7 @@ the .scad and .svg are still written and the command says what is missing.
 """
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -87,9 +88,10 @@ VIEWS = {"assembly": (True, "--camera=0,0,0,25,0,0,300"),
 
 
 def openscad(scad, part, target):
-    """Render one part of a .scad file to an .stl or .png: into a file beside it, then moved
-    over it, so a reader (another test's worker) never loads a half-written part."""
-    out = target.with_name(target.stem + ".new" + target.suffix)
+    """Render one part of a .scad file to an .stl or .png: into a file of this process's
+    beside it, then moved over it, so a reader (another test's worker) never loads a
+    half-written part, and a worker rendering the same part never finds its file moved."""
+    out = target.with_name("%s.%d.new%s" % (target.stem, os.getpid(), target.suffix))
     cmd = ["openscad", "-D", 'part="%s"' % part, "-o", str(out), str(scad)]
     if target.suffix == ".png":
         colour, camera = VIEWS.get(part, (False, None))
