@@ -13,18 +13,21 @@ Glossary of the work arrays (one per engine, allocated once; the tables: engine_
     lower_future[b]                   the position left by filling lower box b (with the
                                       joker box's 50 points: lower_future[nb])
     roll_values[r]                    the turn ended with roll r: best open box for it
-    one_throw_values[r]               the same for roll r from one throw of all the dice
-                                      (Sharp Dice doubles its lower boxes; None without it)
     hold_values[keep]                 the value of holding keep, hold_stage re-rolls to go
     box_values[b]                     filling box b with the roll in hand
+    doubled_values[i]                 Sharp Dice: roll start + i's best doubled box, for a
+                                      chunk of rolls (one_throw_value; None without it)
     joker_box                         the Yahtzee box when the rule set has jokers, else -1
 
 Sharp Dice: a roll from one throw of all the dice (the first, or a re-roll holding nothing)
 scores its lower boxes but Chance double. So holding nothing differs from every other hold:
 hold_values[0] (the empty keep) is the mean over one-throw rolls, whose values are
-max(one_throw_values, the plain roll's value) at each stage (doubling only adds, so a
+max(one_throw_value, the plain roll's value) at each stage (doubling only adds, so a
 one-throw roll can do whatever a plain one can, and score more now), weighted by how many
-of the 6^n throws show each roll (stored in its code, see picoyacht.dice).
+of the 6^n throws show each roll (stored in its code, see picoyacht.dice). A one-throw
+roll's value is worked out where it is needed, from roll_values and the doubled boxes
+alone, rather than kept in an array of its own: the frozen build's heap has no room for
+another array as long as roll_values while the engine is built.
 
 Arithmetic is integer only. Values are fixed point with ONE = 1 << 16 per point and stay
 far inside 30-bit small ints (the largest sum formed is a few thousand points). A turn's
@@ -66,8 +69,8 @@ _C_HEUR6 = const(2600)
 _C_SUB = const(300)  # per sub-multiset of the dice tried as a hold
 _C_BOX = const(300)  # per box valued for the roll in hand
 _SUB_CHUNK = const(16)  # sub-multisets tried per step
-_C_MEAN = const(120)  # per roll of the one-throw mean (Sharp Dice)
-_MEAN_CHUNK = const(64)  # rolls per step of it
+_C_MEAN = const(600)  # per roll of the one-throw mean (Sharp Dice), its doubled boxes too
+_MEAN_CHUNK = const(16)  # rolls per step of it
 
 
 def _unlocked(fn, a, b, c):
@@ -87,6 +90,9 @@ class Engine(EngineTables):
         self.key = False  # roll_values is valid for (k_level, k_table, k_mask, k_up, k_y)
         self.k_level = self.k_table = self.k_mask = self.k_up = self.k_y = None
         self.box_values = zeros("i", nb)  # box values of the current roll
+        # Sharp Dice: a chunk of rolls' doubled values (see one_throw_value)
+        self.doubled_values = zeros("i", _MEAN_CHUNK) if self.doubles else None
+        self.doubled_open = 0  # the open boxes Sharp Dice doubles (prepare_steps)
         self.states = bytearray(nb)  # the card's box states and points (box_values_steps)
         self.pts = zeros("H", nb)
         self.sub = bytearray(7)
@@ -127,9 +133,9 @@ class Engine(EngineTables):
             cost = _C_HEUR6 if self.rs.ndice > 5 else _C_HEUR
             yield from normal.pars_steps()
         yield from self._weights(mask, up, y, fut, cost, normal, table if level == EXPERT else None)
-        yield from self._fill_s(mask, y, self.roll_values, 0)
-        if self.doubles:
-            yield from self._fill_s(mask, y, self.one_throw_values, self.doubles)
+        yield from self._fill_s(mask, y)
+        self.one_throw_scale = 0
+        self.doubled_open = self.doubles & ~mask
         self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
         self.key = True
 
@@ -169,10 +175,9 @@ class Engine(EngineTables):
             yield cost * (n + 1 if b < 6 else 2) + (table.work if table is not None else 0)
         self.ybonus = YAHTZEE_BONUS * ONE if y else 0
 
-    def _fill_s(self, mask, y, roll_values, doubles):
-        """roll_values[r]: the turn ended with roll r, the lower boxes in `doubles` (a
-        one-throw roll under Sharp Dice) scoring double."""
-        roll_scores = self.roll_scores
+    def _fill_s(self, mask, y):
+        """roll_values[r]: the turn ended with roll r."""
+        roll_scores, roll_values = self.roll_scores, self.roll_values
         nb, nrolls = self.nb, self.nrolls
         lower_future, upper_future = self.lower_future, self.upper_future
         codes = self.dice.roll_codes
@@ -192,25 +197,23 @@ class Engine(EngineTables):
                         roll_values[r] = v
             elif b == self.joker_box:
                 w0, w50 = lower_future[b], lower_future[nb]
-                one = (2 * ONE) if doubles >> b & 1 else ONE
                 scores = roll_scores[b - 6]
                 for r in range(nrolls):
                     s = scores[r]
-                    v = s * one + (w50 if s else w0)
+                    v = s * ONE + (w50 if s else w0)
                     if v > roll_values[r]:
                         roll_values[r] = v
             else:
                 w = lower_future[b]
-                one = (2 * ONE) if doubles >> b & 1 else ONE
                 scores = roll_scores[b - 6]
                 for r in range(nrolls):
-                    v = scores[r] * one + w
+                    v = scores[r] * ONE + w
                     if v > roll_values[r]:
                         roll_values[r] = v
             yield nrolls * _C_FILL
         if self.joker_box >= 0 and mask >> self.joker_box & 1:
             for f in range(1, 7):
-                v = _joker_best(self, mask, f, doubles)
+                v = _joker_best(self, mask, f, 0)
                 roll_values[self.yahtzee_rolls[f - 1]] = v + self.ybonus
 
     # ---- stages -------------------------------------------------------------------------
@@ -253,7 +256,7 @@ class Engine(EngineTables):
 
     def best_hold_steps(self, dice, rolls_left, one_throw=False):
         """(keep index, value, the roll's index) over the sub-multisets of the dice; keeping
-        all means scoring now (valued by roll_values, or one_throw_values if the dice came
+        all means scoring now (valued by roll_values, or as a one-throw roll if the dice came
         from one throw of all of them). Ties go to the larger keep index (score first)."""
         d = self.dice
         hold_values = yield from self.stage_steps(rolls_left)
@@ -264,8 +267,9 @@ class Engine(EngineTables):
             code |= counts[f + 1] << (3 * f)
         ridx = d.index(code, d.n)
         best_i = ridx
-        now = self.one_throw_values if one_throw and self.doubles else self.roll_values
-        best = now[ridx - d.first_roll]
+        best = self.roll_values[ridx - d.first_roll]
+        if one_throw and self.doubles:
+            best = locked(one_throw_value, self, ridx - d.first_roll, best)
         # Every sub-multiset (an odometer over the face counts), the empty one included;
         # keeping all is the roll itself, valued above.
         sub = self.sub
@@ -398,22 +402,85 @@ def _joker_best(e, mask, f, doubles):
     return best
 
 
+def one_throw_value(e, r, v):
+    """Sharp Dice: the best of v (at least roll r's plain value, roll_values[r]) and the
+    turn ended with roll r from one throw of all the dice (doubling only adds), for the
+    position of prepare_steps. Normal's pars (picoyacht.estimate) value one box alone:
+    there a one-throw roll is worth one_throw_scale times roll_values[r]."""
+    k = e.one_throw_scale
+    if k:
+        w = k * e.roll_values[r]
+    elif _joker_filled(e) and e.roll_scores[e.joker_box - 6][r]:
+        w = _joker_one_throw(e, r)
+    else:
+        _doubled_into(e, r, r + 1)
+        w = e.doubled_values[0]
+    return w if w > v else v
+
+
+def _joker_filled(e):
+    """The Yahtzee box is filled: n alike (a roll with points in it) then scores where the
+    joker rule allows."""
+    jb = e.joker_box
+    return jb >= 0 and e.k_mask >> jb & 1
+
+
+def _joker_one_throw(e, r):
+    for f in range(6):
+        if e.yahtzee_rolls[f] == r:
+            return _joker_best(e, e.k_mask, f + 1, e.doubles) + e.ybonus
+    return NEG
+
+
+def _doubled_into(e, start, end):
+    """doubled_values[r - start], for the rolls start..end-1: the best value of roll r's
+    points doubled in an open box Sharp Dice doubles, or NEG. A box where r scores 0 is
+    left out: its plain value, in roll_values, is the same. Box by box, as the fill."""
+    out, nb, jb, lower_future = e.doubled_values, e.nb, e.joker_box, e.lower_future
+    for i in range(end - start):
+        out[i] = NEG
+    doubled = e.doubled_open >> 6
+    b = 6
+    while doubled:
+        if doubled & 1:
+            scores = e.roll_scores[b - 6]
+            w = lower_future[nb if b == jb else b]
+            for r in range(start, end):
+                s = scores[r]
+                if s:
+                    s = s * (2 * ONE) + w
+                    if s > out[r - start]:
+                        out[r - start] = s
+        doubled >>= 1
+        b += 1
+
+
 def _one_throw_steps(e):
     """Sharp Dice: the value of holding nothing, the rolls' values in hold_values being
-    those of plain rolls: the mean of max(one_throw_values, that) over the 6^n throws of
-    all the dice. Integers that stay small ints on the Pico: each value split in a high
-    and a low part, each summed over at most 6^5 throws."""
-    hold_values, one, codes = e.hold_values, e.one_throw_values, e.dice.roll_codes
+    those of plain rolls: the mean of one_throw_value over the 6^n throws of all the dice.
+    Integers that stay small ints on the Pico: each value split in a high and a low part,
+    each summed over at most 6^5 throws."""
+    hold_values, codes, roll_values = e.hold_values, e.dice.roll_codes, e.roll_values
+    scale, doubled = e.one_throw_scale, e.doubled_values
+    yahtzees = e.roll_scores[e.joker_box - 6] if not scale and _joker_filled(e) else None
     at = WAYS_AT
     first_roll = e.dice.first_roll
     throws = 6 ** e.rs.ndice
     hi = lo = 0
     for start in range(0, e.nrolls, _MEAN_CHUNK):
         end = start + _MEAN_CHUNK if start + _MEAN_CHUNK < e.nrolls else e.nrolls
+        if not scale:
+            locked(_doubled_into, e, start, end)
         for r in range(start, end):
             v = hold_values[first_roll + r]
-            if one[r] > v:
-                v = one[r]
+            if scale:
+                w = scale * roll_values[r]
+            elif yahtzees is not None and yahtzees[r]:
+                w = _joker_one_throw(e, r)
+            else:
+                w = doubled[r - start]
+            if w > v:
+                v = w
             ways = codes[r] >> at
             hi += ways * (v >> 13)
             lo += ways * (v & 8191)

@@ -5,8 +5,7 @@ once per engine, in steps. picoyacht.engine's Engine extends EngineTables with t
     joker_scores[(f - 1) * nb + b]    points of n dice showing f in box b, as a joker
     yahtzee_rolls[f - 1]              the index of the roll of n dice showing f
     doubles                           Sharp Dice on: bit b set for a box it doubles; else 0
-    hold_values[keep], roll_values[r] the search's work arrays (see picoyacht.engine), and
-    one_throw_values[r]               Sharp Dice's (None without it)
+    hold_values[keep], roll_values[r] the search's work arrays (see picoyacht.engine)
 
 A module apart from the search because building is a job of its own, done once, while
 the search runs at every decision. Like the search, the build is a generator that yields
@@ -59,7 +58,8 @@ class EngineTables:
         # Every attribute is set here, the build's arrays too: one added later would grow
         # the instance's attribute table, a block the tight heap of the build may not hold
         self.nrolls = self.dice.nrolls
-        self.hold_values = self.roll_values = self.one_throw_values = None
+        self.hold_values = self.roll_values = None
+        self.one_throw_scale = 0  # see engine.one_throw_value
         self.roll_scores = self.joker_scores = self.yahtzee_rolls = None
         self.ready = False
         self._build = self._build_steps()
@@ -97,8 +97,6 @@ class EngineTables:
         self.hold_values = work_array("i", d.nkeeps)
         d.allocate()
         self.roll_values = work_array("i", d.nrolls)
-        if self.doubles:  # Sharp Dice: the rolls that came from one throw of all the dice
-            self.one_throw_values = work_array("i", d.nrolls)
         roll_scores = [bytearray(d.nrolls) for _ in range(nlower)]
         yield d.nkeeps * _C_ALLOC
         yield from d.steps

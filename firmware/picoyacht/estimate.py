@@ -85,7 +85,6 @@ class NormalEstimate:
         par = zeros("i", 3 * nb + 1)  # one array: heap
         roll_values = e.roll_values
         codes = e.dice.roll_codes
-        one_throw = e.one_throw_values  # Sharp Dice: a one-throw roll's box scores double
         hits = _HITS[e.rs.id]
         tries = (_TRIES_OF >> (4 * e.rs.id)) & 15
         for b in range(nb):
@@ -98,11 +97,8 @@ class NormalEstimate:
                 for r in range(nrolls):
                     roll_values[r] = scores[r] * _ONE
             yield nrolls * _C_FILL
-            if one_throw is not None:
-                k = 2 if e.doubles >> b & 1 else 1
-                for r in range(nrolls):
-                    one_throw[r] = k * roll_values[r]
-                yield nrolls * _C_FILL
+            if e.doubles:  # Sharp Dice: a one-throw roll's points in this box, doubled or not
+                e.one_throw_scale = 2 if e.doubles >> b & 1 else 1
             par[b] = yield from e.start_steps()
             miss = _ONE - 257 * hits[b]
             lo, hi = 0, _ONE  # miss ^ (1 / tries), by bisection
@@ -118,6 +114,7 @@ class NormalEstimate:
             par[nb + b] = lo
         par[3 * nb] = -1
         e.hold_stage = -1
+        e.one_throw_scale = 0  # (prepare_steps sets it too: a decision's values are the card's)
         self.par = par
         yield from collect_steps()
 
