@@ -27,11 +27,12 @@ _TIP_CENTI = const(50)  # the coach speaks up from half a point given away
 _THINK_BUDGET = const(12000)  # strategy COST units (roughly Pico microseconds) a pass
 _RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this many steps on
 _LINE = const(21)  # characters in a row of the panel
-# How far the CPU's modules are in (Coach._loaded), each import in a pass of its own:
+# How far the CPU's modules are in (Coach._loaded), each import in a pass of its own, in
+# this order (each needs only those before it): picoyacht.dice, engine_tables, engine and
+# strategy. On the .mpy layout two of them in one pass outlast a pass.
 _UNLOADED = const(0)  # nothing imported yet
-_ENGINE = const(1)  # picoyacht.engine
-_STRATEGY = const(2)  # picoyacht.strategy too: Coach._st holds it
-_MISSING = const(3)  # a module is missing: the fallback plays on for good
+_STRATEGY = const(4)  # all four: Coach._st holds strategy
+_MISSING = const(5)  # a module is missing: the fallback plays on for good
 
 
 def position(game):
@@ -118,7 +119,7 @@ class Coach:
         self.level = 0
         self.at = 0  # when the CPU last stepped (or was told to wait)
         self.prof = None  # strategy.Proficiency once the first move is judged
-        self._loaded = _UNLOADED  # how far the CPU's modules are in: _ENGINE, _STRATEGY, ...
+        self._loaded = _UNLOADED  # how many of the CPU's modules are in, or _MISSING
         self._st = None  # picoyacht.strategy once _loaded reaches _STRATEGY
         self._tbl = None  # Expert's table for this game, if one serves it
         self._tbl_sought = False  # this game's table was looked for (_table)
@@ -257,14 +258,14 @@ class Coach:
 
     # ---------------------------------------------------------------- engine
     def _loading(self, game, busy, table):
-        """Load the engine's module, then strategy's, then (if `table`) Expert's table, each
-        in a pass of its own that draws nothing: on the .mpy layout one import of both is
-        longer than a pass may take. True until they are in."""
+        """Load the CPU's modules, then (if `table`) Expert's table, each in a pass of its
+        own that draws nothing: on the .mpy layout two imports in one pass are longer than
+        a pass may take. True until they are in."""
         if self._off:
             return False
         if self._loaded < _STRATEGY:
             if not busy:
-                self._load(self._loaded == _ENGINE)
+                self._load()
             return True
         if table and self._loaded == _STRATEGY and not self._tbl_sought:
             if not busy:
@@ -272,26 +273,31 @@ class Coach:
             return True
         return False
 
-    def _load(self, strategy):
-        """Imports picoyacht.engine, or with `strategy` picoyacht.strategy (which needs
-        the engine). If either fails the fallback plays and the log says why: out of heap,
-        the import is tried again later; a missing module, never."""
-        try:
-            if strategy:
+    def _load(self):
+        """Imports the next of the CPU's modules (see _STRATEGY). If one fails the fallback
+        plays and the log says why: out of heap, the import is tried again later; a missing
+        module, never."""
+        n = self._loaded
+        try:  # (imports only: each module's own imports then find those before it loaded)
+            if n == 0:
+                from picoyacht import dice  # noqa: F401
+            elif n == 1:
+                from picoyacht import engine_tables  # noqa: F401
+            elif n == 2:
+                from picoyacht import engine  # noqa: F401
+            else:
                 from picoyacht import strategy as st
 
                 self._st = st
-            else:
-                from picoyacht import engine  # noqa: F401  (strategy's import then finds it)
-            self._loaded = _STRATEGY if strategy else _ENGINE
+            self._loaded = n + 1
         except (ImportError, MemoryError) as e:
             self._broken(e)
             if not isinstance(e, MemoryError):
                 self._loaded = _MISSING
 
     def _strat(self):
-        if self._loaded < _STRATEGY and not self._off:
-            self._load(True)
+        while self._loaded < _STRATEGY and not self._off:
+            self._load()
         return None if self._off else self._st
 
     def release(self, lend=False):
