@@ -10,7 +10,8 @@ a player can flash:
         played through the buttons by tools/rigs/pico_probe.py's player: garbage, pass
         times, I2C bytes, CPU passes, reset, Ctrl-C, and the heap per rule set.
 Parts: --only reset,play,ctrlc,cpu,heap,tables,think; --layout uf2 or mpy; --rules for the heap,
-CPU and think rows (ids or names, default all); --sharp: the frozen heap rows with Sharp Dice;
+CPU and think rows (ids or names, default all); --sharp: the frozen heap and the CPU pass rows
+with Sharp Dice;
 --at-budget: one game at each frozen heap row's budget instead of a bisection. A run keeps
 the rows of build/bench_pico.json it does not measure (--fresh drops them; --resume also
 skips those already measured at this version), writes each figure there as it comes, then
@@ -103,9 +104,9 @@ def play(fw, turns):
     return res
 
 
-def cpu(fw, level, rid, turns, tables):
+def cpu(fw, level, rid, turns, tables, sharp=False):
     p = emulator.probe({"players": 4, "cpus": 4, "level": level, "rules": rid, "turns": turns,
-                    "record": 1}, fw, tables=tables)
+                    "record": 1, "sharp": int(sharp)}, fw, tables=tables)
     ms = [pass_ms(r) for r in p.records if r[0] in ("cpu", "save")]  # a CPU's save too
     passes = p.summary.get("passes", [])  # also the passes that drew nothing (imports)
     whole = (int(passes[passes.index("max_cpu_us") + 1]) / 1000 if "max_cpu_us" in passes
@@ -195,8 +196,9 @@ def jobs_for(a, tables, uf2):
             if "ctrlc" in only:
                 jobs += [(fw, "ctrlc " + s, lambda fw=fw, s=s: ctrlc(fw, s)) for s in CTRLC_SCREENS]
             if "cpu" in only:
-                jobs += [(fw, "cpu %d %d" % (lvl, rid), lambda fw=fw, lvl=lvl, rid=rid:
-                          cpu(fw, lvl, rid, a.cpu_turns, tables))
+                jobs += [(fw, "cpu %d %d%s" % (lvl, rid, " sharp" * a.sharp),
+                          lambda fw=fw, lvl=lvl, rid=rid:
+                          cpu(fw, lvl, rid, a.cpu_turns, tables, a.sharp))
                          for rid in rids for lvl in map(int, a.levels.split(","))
                          if rid == 0 or lvl == 3]  # every level on Yahtzee, Expert elsewhere
         if "heap" in only:
@@ -300,7 +302,7 @@ def main(argv=None):
     ap.add_argument("--at-budget", action="store_true",
                     help="frozen heap rows: one game at the budget's KB, not a bisection")
     ap.add_argument("--sharp", action="store_true",
-                    help="frozen heap rows: Sharp Dice on (Yahtzee and Yatzy only)")
+                    help="frozen heap and CPU pass rows: Sharp Dice on (Yahtzee and Yatzy only)")
     ap.add_argument("--jobs", type=int, default=1, help="heap rows: probes at once in each")
     ap.add_argument("--fw", default=emulator.DEFAULT_FW, help="stock firmwares, e.g. 1.28.0,1.24.1")
     ap.add_argument("--turns", type=int, default=3, help="turns of each 1-player game")

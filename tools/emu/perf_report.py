@@ -135,12 +135,13 @@ def cpu_rows(rep, fw):
     got = rep.get(fw, {})
     for key in sorted(k for k in got if k.startswith("cpu ")):
         c = got[key]
-        _, level, rid = key.split()
+        _, level, rid, *sharp = key.split()
         worst = max(c.get("max_ms") or 0, c.get("any_pass_max_ms") or 0) or None
-        rows.append(Row("pass while a CPU plays (max): %s, %s" % (
-            LEVELS[int(level)], heap_budget.RULE_NAMES[int(rid)]), "at most 50 ms",
-            mark(rep, fw, key, fmt(worst, "ms", err(c))), within([worst], 50), "mpy", fw,
-            part("--only cpu --levels %s --rules %s" % (level, rid))))
+        rows.append(Row("pass while a CPU plays (max): %s, %s%s" % (
+            LEVELS[int(level)], heap_budget.RULE_NAMES[int(rid)], " + Sharp Dice" * len(sharp)),
+            "at most 50 ms", mark(rep, fw, key, fmt(worst, "ms", err(c))), within([worst], 50),
+            "mpy", fw, part("--only cpu --levels %s --rules %s%s" % (
+                level, rid, " --sharp" * len(sharp)))))
     return rows
 
 
