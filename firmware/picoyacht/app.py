@@ -266,10 +266,23 @@ class App:
 
     def save(self, kind, payload):
         """Save a payload; a failure is logged and kept in save_msg for the screens."""
+        return self.write(kind, payload) and self.commit(kind)
+
+    def write(self, kind, payload):
+        """A save's first half (Store.write): reported only if it fails; commit() ends it."""
+        return self._stored(kind, payload)
+
+    def commit(self, kind):
+        """A save's second half (Store.commit), reported."""
+        return self._stored(kind, None)
+
+    def _stored(self, kind, payload):
         if self.store is None:
             return True
         shown = self.save_msg
         ok, err = _store_save(self, kind, payload)
+        if ok and payload is not None:
+            return True
         self.save_msg = self.save_state.saved(kind, ok, err)
         if not ok:
             self._report('{"ev":"save_error","kind":"' + kind + '","msg":', self.save_msg)
@@ -469,13 +482,15 @@ def _load(store, kind, parse, notes):
 
 
 def _store_save(app, kind, payload):
-    """(ok, error) of one save. Out of heap (a file's buffer needs a run the CPU search's
-    arrays may have split), the search lends it one of them and the save is tried again;
-    then it lets go of them all and the save has a last try: a search is remade at the next
-    decision, a lost save is not."""
+    """(ok, error) of one save's write (payload), or of its commit (payload None). Out of
+    heap (a file's buffer needs a run the CPU search's arrays may have split), the search
+    lends it one of them and it is tried again; then it lets go of them all and it has a
+    last try: a search is remade at the next decision, a lost save is not."""
+    store = app.store
     for attempt in range(3):
         try:
-            return app.store.save(kind, payload), app.store.last_error
+            ok = store.write(kind, payload) if payload is not None else store.commit(kind)
+            return ok, store.last_error
         except MemoryError as e:
             coach = app.turn.coach
             if attempt == 2 or coach is None:

@@ -36,6 +36,10 @@ at offsets 0..4 so that this reader can reject it cleanly ("newer format").
        (otherwise .bak is the current copy or nothing is valid: keep .bak)
     3. rename .tmp -> .dat, sync
 
+``write`` runs steps 0 and 1 and ``commit`` steps 2 and 3, so that a caller can give
+each half a loop pass of its own; ``save`` runs both. Between the two the verified .tmp
+is the current copy, as after a cut there.
+
 A rename that fails because its target exists (FAT: EEXIST) is retried after
 removing the target; any other failure leaves every file where it was, so a rename
 that keeps failing never costs the backup. Why every instant is safe: until step 1
@@ -216,6 +220,8 @@ class Store:
         # starts from them instead of reading all three back (three file objects on the
         # heap, per save). Any load, delete or failed save forgets them.
         self._slots = {}
+        # kind -> (res, cur) of a write() whose commit() has not run: its .tmp is current
+        self._pending = {}
 
     # ---------------------------------------------------------------- paths
     def _paths(self, kind):
@@ -296,6 +302,7 @@ class Store:
             self._checks[kind] = check
             self._verdicts.pop(kind, None)
         self._slots.pop(kind, None)
+        self._pending.pop(kind, None)  # its .tmp is current: the next save finishes it
         paths, res, best = self._scan(kind, True)
         status = res[0][0]
         if best == 0:
@@ -365,6 +372,14 @@ class Store:
 
     def save(self, kind, payload):
         """Atomically store ``payload`` (bytes-like) as ``kind``. Returns True on success."""
+        return self.write(kind, payload) and self.commit(kind)
+
+    def write(self, kind, payload):
+        """A save's first half, steps 0 and 1: ``payload`` written to .tmp and verified,
+        which makes it the current copy. commit() does steps 2 and 3, the renames: a
+        caller may run the halves in separate loop passes, each shorter than the whole.
+        Until the commit, load() returns this payload, and the next save finishes it."""
+        self._pending.pop(kind, None)
         kid = KINDS.get(kind)
         if kid is None:
             raise ValueError("unknown kind: " + str(kind))
@@ -414,24 +429,44 @@ class Store:
             verdicts = self._verdicts.get(kind)
             if verdicts is not None:
                 verdicts[(seq, struct.unpack("<I", head[_CRC_SPAN:])[0])] = True
-            self._commit(paths, res, cur)
-            res = [(_OK, seq, None), res[0] if cur == 0 else res[1], (_MISSING, 0, None)]
-            if verdicts is not None:
-                _prune(verdicts, res)
-            self._slots[kind] = res
+            self._pending[kind] = (res, cur, seq)
         except OSError as e:
             if f is not None:
                 _close(f)
             if mine:
                 self._discard(tmp)
-            code = _errno(e)
-            if code == _ENOSPC:
-                self.last_error = MSG_FULL
-            else:
-                self.last_error = "not saved: I/O error " + str(code)
+            self._failed(e)
             return False
         self.last_error = ""
         return True
+
+    def commit(self, kind):
+        """A save's second half (see write()); True at once if no write waits for it."""
+        pending = self._pending.pop(kind, None)
+        if pending is None:
+            return True
+        res, cur, seq = pending
+        paths = self._paths(kind)
+        try:
+            self._commit(paths, res, cur)
+        except OSError as e:
+            self._discard(paths[2])
+            self._failed(e)
+            return False
+        res = [(_OK, seq, None), res[0] if cur == 0 else res[1], (_MISSING, 0, None)]
+        verdicts = self._verdicts.get(kind)
+        if verdicts is not None:
+            _prune(verdicts, res)
+        self._slots[kind] = res
+        self.last_error = ""
+        return True
+
+    def _failed(self, e):
+        code = _errno(e)
+        if code == _ENOSPC:
+            self.last_error = MSG_FULL
+        else:
+            self.last_error = "not saved: I/O error " + str(code)
 
     def _discard(self, path):
         """Remove ``path`` on a failed save's way out: any error is left to the first."""
@@ -448,6 +483,7 @@ class Store:
         delete, never like an older save."""
         dat, bak, tmp = self._paths(kind)
         self._slots.pop(kind, None)
+        self._pending.pop(kind, None)
         try:
             for p in (tmp, bak, dat):
                 self._remove(p)

@@ -10,6 +10,8 @@ Scoring goes one way: a screen calls score(box), the game scores it, and the nam
 next screen comes back (hand-over, play or game over) for App.show.
 """
 
+from micropython import const
+
 from picoyacht import heap
 from picoyacht.cues import (
     NOTE_KEY,
@@ -26,6 +28,9 @@ from picoyacht.roller import Roller, seed_from_entropy
 from picoyacht.rules import NAME, YAHTZEE, Options
 
 _PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
+# Turn.saving past heap's states: the save's write is done and its commit (Store.commit, the
+# renames) waits for a pass of its own. Work waits, so it is >= heap.DUE; sweep leaves it.
+_COMMIT = const(4)
 
 
 class Turn:
@@ -267,6 +272,8 @@ class Turn:
         app = self.app
         g = self.game
         self.new_best = False
+        if self.saving == _COMMIT:  # (the records' save below may fail: then it stays)
+            app.commit("game")
         if self.saving >= heap.DUE:  # a finished game is not kept: its save is deleted below
             self.saving = heap.IDLE  # (its garbage, a LITTER, is still collected)
         self.coach.release()
@@ -302,17 +309,27 @@ class Turn:
     def after_move(self, whole=False):
         """What a move (a box, an undo, a roll) left for after its frame, a pass each (the
         split of heap.sweep), so no pass holds a frame and a save: its log line and a
-        collection, the game's save (a roll's too, so a resume shows the dice seen), then a
-        collection of its garbage. `whole`: the log and the save now, before an event.
-        True if it ran."""
+        collection, the game's save (a roll's too, so a resume shows the dice seen) in two
+        halves, app.write then app.commit (together they outlast a pass on the Pico when
+        littlefs compacts its folder), then a collection of its garbage. `whole`: the log
+        and the save now, before an event. True if it ran."""
         logged = self._log_due
         self._log_score()
         split = self.saving
+        if split == _COMMIT:
+            self.app.commit("game")
+            self.saving = split = heap.LITTER
+            if not whole:
+                return True
         if split == heap.SWEPT or (whole and split == heap.DUE):
             self.saving = heap.IDLE
             if self.game is not None and not self.demo and self.app.store is not None:
-                self.app.save("game", self.game.snapshot())
                 self.saving = heap.LITTER
+                if self.app.write("game", self.game.snapshot()):
+                    if whole:
+                        self.app.commit("game")
+                    else:
+                        self.saving = _COMMIT
             return True
         if not whole:
             self.saving = heap.sweep(split)

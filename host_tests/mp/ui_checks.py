@@ -248,7 +248,8 @@ def check_resume():
 def check_frame_first():
     """A scored box is on the panel before the flash is touched: the pass that scores draws
     and writes nothing; the next pass logs the box and collects the heap, the one after
-    saves, neither drawing. The saved game is the scored one."""
+    writes the save's file, the one after that commits it (its renames), none of them
+    drawing. The saved game is the scored one."""
     fs = FakeFs()
     b, r, d, app = rig(FULL, Store(fs, "/saves"))
     new_game(d, app, 1)
@@ -269,8 +270,12 @@ def check_frame_first():
     frames = app.frames
     r.step()
     assert b.boxes == boxes + 1 and fs.counts.get("rename", 0) == writes
+    opened = fs.counts.get("open_w", 0)
     r.step()
-    assert fs.counts.get("rename", 0) > writes, "not saved on the second pass"
+    assert fs.counts.get("open_w", 0) > opened, "not written on the second pass"
+    assert fs.counts.get("rename", 0) == writes, "written and committed in one pass"
+    r.step()
+    assert fs.counts.get("rename", 0) > writes, "not committed on the third pass"
     assert app.frames == frames
     b.raw = 0
     d.run_ms(100)
@@ -555,7 +560,7 @@ def check_first_save():
     assert "picoyacht.snapshot" not in sys.modules
     saves = []
     loaded = []  # whether the save's format was in before each pass that saved the game
-    save, step = app.save, r.step
+    save, step = app.write, r.step  # (a save's first half: Turn's save starts there)
 
     def counting(kind, payload):
         saves.append(kind)
@@ -568,7 +573,7 @@ def check_first_save():
         if "game" in saves[n:]:
             loaded.append(before)
 
-    app.save, r.step = counting, noting
+    app.write, r.step = counting, noting
     new_game(d, app, 1)
     d.run_ms(200)
     print("PASS first_save loaded=%s" % loaded)

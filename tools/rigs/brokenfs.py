@@ -10,9 +10,9 @@ from fakefs import EIO, ENOSPC
 
 
 class InPlaceStore(Store):
-    """Overwrites .dat directly: no temp file, no backup."""
+    """Overwrites .dat directly: no temp file, no backup (its commit has nothing to do)."""
 
-    def save(self, kind, payload):
+    def write(self, kind, payload):
         dat = self._paths(kind)[0]
         try:
             f = self.fs.open(dat, "wb")
@@ -41,14 +41,14 @@ class RemoveFirstStore(Store):
     """Removes the kind's copies, then saves: a cut between the two loses the game even
     where a file's write is atomic (littlefs)."""
 
-    def save(self, kind, payload):
+    def write(self, kind, payload):
         for path in self._paths(kind)[:2]:
             try:
                 self.fs.remove(path)
             except OSError:
                 pass
         self._slots.pop(kind, None)  # the slots its last save left are gone
-        return Store.save(self, kind, payload)
+        return Store.write(self, kind, payload)
 
 
 class NoSyncFs:

@@ -48,19 +48,31 @@ KINDS = ("settings", "records", "game")
 
 
 class Recorder:
-    """Wraps a store: the app-level saves as (kind, payload|None, ops before, ops after)."""
+    """Wraps a store: the app-level saves as [kind, payload|None, ops before, ops after],
+    a save from its write's first unit to its commit's last (a game's save runs the two
+    in separate loop passes; a write no commit follows ends with itself)."""
 
     def __init__(self, store, fs):
         self.store = store
         self.fs = fs
         self.log = []
-        s0 = store.save
+        self.open = {}  # kind -> the log entry of a write whose commit has not run
+        w0, c0 = store.write, store.commit
         d0 = store.delete
 
-        def save(kind, payload):
+        def write(kind, payload):
             before = fs.ops
-            ok = s0(kind, payload)
-            self.log.append((kind, bytes(payload), before, fs.ops))
+            ok = w0(kind, payload)
+            entry = [kind, bytes(payload), before, fs.ops]
+            self.log.append(entry)
+            self.open[kind] = entry
+            return ok
+
+        def commit(kind):
+            ok = c0(kind)
+            entry = self.open.pop(kind, None)
+            if entry is not None:
+                entry[3] = fs.ops
             return ok
 
         def delete(kind):
@@ -69,7 +81,8 @@ class Recorder:
             self.log.append((kind, None, before, fs.ops))
             return ok
 
-        store.save = save
+        store.write = write
+        store.commit = commit
         store.delete = delete
 
 
@@ -326,13 +339,15 @@ def run_errors(log, calls, counts, lfs, tally, broken):
             b, r, d, app = rig(K.FULL_BUTTONS, make_store(fs, broken))
             seen = []
 
-            def watch(kind, payload, save0=app.save, seen=seen, app=app):
-                ok = save0(kind, payload)
-                if not ok:
-                    seen.append(app.save_msg)
-                return ok
+            def watch(half, seen=seen, app=app):  # a save's write or its commit
+                def watched(*args):
+                    ok = half(*args)
+                    if not ok:
+                        seen.append(app.save_msg)
+                    return ok
+                return watched
 
-            app.save = watch
+            app.write, app.commit = watch(app.write), watch(app.commit)
             try:
                 replay(app, calls)
             except Exception as e:

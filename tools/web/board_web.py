@@ -152,8 +152,14 @@ class PageStore(Store):
             self.tell("load", kind + ": " + self.last_error)
         return data
 
-    def save(self, kind, payload):
-        ok = super().save(kind, payload)
+    def write(self, kind, payload):  # a save's first half: said if it fails
+        ok = super().write(kind, payload)
+        if not ok:
+            self.tell("save", kind + ": " + self.last_error)
+        return ok
+
+    def commit(self, kind):  # its second half, and the save's outcome
+        ok = super().commit(kind)
         self.tell("save", "" if ok else kind + ": " + self.last_error)
         return ok
 
