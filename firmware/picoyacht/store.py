@@ -441,12 +441,14 @@ class Store:
         return True
 
     def commit(self, kind):
-        """A save's second half (see write()); True at once if no write waits for it."""
+        """A save's second half (see write()); True at once if no write waits for it. Cut
+        short (a power cut, or a MemoryError between its renames), the .tmp stays the
+        current copy, and the next save or boot finishes it."""
+        paths = self._paths(kind)
         pending = self._pending.pop(kind, None)
         if pending is None:
             return True
         res, cur, seq = pending
-        paths = self._paths(kind)
         try:
             self._commit(paths, res, cur)
         except OSError as e:
