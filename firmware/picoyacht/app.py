@@ -270,25 +270,11 @@ class App:
 
     def write(self, kind, payload):
         """A save's first half (Store.write): reported only if it fails; commit() ends it."""
-        return self._stored(kind, payload)
+        return _stored(self, kind, payload)
 
     def commit(self, kind):
         """A save's second half (Store.commit), reported."""
-        return self._stored(kind, None)
-
-    def _stored(self, kind, payload):
-        if self.store is None:
-            return True
-        shown = self.save_msg
-        ok, err = _store_save(self, kind, payload)
-        if ok and payload is not None:
-            return True
-        self.save_msg = self.save_state.saved(kind, ok, err)
-        if not ok:
-            self._report('{"ev":"save_error","kind":"' + kind + '","msg":', self.save_msg)
-        if self.save_msg != shown:  # "not saved", or its end, shows on the next frame
-            self.dirty = True
-        return ok
+        return _stored(self, kind, None)
 
     def delete(self, kind):
         """Remove every copy of a kind; True if none is left (a failed save of it is moot)."""
@@ -479,6 +465,23 @@ def _load(store, kind, parse, notes):
     except Exception:
         notes.append(kind + ": unreadable, reset")
         return None
+
+
+def _stored(app, kind, payload):
+    """App.write (payload) or App.commit (payload None): the store's answer, a failure
+    logged and kept in save_msg for the screens."""
+    if app.store is None:
+        return True
+    shown = app.save_msg
+    ok, err = _store_save(app, kind, payload)
+    if ok and payload is not None:
+        return True
+    app.save_msg = app.save_state.saved(kind, ok, err)
+    if not ok:
+        app._report('{"ev":"save_error","kind":"' + kind + '","msg":', app.save_msg)
+    if app.save_msg != shown:  # "not saved", or its end, shows on the next frame
+        app.dirty = True
+    return ok
 
 
 def _store_save(app, kind, payload):

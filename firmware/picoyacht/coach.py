@@ -35,6 +35,22 @@ _STRATEGY = const(4)  # all four: Coach._st holds strategy
 _MISSING = const(5)  # a module is missing: the fallback plays on for good
 
 
+def _import_cpu_module(n):
+    """Imports the n-th of the CPU's modules (see _STRATEGY): each one's own imports then
+    find those before it loaded. Returns strategy's module, the last; None before it."""
+    if n == 0:
+        from picoyacht import dice  # noqa: F401
+    elif n == 1:
+        from picoyacht import engine_tables  # noqa: F401
+    elif n == 2:
+        from picoyacht import engine  # noqa: F401
+    else:
+        from picoyacht import strategy
+
+        return strategy
+    return None
+
+
 def position(game):
     """A small int naming the current seat's moment: turn, rolls used and the dice."""
     code = 0
@@ -278,17 +294,8 @@ class Coach:
         plays and the log says why: out of heap, the import is tried again later; a missing
         module, never."""
         n = self._loaded
-        try:  # (imports only: each module's own imports then find those before it loaded)
-            if n == 0:
-                from picoyacht import dice  # noqa: F401
-            elif n == 1:
-                from picoyacht import engine_tables  # noqa: F401
-            elif n == 2:
-                from picoyacht import engine  # noqa: F401
-            else:
-                from picoyacht import strategy as st
-
-                self._st = st
+        try:
+            self._st = _import_cpu_module(n)  # (None until strategy's turn)
             self._loaded = n + 1
         except (ImportError, MemoryError) as e:
             self._broken(e)

@@ -272,8 +272,6 @@ class Turn:
         app = self.app
         g = self.game
         self.new_best = False
-        if self.saving == _COMMIT:  # (the records' save below may fail: then it stays)
-            app.commit("game")
         if self.saving >= heap.DUE:  # a finished game is not kept: its save is deleted below
             self.saving = heap.IDLE  # (its garbage, a LITTER, is still collected)
         self.coach.release()
@@ -307,29 +305,23 @@ class Turn:
 
     # ---------------------------------------------------------------- after a move
     def after_move(self, whole=False):
-        """What a move (a box, an undo, a roll) left for after its frame, a pass each (the
-        split of heap.sweep), so no pass holds a frame and a save: its log line and a
-        collection, the game's save (a roll's too, so a resume shows the dice seen) in two
-        halves, app.write then app.commit (together they outlast a pass on the Pico when
-        littlefs compacts its folder), then a collection of its garbage. `whole`: the log
-        and the save now, before an event. True if it ran."""
+        """What a move (a box, an undo, a roll) left for after its frame, a pass each (heap.sweep),
+        so no pass holds a frame and a save: its log line and a collection, the game's save (a
+        roll's too: a resume shows the dice seen) as app.write then app.commit (longer than a
+        pass together, when littlefs compacts), its garbage's collection. `whole`: all now."""
         logged = self._log_due
         self._log_score()
         split = self.saving
-        if split == _COMMIT:
-            self.app.commit("game")
-            self.saving = split = heap.LITTER
-            if not whole:
-                return True
         if split == heap.SWEPT or (whole and split == heap.DUE):
             self.saving = heap.IDLE
             if self.game is not None and not self.demo and self.app.store is not None:
-                self.saving = heap.LITTER
-                if self.app.write("game", self.game.snapshot()):
-                    if whole:
-                        self.app.commit("game")
-                    else:
-                        self.saving = _COMMIT
+                saved = self.app.write("game", self.game.snapshot())
+                self.saving = _COMMIT if saved else heap.LITTER
+            if not whole:
+                return True
+        if self.saving == _COMMIT:
+            self.app.commit("game")
+            self.saving = heap.LITTER
             return True
         if not whole:
             self.saving = heap.sweep(split)
