@@ -92,7 +92,6 @@ class Engine(EngineTables):
         self.box_values = zeros("i", nb)  # box values of the current roll
         # Sharp Dice: a chunk of rolls' doubled values (see one_throw_value)
         self.doubled_values = zeros("i", _MEAN_CHUNK) if self.doubles else None
-        self.doubled_open = 0  # the open boxes Sharp Dice doubles (prepare_steps)
         self.states = bytearray(nb)  # the card's box states and points (box_values_steps)
         self.pts = zeros("H", nb)
         self.sub = bytearray(7)
@@ -135,7 +134,6 @@ class Engine(EngineTables):
         yield from self._weights(mask, up, y, fut, cost, normal, table if level == EXPERT else None)
         yield from self._fill_s(mask, y)
         self.one_throw_scale = 0
-        self.doubled_open = self.doubles & ~mask
         self.k_level, self.k_table, self.k_mask, self.k_up, self.k_y = level, table, mask, up, y
         self.key = True
 
@@ -439,7 +437,7 @@ def _doubled_into(e, start, end):
     out, nb, jb, lower_future = e.doubled_values, e.nb, e.joker_box, e.lower_future
     for i in range(end - start):
         out[i] = NEG
-    doubled = e.doubled_open >> 6
+    doubled = (e.doubles & ~e.k_mask) >> 6  # the open boxes Sharp Dice doubles
     b = 6
     while doubled:
         if doubled & 1:
