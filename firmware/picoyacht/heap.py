@@ -33,18 +33,21 @@ def forget(name):
 # the work, or draws its frame, the garbage made that pass too long; so the work's owner
 # keeps one of these small ints, and sweep() moves it on, a pass at a time:
 #     DUE --sweep--> SWEPT --the work--> LITTER --sweep--> IDLE
+# Work too long for one pass (the save: write, then commit) runs its first half at SWEPT,
+# goes to HALF, and runs its second half in the next pass, then LITTER.
 # A pass that sweeps does nothing else. An owner that cannot wait (a press to handle, the
 # board to sleep) does the work at DUE, unswept, and leaves its LITTER as it is.
 IDLE = const(0)  # nothing waits
 LITTER = const(1)  # the work is done: the next sweep collects its garbage
-DUE = const(2)  # work waits (DUE or SWEPT: >= DUE): the next sweep collects the heap first
+DUE = const(2)  # work waits (DUE, SWEPT or HALF: >= DUE): the next sweep collects the heap first
 SWEPT = const(3)  # the heap is collected: the work runs in a later pass
+HALF = const(4)  # the work's first half is done: its second half runs in the next pass
 
 
 def sweep(split):
     """The collection a split asks for, if it asks for one: DUE becomes SWEPT and LITTER
-    becomes IDLE, with gc.collect(), and the caller's pass then ends; IDLE and SWEPT come
-    back as they are, uncollected."""
+    becomes IDLE, with gc.collect(), and the caller's pass then ends; IDLE, SWEPT and HALF
+    come back as they are, uncollected."""
     if split == DUE or split == LITTER:
         gc.collect()
         return SWEPT if split == DUE else IDLE

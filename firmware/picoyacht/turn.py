@@ -10,7 +10,6 @@ Scoring goes one way: a screen calls score(box), the game scores it, and the nam
 next screen comes back (hand-over, play or game over) for App.show.
 """
 
-from micropython import const
 
 from picoyacht import heap
 from picoyacht.cues import (
@@ -28,9 +27,6 @@ from picoyacht.roller import Roller, seed_from_entropy
 from picoyacht.rules import NAME, YAHTZEE, Options
 
 _PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
-# Turn.saving past heap's states: the save's write is done and its commit (Store.commit, the
-# renames) waits for a pass of its own. Work waits, so it is >= heap.DUE; sweep leaves it.
-_COMMIT = const(4)
 
 
 class Turn:
@@ -316,10 +312,10 @@ class Turn:
             self.saving = heap.IDLE
             if self.game is not None and not self.demo and self.app.store is not None:
                 saved = self.app.write("game", self.game.snapshot())
-                self.saving = _COMMIT if saved else heap.LITTER
+                self.saving = heap.HALF if saved else heap.LITTER
             if not whole:
                 return True
-        if self.saving == _COMMIT:
+        if self.saving == heap.HALF:  # the write done: the commit's pass
             self.app.commit("game")
             self.saving = heap.LITTER
             return True
