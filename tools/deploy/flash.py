@@ -132,7 +132,7 @@ def check_compatible(board):
 
 
 # -O3: no line-number tables in the board's .mpy. They are copied into the heap on import
-# with the code they annotate; a traceback still names the file and function, and
+# with the code they annotate; a traceback still names the module and function, and
 # `make flash-src` puts the source, with line numbers, on the board for debugging.
 DEVICE_OPT = ("-O3",)
 

@@ -25,9 +25,11 @@ def compile_package(out_dir, extra_args=(), arch="host"):
     written = []
     for src in sorted((FIRMWARE / "picoyacht").glob("*.py")):
         dst = pkg / (src.stem + ".mpy")
-        # The name stored in each .mpy is picoyacht/x.py wherever the clone is: an absolute
-        # path would make the heap a game needs depend on the folder it was cloned into.
-        subprocess.run([mpy_cross(), "-march=" + arch, *extra_args, "-s", "picoyacht/" + src.name,
+        # The source name stored in each .mpy is the module's own short name, which its
+        # import interns anyway: a traceback still names the module, and no module adds a
+        # name of its own to the heap's qstr pools (a path would, and one from the clone's
+        # folder would make the heap a game needs depend on where it was cloned).
+        subprocess.run([mpy_cross(), "-march=" + arch, *extra_args, "-s", src.stem,
                         "-o", str(dst), str(src)], check=True, capture_output=True)
         written.append(dst)
     return written
