@@ -807,7 +807,8 @@ def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
     """Once a CPU's step is thought out, the heap is collected in a pass that does nothing
     else, and the step comes in a later one: left to the collector, a collection fell now
     and then in the pass of a CPU's box and its hand-over frame, which then went over its
-    budget in Maxi on the emulated Pico. Every step has one such pass before it."""
+    budget in Maxi on the emulated Pico. Every step has one such pass before it (the first,
+    one more for each import of the CPU's modules)."""
     log = []
 
     class Collector:
@@ -852,8 +853,9 @@ def test_a_cpu_step_comes_after_a_pass_that_only_collects(level):
     last = 0
     for i in stepped:
         collected = [j for j in range(last + 1, i) if "gc" in passes[j]]
-        assert len(collected) == 1
-        assert passes[collected[0]].split() == ["gc"]
+        # before the first step, each of the CPU's module imports has such a pass too
+        assert len(collected) == 1 or (not last and len(collected) > 1)
+        assert all(passes[j].split() == ["gc"] for j in collected)
         assert "gc" not in passes[i]
         last = i
 

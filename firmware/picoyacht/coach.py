@@ -275,19 +275,24 @@ class Coach:
     # ---------------------------------------------------------------- engine
     def _loading(self, game, busy, table):
         """Load the CPU's modules, then (if `table`) Expert's table, each in a pass of its
-        own that draws nothing: on the .mpy layout two imports in one pass are longer than
-        a pass may take. True until they are in."""
+        own that draws nothing, after a pass that collects the heap: on the .mpy layout two
+        imports in one pass are longer than a pass may take, and an import into a heap full
+        of garbage can find no free run long enough for its code or for MicroPython's next
+        block of names. True until they are in."""
         if self._off:
             return False
-        if self._loaded < _STRATEGY:
-            if not busy:
+        todo = self._loaded < _STRATEGY or (
+            table and self._loaded == _STRATEGY and not self._tbl_sought)
+        if todo and not busy:
+            if self._split != heap.SWEPT:
+                self._split = heap.sweep(heap.DUE)
+            elif self._loaded < _STRATEGY:
+                self._split = heap.IDLE
                 self._load()
-            return True
-        if table and self._loaded == _STRATEGY and not self._tbl_sought:
-            if not busy:
+            else:
+                self._split = heap.IDLE
                 self._table(game)
-            return True
-        return False
+        return todo
 
     def _load(self):
         """Imports the next of the CPU's modules (see _STRATEGY). If one fails the fallback

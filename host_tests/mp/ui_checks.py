@@ -514,12 +514,16 @@ def check_coach():
     print("PASS coach worst=%r given=%r" % (worst, ch.prof.totals))
 
 
-def step_noting_loads(r, app, loads):
+def step_noting_loads(r, app, loads, sweeps=None):
     """One loop pass; if it imported package modules, (their names, whether it drew a
-    frame) goes onto loads."""
+    frame) goes onto loads; `sweeps`: a list heap.sweep's collections append to, and a
+    pass that collected puts ("swept", False) onto loads."""
     before = [k for k in sys.modules if k.startswith("picoyacht.")]
     frames = app.frames
+    n = len(sweeps) if sweeps is not None else 0
     r.step()
+    if sweeps is not None and len(sweeps) > n:
+        loads.append(("swept", False))
     new = [k for k in sys.modules if k.startswith("picoyacht.") and k not in before]
     if new:
         loads.append((sorted(new), app.frames != frames))
@@ -528,8 +532,10 @@ def step_noting_loads(r, app, loads):
 def check_loading():
     """A CPU's modules (dice, engine tables, engine, strategy) and Expert's table module
     load in loop passes of their own, one module each, none of which draws: two imports in
-    one pass outran a pass while a CPU plays on the .mpy layout. Expert's table comes
-    first, while the hand-over shows: it says whether the seat plays exactly."""
+    one pass outran a pass while a CPU plays on the .mpy layout. Each import follows a pass
+    that collects the heap: on the .mpy layout, garbage left the import of a module no
+    free run long enough for the qstr pool it needed. Expert's table comes first, while
+    the hand-over shows: it says whether the seat plays exactly."""
     b, r, d, app = rig()
     for m in ("picoyacht.dice", "picoyacht.engine", "picoyacht.engine_tables",
               "picoyacht.strategy", "picoyacht.strategy_table"):
@@ -539,14 +545,28 @@ def check_loading():
     g.kinds[1] = 3  # seat 1 plays as an Expert CPU from here on
     g.roll()
     app.show(app.turn.score(policy.best_box(g)))  # its turn now
-    loads = []
-    for _ in range(5000):
-        step_noting_loads(r, app, loads)
-        if "picoyacht.strategy" in sys.modules:
-            break
-    assert [mods for mods, _ in loads] == [
-        ["picoyacht.strategy_table"], ["picoyacht.dice"], ["picoyacht.engine_tables"],
-        ["picoyacht.engine"], ["picoyacht.strategy"]], loads
+    loads, sweeps = [], []
+    sweep = heap.sweep
+
+    def noting(split):
+        if split == heap.DUE or split == heap.LITTER:
+            sweeps.append(split)
+        return sweep(split)
+
+    heap.sweep = noting
+    try:
+        for _ in range(5000):
+            step_noting_loads(r, app, loads, sweeps)
+            if "picoyacht.strategy" in sys.modules:
+                break
+    finally:
+        heap.sweep = sweep
+    got = [mods for mods, _ in loads]
+    got = got[got.index(["picoyacht.strategy_table"]):]  # (the move's save sweeps before)
+    assert got == [
+        ["picoyacht.strategy_table"], "swept", ["picoyacht.dice"], "swept",
+        ["picoyacht.engine_tables"], "swept", ["picoyacht.engine"], "swept",
+        ["picoyacht.strategy"]], loads
     assert not any(drew for _, drew in loads), loads
     print("PASS loading %r" % loads)
 
