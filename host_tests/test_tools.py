@@ -269,6 +269,29 @@ def test_a_heap_row_at_its_budget_is_one_game_at_that_heap(monkeypatch, rid, ok)
         assert "does not complete with 72 KB" in out["error"] and "MemoryError" in out["error"]
 
 
+@pytest.mark.parametrize("seats,kb", [(1, 112), (4, 235 - 24)])
+def test_an_mpy_heap_row_at_its_budget_is_one_game_at_that_heap(monkeypatch, seats, kb):
+    """On the .mpy layout `--at-budget` plays the 1-seat game at its bound and a 4-seat game
+    with the Pico's free heap (the window's top) less the spare the budget asks for, and the
+    verdict reads the spare. Control: the window's top passed through unchanged plays at
+    235."""
+    import argparse
+
+    import bench_pico
+
+    played = []
+
+    def completes(layout, rid, free, seats, sharp=False):
+        played.append((layout, free // 1024))
+        return True, None
+
+    monkeypatch.setattr(heap_budget, "completes", completes)
+    a = argparse.Namespace(at_budget=True, window=None, jobs=1, sharp=False)
+    out = bench_pico.smallest("mpy", 0, seats, (bench_pico.MPY_LO, 235, bench_pico.MPY_STEP), a)
+    assert played == [("mpy", kb)] and out == {"completes": kb}
+    assert heap_budget.verdict("mpy", 0, seats, kb, 235 * 1024)[2]
+
+
 def test_every_game_and_option_has_its_thinking_row():
     """Yahtzee under each joker rule with and without Sharp Dice, Yatzy with and without,
     and the rule sets with neither, each named as a player would. Negative control: Sharp

@@ -12,7 +12,8 @@ a player can flash:
 Parts: --only reset,play,ctrlc,cpu,heap,tables,think; --layout uf2 or mpy; --rules for the heap,
 CPU and think rows (ids or names, default all); --sharp: the frozen heap and the CPU pass rows
 with Sharp Dice;
---at-budget: one game at each frozen heap row's budget instead of a bisection. A run keeps
+--at-budget: one game at each heap row's budget instead of a bisection (on the .mpy layout,
+a 4-seat game with the Pico's free heap less the spare the budget asks for). A run keeps
 the rows of build/bench_pico.json it does not measure (--fresh drops them; --resume also
 skips those already measured at this version), writes each figure there as it comes, then
 rewrites docs/PERFORMANCE.md.
@@ -45,11 +46,10 @@ JOBS = 2  # emulator processes at a time
 OUT = perf_report.REPORT
 PARTS = ("reset", "play", "ctrlc", "cpu", "heap", "tables", "think")
 TABLE_DECISIONS = 100  # seeded decisions timed per table
-# Bisection windows (KB): (lo known to fail, hi checked first, step). A 4-seat game on the
-# .mpy layout gets up to the Pico's whole free heap.
+# Bisection windows (KB): (lo known to fail, hi checked first, step). A game on the .mpy
+# layout gets up to the Pico's whole free heap.
 UF2_WINDOW = (44, 80, 1)
 SHARP_RULES = (0, 1)  # the rule sets Sharp Dice plays in: Yahtzee, Yatzy
-MPY_ONE_SEAT = (64, 160, 4)
 MPY_LO, MPY_STEP = 96, 4
 
 
@@ -168,8 +168,9 @@ def think(uf2, rid, joker, sharp, turns):
 def smallest(layout, rid, seats, window, a):
     """The heap row's figure: the smallest KB that completes, or why it cannot say."""
     lo, hi, step = window
-    if a.at_budget and layout == "uf2":  # one game at the budget: pass or fail, no bisection
-        kb = heap_budget.uf2_budget_kb(rid)
+    if a.at_budget:  # one game at the budget: pass or fail, no bisection
+        kb = heap_budget.uf2_budget_kb(rid) if layout == "uf2" else (
+            heap_budget.MPY_ONE_SEAT_KB if seats == 1 else hi - heap_budget.MPY_SPARE_KB)
         ok, why = heap_budget.completes(layout, rid, kb * 1024, seats, sharp=a.sharp)
         return {"completes": kb} if ok else {
             "error": "does not complete with %d KB: %s" % (kb, (why or "")[-200:])}
@@ -206,7 +207,8 @@ def jobs_for(a, tables, uf2):
             free = functools.cache(lambda: heap_budget.pico_free() // 1024)  # KB, measured once
             jobs.append((fw, "repl free", lambda: free() * 1024))
             if a.seats in (0, 1) and 0 in rids:
-                jobs.append((fw, "heap 0 1", lambda: smallest("mpy", 0, 1, MPY_ONE_SEAT, a)))
+                jobs.append((fw, "heap 0 1", lambda: smallest(
+                    "mpy", 0, 1, (MPY_LO, free(), MPY_STEP), a)))
             if a.seats in (0, 4):
                 jobs += [(fw, "heap %d 4" % rid, lambda rid=rid: smallest(
                     "mpy", rid, 4, (MPY_LO, free(), MPY_STEP), a)) for rid in rids]
@@ -300,7 +302,7 @@ def main(argv=None):
     ap.add_argument("--seats", type=int, default=0, help="heap rows: 1 or 4 seats (0: both)")
     ap.add_argument("--window", help="heap rows: LO,HI KB to bisect (LO fails, HI completes)")
     ap.add_argument("--at-budget", action="store_true",
-                    help="frozen heap rows: one game at the budget's KB, not a bisection")
+                    help="heap rows: one game at the budget's KB, not a bisection")
     ap.add_argument("--sharp", action="store_true",
                     help="frozen heap and CPU pass rows: Sharp Dice on (Yahtzee and Yatzy only)")
     ap.add_argument("--jobs", type=int, default=1, help="heap rows: probes at once in each")

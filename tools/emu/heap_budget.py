@@ -8,7 +8,7 @@ set and per layout: the heap rows of docs/PERFORMANCE.md (`make bench-pico` call
 
 Layouts: "uf2" runs the frozen build/picoyacht-pico.uf2 (`make uf2`) with a /main.py harness
 (game()); "mpy" runs stock MicroPython v1.28.0 with `make flash`'s files, the package as
-.mpy in the heap, played through the buttons (tools/emu/emulator.py's probe). Either way a blocker
+.mpy in the heap, with the same harness in place of make flash's /main.py. Either way a blocker
 allocated before anything of the game leaves X bytes free, and X completes when the game
 reaches its end with no CPU engine error, fault, failed save, MemoryError or traceback.
 Every seat is an Expert CPU, and the coach judges every move. The bisection is
@@ -91,17 +91,24 @@ def rule_ids(text):
 
 
 def game(free, seats=4, rules=0, coach=0, config=None, before=(), after=(), uf2=UF2,
-         sharp=False):
-    """One all-Expert game on the .uf2 with `free` bytes of heap. `config`: a drive
-    config.py laid over the built-in; `before` and `after` it: code run at the REPL (the
-    output of each in "execs")."""
+         sharp=False, layout="uf2"):
+    """One all-Expert game with `free` bytes of heap: on the .uf2 `uf2`, or with layout "mpy"
+    on stock firmware with make flash's files. `config`: a drive config.py laid over the
+    built-in (on the .mpy layout, in place of make flash's); `before` and `after` it: code run
+    at the REPL (the output of each in "execs")."""
     steps = [{"exec": code} for code in before]
     if config is not None:
         steps.append({"put": ["/config.py", config]})
     steps += [{"exec": code} for code in after]
     steps.append({"put": ["/main.py", HARNESS.format(free=free, seats=seats, rules=rules,
                                                      coach=coach, sharp=bool(sharp))]})
-    r = emulator.run_frozen(uf2, steps, '"ev":"end"|' + FAILURE, sim_s=1800, timeout=WALL_S)
+    until = '"ev":"end"|' + FAILURE
+    if layout == "mpy":  # the product's own loop, not pico_probe's instrumented one
+        img, files = emulator.image(False, True)
+        r = emulator.run({"boot": "file", "image": str(img), "files": files, "steps": steps,
+                          "until": until, "simS": 1800}, timeout=WALL_S)
+    else:
+        r = emulator.run_frozen(uf2, steps, until, sim_s=1800, timeout=WALL_S)
     out = r.get("out", "")
     left = re.search(r"HEAP_LEFT (\d+)", out)
     fail = re.search(r".*(%s).*(\r?\n.*){0,12}" % FAILURE, out)
@@ -114,13 +121,9 @@ def game(free, seats=4, rules=0, coach=0, config=None, before=(), after=(), uf2=
 
 def completes(layout, rid, free, seats=4, coach=2, config=SAMPLING, uf2=UF2, sharp=False):
     """(whether the game completes with `free` bytes of heap, why not)."""
-    if layout == "uf2":
-        r = game(free, seats, rid, coach, config and config + "\n", uf2=uf2, sharp=sharp)
-        return r["completed"], r["failure"] or r["tail"]
-    p = emulator.probe({"players": seats, "cpus": seats, "level": 3, "rules": rid, "coach": coach,
-                    "record": 0, "sharp": int(sharp)}, free=free, timeout=WALL_S)
-    ok = p.completed and not p.faults()
-    return ok, "\n".join(p.faults()[:8]) or p.error[-600:]
+    r = game(free, seats, rid, coach, config and config + "\n", uf2=uf2, sharp=sharp,
+             layout=layout)
+    return r["completed"], r["failure"] or r["tail"]
 
 
 def smallest(layout, rid, seats=4, lo=8, hi=128, jobs=2, step=1, log=print, **kw):
@@ -214,7 +217,7 @@ def main(argv=None):
     ap.add_argument("--hi", type=int, default=128, help="KB checked first")
     ap.add_argument("--check", type=int, help="run this KB only")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--config", default=SAMPLING, help="over the pin map (.uf2 only)")
+    ap.add_argument("--config", default=SAMPLING, help="a /config.py over the built-in")
     ap.add_argument("--uf2", default=str(UF2))
     ap.add_argument("--sim", action="store_true", help="the simulator's heap figures")
     ap.add_argument("--sharp", action="store_true", help="Sharp Dice on (Yahtzee, Yatzy)")
