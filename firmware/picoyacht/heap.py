@@ -1,7 +1,7 @@
 """The heap's lifetimes: `forget` takes a module out of the heap once its work is done;
 `sweep` splits work that makes garbage over loop passes, each collection in a pass of its
-own; `collect_often` keeps the collector from leaving garbage to pile up; `locked` runs a
-call with the heap locked, and `i2c_write` lets go of that lock for one bus write.
+own; `locked` runs a call with the heap locked, and `i2c_write` lets go of that lock for
+one bus write.
 
 A core module: the CPU's search, the frames and the display driver all lock the heap
 through here, every layer drops its modules through here, and the turn's save and the
@@ -52,23 +52,6 @@ def sweep(split):
         gc.collect()
         return SWEPT if split == DUE else IDLE
     return split
-
-
-_COLLECT_EVERY = const(16384)  # bytes allocated between the collector's own runs
-
-
-def collect_often():
-    """Asks MicroPython's collector to run after every _COLLECT_EVERY bytes allocated too,
-    not only when an allocation finds no room. Left to that, garbage and the long-lived
-    objects made meanwhile (an import's code, its names) interleave through the whole
-    heap, and on the .mpy layout an import then finds no free run long enough for its code
-    or for the interpreter's next pool of names, with a third of the heap free. A pass of
-    play allocates nothing, so these runs fall where a module loads, a save is made or a
-    CPU thinks."""
-    try:
-        gc.threshold(_COLLECT_EVERY)
-    except AttributeError:  # CPython: its own collector
-        pass
 
 
 _held = 0  # 1 while locked() holds the heap: i2c_write() lets go of it for a write
