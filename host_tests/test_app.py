@@ -67,6 +67,28 @@ def test_ui_game_fits_in_64k_beyond_its_code(buttons):
     assert "\nOK " in r.stdout, r.stdout
 
 
+def test_the_collector_runs_every_so_many_bytes():
+    """The Runner has MicroPython's collector run after every so many bytes allocated
+    (heap.collect_often), not only when an allocation finds no room: left to that, an
+    import's code and names interleave with garbage through the heap, and on the emulated
+    Pico's .mpy layout a game stopped for want of one free run long enough for the
+    interpreter's next pool of names, with a third of its heap free. (The coach turns it
+    off once its modules are in: ui_checks' loading check.) Breaks if the Runner stops
+    asking."""
+    code = ("import gc\n"
+            "from board_sim import FULL, HeadlessBoard\n"
+            "from picoyacht import app as A\n"
+            "print('BEFORE', gc.threshold())\n"
+            "A.Runner(HeadlessBoard(FULL))\n"
+            "print('AFTER', gc.threshold())\n")
+    out = mpy_run.run(code, [_compiled()], "256k", timeout=300)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    got = dict(ln.split() for ln in out.stdout.splitlines()
+               if ln.split()[:1] in (["BEFORE"], ["AFTER"]))
+    assert int(got["BEFORE"]) == -1, got  # the interpreter's default: only when full
+    assert 0 < int(got["AFTER"]) <= 64 * 1024, got
+
+
 # The modules only a game needs, imported by its first adopt() and not by the boot.
 GAME_ONLY = ("picoyacht.coach", "picoyacht.gamelog", "picoyacht.labels")
 

@@ -24,7 +24,7 @@ from picoyacht import power
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
 from picoyacht.cues import NOTE_KEY, NOTE_TIMED
 from picoyacht.debounce import PRESS, RELEASE
-from picoyacht.heap import DUE, forget, locked
+from picoyacht.heap import DUE, collect_often, forget, locked
 from picoyacht.saves import Records, SaveState, Settings, resumable
 from picoyacht.screens import Canvas, Note
 from picoyacht.ticks import ticks_diff
@@ -526,6 +526,7 @@ class Runner:
     def __init__(self, board, app=None):
         from picoyacht.debounce import Debouncer
 
+        collect_often(True)
         self.board = board
         self.deb = Debouncer(NBUTTONS, repeat_mask=(1 << B_UP) | (1 << B_DOWN))
         now = board.ticks_ms()

@@ -163,6 +163,7 @@ class Coach:
         self._rng = Roller(game.seed ^ 0x2545F49)
         self._think = None
         self._easy_pos = -1
+        heap.collect_often(False)  # a game: the loop's sweeps collect, in passes of their own
 
     # ---------------------------------------------------------------- pacing
     def wait(self, now):
@@ -274,23 +275,19 @@ class Coach:
 
     # ---------------------------------------------------------------- engine
     def _loading(self, game, busy, table):
-        """Load the CPU's modules, then (if `table`) Expert's table, each in a pass of its
-        own that draws nothing, after a pass that collects the heap: on the .mpy layout two
-        imports in one pass are longer than a pass may take, and an import into a heap full
-        of garbage can find no free run long enough for its code or for MicroPython's next
-        block of names. True until they are in."""
+        """Load the CPU's modules, then (if `table`) Expert's table, each in a drawless pass
+        of its own after one that collects: on the .mpy layout two imports outrun a pass, and
+        one amid garbage may find no free run for its code or the next pool of names."""
         if self._off:
             return False
         todo = self._loaded < _STRATEGY or (
             table and self._loaded == _STRATEGY and not self._tbl_sought)
         if todo and not busy:
-            if self._split != heap.SWEPT:
-                self._split = heap.sweep(heap.DUE)
-            elif self._loaded < _STRATEGY:
-                self._split = heap.IDLE
+            swept = self._split == heap.SWEPT
+            self._split = heap.IDLE if swept else heap.sweep(heap.DUE)
+            if swept and self._loaded < _STRATEGY:
                 self._load()
-            else:
-                self._split = heap.IDLE
+            elif swept:
                 self._table(game)
         return todo
 
@@ -315,6 +312,8 @@ class Coach:
     def release(self, lend=False):
         """The game is over, or a save found no room: the search's arrays go (`lend`: one)."""
         self._think = None  # (a search under way holds the engine too)
+        if not lend:
+            heap.collect_often(True)  # the game is over: the next imports are the next one's
         if self._st is not None and not (lend and self._st.lend()):
             self._st.release()
 

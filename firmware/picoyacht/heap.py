@@ -1,7 +1,7 @@
 """The heap's lifetimes: `forget` takes a module out of the heap once its work is done;
 `sweep` splits work that makes garbage over loop passes, each collection in a pass of its
-own; `locked` runs a call with the heap locked, and `i2c_write` lets go of that lock for
-one bus write.
+own; `collect_often` keeps the collector from leaving garbage to pile up; `locked` runs a
+call with the heap locked, and `i2c_write` lets go of that lock for one bus write.
 
 A core module: the CPU's search, the frames and the display driver all lock the heap
 through here, every layer drops its modules through here, and the turn's save and the
@@ -52,6 +52,24 @@ def sweep(split):
         gc.collect()
         return SWEPT if split == DUE else IDLE
     return split
+
+
+_COLLECT_EVERY = const(32768)  # bytes allocated between the collector's own runs
+
+
+def collect_often(on):
+    """on: asks MicroPython's collector to run after every _COLLECT_EVERY bytes allocated
+    too, not only when an allocation finds no room; off: only then. Left until the heap is
+    full, the garbage of a run of imports and the code and names they keep interleave
+    through the whole heap, and on the .mpy layout a later import then finds no free run
+    long enough for its code or for the interpreter's next pool of names, with a third of
+    the heap free. It is on from the Runner's start until a game's CPU modules are in: from
+    there the loop collects in passes of its own (sweep), and a collection the collector
+    chose would fall inside a pass with a budget."""
+    try:
+        gc.threshold(_COLLECT_EVERY if on else -1)
+    except AttributeError:  # CPython: its own collector
+        pass
 
 
 _held = 0  # 1 while locked() holds the heap: i2c_write() lets go of it for a write

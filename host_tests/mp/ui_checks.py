@@ -540,6 +540,7 @@ def check_loading():
     for m in ("picoyacht.dice", "picoyacht.engine", "picoyacht.engine_tables",
               "picoyacht.strategy", "picoyacht.strategy_table"):
         sys.modules.pop(m, None)
+    assert gc.threshold() > 0  # between games the collector runs often (collect_often)
     new_game(d, app, 2, human_all=True)
     g = app.turn.game
     g.kinds[1] = 3  # seat 1 plays as an Expert CPU from here on
@@ -568,6 +569,9 @@ def check_loading():
         ["picoyacht.engine_tables"], "swept", ["picoyacht.engine"], "swept",
         ["picoyacht.strategy"]], loads
     assert not any(drew for _, drew in loads), loads
+    assert gc.threshold() == -1  # in a game, only in the loop's own passes
+    app.turn.coach.release()  # the game's end
+    assert gc.threshold() > 0
     print("PASS loading %r" % loads)
 
 
