@@ -63,9 +63,9 @@ def collect_often(on):
     full, the garbage of a run of imports and the code and names they keep interleave
     through the whole heap, and on the .mpy layout a later import then finds no free run
     long enough for its code or for the interpreter's next pool of names, with a third of
-    the heap free. It is on from the Runner's start until a game's CPU modules are in: from
-    there the loop collects in passes of its own (sweep), and a collection the collector
-    chose would fall inside a pass with a budget."""
+    the heap free. It is on from the Runner's start and between games (the title, setup,
+    the results); in a game the loop collects in passes of its own (sweep), and
+    a collection the collector chose would fall inside a pass with a budget."""
     try:
         gc.threshold(_COLLECT_EVERY if on else -1)
     except AttributeError:  # CPython: its own collector
