@@ -124,7 +124,7 @@ def test_title_comes_up_without_the_game_modules():
 
 @pytest.mark.parametrize("check", ["alloc", "alloc_casino", "alloc_help", "resume", "corrupt",
                                    "full_flash", "idle", "anim", "display_dead", "diag", "demo",
-                                   "coach", "frame_first", "loading", "preload",
+                                   "coach", "frame_first", "loading", "loading_normal", "preload",
                                    "first_save"])
 def test_behaviour(check):
     r = run("ui_checks", [check], CHECKS_HEAP)

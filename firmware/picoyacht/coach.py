@@ -12,6 +12,7 @@ frame.
 """
 
 import gc
+import sys
 
 from micropython import const
 
@@ -49,6 +50,19 @@ def _import_cpu_module(n):
 
         return strategy
     return None
+
+
+def _table_module_in():
+    """Imports Expert's table module unless it is in: False when the import was this
+    pass's work (the table is read in a later one; the two together outran a pass on the
+    .mpy layout). A module that will not import is left for the read to report."""
+    if "picoyacht.strategy_table" in sys.modules:
+        return True
+    try:
+        from picoyacht import strategy_table  # noqa: F401
+    except (ImportError, MemoryError):
+        return True
+    return False
 
 
 def position(game):
@@ -287,7 +301,7 @@ class Coach:
             self._split = heap.IDLE if swept else heap.sweep(heap.DUE)
             if swept and self._loaded < _STRATEGY:
                 self._load()
-            elif swept:
+            elif swept and _table_module_in():
                 self._table(game)
         return todo
 

@@ -575,6 +575,49 @@ def check_loading():
     print("PASS loading %r" % loads)
 
 
+def check_loading_normal():
+    """A Normal CPU (the coach judges it by Expert's table) loads the table after its
+    modules: the table's module in a pass of its own, after a collecting pass, and the
+    table read in another after one more: together they outran a pass while a CPU plays
+    on the .mpy layout."""
+    b, r, d, app = rig()
+    for m in ("picoyacht.dice", "picoyacht.engine", "picoyacht.engine_tables",
+              "picoyacht.strategy", "picoyacht.strategy_table"):
+        sys.modules.pop(m, None)
+    new_game(d, app, 2, human_all=True)
+    g = app.turn.game
+    g.kinds[1] = 2  # seat 1 plays as a Normal CPU from here on
+    g.roll()
+    app.show(app.turn.score(policy.best_box(g)))
+    loads, sweeps = [], []
+    sweep = heap.sweep
+
+    def noting(split):
+        if split == heap.DUE or split == heap.LITTER:
+            sweeps.append(split)
+        return sweep(split)
+
+    heap.sweep = noting
+    read_with_import = None  # whether the pass that imported the table's module read it
+    try:
+        for _ in range(5000):
+            had = "picoyacht.strategy_table" in sys.modules
+            step_noting_loads(r, app, loads, sweeps)
+            if not had and "picoyacht.strategy_table" in sys.modules:
+                read_with_import = app.turn.coach._tbl_sought
+            if "picoyacht.strategy_table" in sys.modules and len(loads) > 12:
+                break  # (the rig has no tables: the read finds none, and Normal estimates)
+    finally:
+        heap.sweep = sweep
+    assert read_with_import is False, loads
+    got = [mods for mods, _ in loads]
+    got = got[got.index(["picoyacht.strategy"]):]
+    assert got[:4] == [["picoyacht.strategy"], "swept", ["picoyacht.strategy_table"],
+                       "swept"], loads
+    assert not any(drew for _, drew in loads), loads
+    print("PASS loading_normal %r" % loads)
+
+
 def check_first_save():
     """A new game's first save, in the pass after its first frame, loads no module: the
     save's format comes with the game's start (Turn.start), so that pass only writes (the
