@@ -120,8 +120,8 @@ class Turn:
                            Options(), 0, True)
 
     def quit(self):
-        """Quit to the title: a demo ends there; a real game stays, to resume, and is saved
-        with its holds as they are now."""
+        """To the title: a demo ends; a game stays, saved with its holds, to resume."""
+        heap.collect_often(True)  # between games again
         if self.demo:
             self.game = None
             self.demo = False

@@ -572,6 +572,9 @@ def check_loading():
     assert gc.threshold() == -1  # in a game, only in the loop's own passes
     app.turn.coach.release()  # the game's end
     assert gc.threshold() > 0
+    heap.collect_often(False)
+    app.turn.quit()  # or a quit to the title, the game kept to resume
+    assert gc.threshold() > 0
     print("PASS loading %r" % loads)
 
 
