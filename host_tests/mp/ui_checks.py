@@ -529,13 +529,9 @@ def step_noting_loads(r, app, loads, sweeps=None):
         loads.append((sorted(new), app.frames != frames))
 
 
-def check_loading():
-    """A CPU's modules (dice, engine tables, engine, strategy) and Expert's table module
-    load in loop passes of their own, one module each, none of which draws: two imports in
-    one pass outran a pass while a CPU plays on the .mpy layout. Each import follows a pass
-    that collects the heap: on the .mpy layout, garbage left the import of a module no
-    free run long enough for the qstr pool it needed. Expert's table comes first, while
-    the hand-over shows: it says whether the seat plays exactly."""
+def cpu_seat_turn(kind):
+    """A 2-seat game whose seat 1 now plays as a CPU of `kind`, its turn come, with the CPU's
+    modules out of the heap: (runner, app)."""
     b, r, d, app = rig()
     for m in ("picoyacht.dice", "picoyacht.engine", "picoyacht.engine_tables",
               "picoyacht.strategy", "picoyacht.strategy_table"):
@@ -543,9 +539,15 @@ def check_loading():
     assert gc.threshold() > 0  # between games the collector runs often (collect_often)
     new_game(d, app, 2, human_all=True)
     g = app.turn.game
-    g.kinds[1] = 3  # seat 1 plays as an Expert CPU from here on
+    g.kinds[1] = kind
     g.roll()
     app.show(app.turn.score(policy.best_box(g)))  # its turn now
+    return r, app
+
+
+def steps_noting_loads(r, app, done):
+    """Loop passes (step_noting_loads, with heap.sweep's collections noted as "swept")
+    until done(loads); the loads."""
     loads, sweeps = [], []
     sweep = heap.sweep
 
@@ -558,10 +560,22 @@ def check_loading():
     try:
         for _ in range(5000):
             step_noting_loads(r, app, loads, sweeps)
-            if "picoyacht.strategy" in sys.modules:
+            if done(loads):
                 break
     finally:
         heap.sweep = sweep
+    return loads
+
+
+def check_loading():
+    """A CPU's modules (dice, engine tables, engine, strategy) and Expert's table module
+    load in loop passes of their own, one module each, none of which draws: two imports in
+    one pass outran a pass while a CPU plays on the .mpy layout. Each import follows a pass
+    that collects the heap: on the .mpy layout, garbage left the import of a module no
+    free run long enough for the qstr pool it needed. Expert's table comes first, while
+    the hand-over shows: it says whether the seat plays exactly."""
+    r, app = cpu_seat_turn(3)  # an Expert
+    loads = steps_noting_loads(r, app, lambda loads: "picoyacht.strategy" in sys.modules)
     got = [mods for mods, _ in loads]
     got = got[got.index(["picoyacht.strategy_table"]):]  # (the move's save sweeps before)
     assert got == [
@@ -583,36 +597,17 @@ def check_loading_normal():
     modules: the table's module in a pass of its own, after a collecting pass, and the
     table read in another after one more: together they outran a pass while a CPU plays
     on the .mpy layout."""
-    b, r, d, app = rig()
-    for m in ("picoyacht.dice", "picoyacht.engine", "picoyacht.engine_tables",
-              "picoyacht.strategy", "picoyacht.strategy_table"):
-        sys.modules.pop(m, None)
-    new_game(d, app, 2, human_all=True)
-    g = app.turn.game
-    g.kinds[1] = 2  # seat 1 plays as a Normal CPU from here on
-    g.roll()
-    app.show(app.turn.score(policy.best_box(g)))
-    loads, sweeps = [], []
-    sweep = heap.sweep
+    r, app = cpu_seat_turn(2)  # a Normal
+    read_with_import = []  # whether the pass that imported the table's module read it
 
-    def noting(split):
-        if split == heap.DUE or split == heap.LITTER:
-            sweeps.append(split)
-        return sweep(split)
+    def done(loads):
+        if not read_with_import and "picoyacht.strategy_table" in sys.modules:
+            read_with_import.append(app.turn.coach._tbl_sought)
+        # (the rig has no tables: the read finds none, and Normal estimates)
+        return bool(read_with_import) and len(loads) > 12
 
-    heap.sweep = noting
-    read_with_import = None  # whether the pass that imported the table's module read it
-    try:
-        for _ in range(5000):
-            had = "picoyacht.strategy_table" in sys.modules
-            step_noting_loads(r, app, loads, sweeps)
-            if not had and "picoyacht.strategy_table" in sys.modules:
-                read_with_import = app.turn.coach._tbl_sought
-            if "picoyacht.strategy_table" in sys.modules and len(loads) > 12:
-                break  # (the rig has no tables: the read finds none, and Normal estimates)
-    finally:
-        heap.sweep = sweep
-    assert read_with_import is False, loads
+    loads = steps_noting_loads(r, app, done)
+    assert read_with_import == [False], loads
     got = [mods for mods, _ in loads]
     got = got[got.index(["picoyacht.strategy"]):]
     assert got[:4] == [["picoyacht.strategy"], "swept", ["picoyacht.strategy_table"],
