@@ -125,7 +125,8 @@ def test_title_comes_up_without_the_game_modules():
 @pytest.mark.parametrize("check", ["alloc", "alloc_casino", "alloc_help", "resume", "corrupt",
                                    "full_flash", "idle", "anim", "display_dead", "diag", "demo",
                                    "coach", "frame_first", "loading", "loading_normal", "preload",
-                                   "first_save"])
+                                   "first_save", "cpu_frame_after_save",
+                                   "release_keeps_the_split"])
 def test_behaviour(check):
     r = run("ui_checks", [check], CHECKS_HEAP)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]

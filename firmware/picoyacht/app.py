@@ -24,7 +24,7 @@ from picoyacht import power
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
 from picoyacht.cues import NOTE_KEY, NOTE_TIMED
 from picoyacht.debounce import PRESS, RELEASE
-from picoyacht.heap import DUE, collect_often, forget, locked
+from picoyacht.heap import DUE, IDLE, collect_often, forget, locked
 from picoyacht.saves import Records, SaveState, Settings, resumable
 from picoyacht.screens import Canvas, Note
 from picoyacht.ticks import ticks_diff
@@ -290,8 +290,8 @@ class App:
 
     # ---------------------------------------------------------------- events and time
     def event(self, ev, now):
-        """One debounced event (kind << 4 | button) at time now."""
-        self.turn.after_move(True)
+        """One debounced event (kind << 4 | button) at time now. The last move's save
+        comes first, whole, unless the event is a release, which moves no game."""
         self.now = now
         kind = ev >> 4
         btn = ev & 15
@@ -302,6 +302,7 @@ class App:
             elif self.power == AWAKE:
                 self.screen.release(btn)
             return
+        self.turn.after_move(True)
         if self.swallow & bit:
             return  # LONG/REPEAT of the press that woke the screen
         if self.power != AWAKE:
@@ -558,10 +559,15 @@ class Runner:
                 app.fault(e)
             ev = deb.get()
         try:
+            quiet = app.turn.saving == IDLE
             app.tick(now)
             if app.screen.NAME == "diag":
                 self._diag(now)
-            app.render()
+            # A move the loop made by itself (a CPU's) is drawn after its save: its pass
+            # already holds the search and the scoring, and with the next screen's whole
+            # frame as well it outran a pass. A player's move is drawn in its own pass.
+            if not (quiet and app.turn.saving == DUE):
+                app.render()
             self.power.step(app, app.power != AWAKE, now)
         except Exception as e:
             app.fault(e)

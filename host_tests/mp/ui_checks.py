@@ -707,6 +707,52 @@ def check_preload():
     print("PASS preload")
 
 
+def check_cpu_frame_after_save():
+    """A CPU's box is drawn after its save: the pass that runs the CPU's step and scores
+    draws nothing (with the next screen's whole frame as well, it outran a pass on the .mpy
+    layout), the save's passes follow, drawing nothing, and then the hand-over's frame."""
+    fs = FakeFs()
+    b, r, d, app = rig(FULL, Store(fs, "/saves"))
+    new_game(d, app, 2)
+    g = app.turn.game
+    g.kinds[1] = 1  # an Easy CPU: no search to load
+    g.roll()
+    app.show(app.turn.score(policy.best_box(g)))  # its turn now
+    for _ in range(5000):
+        frames, renames = app.frames, fs.counts.get("rename", 0)
+        r.step()
+        if g.current == 0:
+            break
+    assert g.current == 0, "the CPU did not score"
+    assert app.frames == frames, "the CPU's box was drawn in the pass that scored it"
+    passes = 0
+    while app.frames == frames and passes < 8:
+        r.step()
+        passes += 1
+    assert app.frames == frames + 1, "no frame after the CPU's box"
+    assert fs.counts.get("rename", 0) > renames, "drawn before the box's save"
+    assert app.screen.NAME == "handover" and bytes(b.i2c.ram) == bytes(app.panel.disp.buffer)
+    print("PASS cpu_frame_after_save passes=%d" % passes)
+
+
+def check_release_keeps_the_split():
+    """A button let go moves no game: the last move's save stays split over its passes. A
+    press is handled after that save, whole (it may move the game on)."""
+    from picoyacht.debounce import PRESS, RELEASE
+
+    fs = FakeFs()
+    b, r, d, app = rig(FULL, Store(fs, "/saves"))
+    new_game(d, app, 1)
+    app.turn.roll()  # a move: its save is due in the passes after its frame
+    assert app.turn.saving == heap.DUE
+    opened = fs.counts.get("open_w", 0)
+    app.event(RELEASE << 4 | K.B_DOWN, b.ticks_ms())
+    assert app.turn.saving == heap.DUE and fs.counts.get("open_w", 0) == opened
+    app.event(PRESS << 4 | K.B_DOWN, b.ticks_ms())
+    assert app.turn.saving < heap.DUE and fs.counts.get("open_w", 0) > opened
+    print("PASS release_keeps_the_split")
+
+
 def main(argv):
     name = argv[0]
     if name == "mash":
