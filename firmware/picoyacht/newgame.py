@@ -41,6 +41,7 @@ class Setup(Choice):
     NAME = "setup"
     page = 0
     tabled = True  # Expert's table is there for the chosen rule set
+    tabled_for = -1  # the rule set and options `tabled` answers (table_key)
 
     def __init__(self, app):
         Choice.__init__(self, app)
@@ -51,6 +52,7 @@ class Setup(Choice):
     def enter(self):
         self.sel = 0
         self.page = 0
+        self.tabled_for = -1  # the tables are looked for again each time setup opens
         self.refresh()
 
     def refresh(self):
@@ -76,10 +78,13 @@ class Setup(Choice):
         items.append(R_SOUND)
         items.append(R_START)
         self.items = items
-        for k in range(s.nplayers):
-            if s.kinds[k] == CPU_EXPERT:
-                self.tabled = table_available(s)
-                break
+        key = table_key(s)
+        if key != self.tabled_for:  # (on the .mpy layout each look is an import)
+            for k in range(s.nplayers):
+                if s.kinds[k] == CPU_EXPERT:
+                    self.tabled = table_available(s)
+                    self.tabled_for = key
+                    break
         if self.sel >= len(items):
             self.sel = len(items) - 1
 
@@ -214,6 +219,13 @@ class Setup(Choice):
         s = self.app.settings
         return (R_KIND <= code < R_NAME and s.kinds[code - R_KIND] == CPU_EXPERT
                 and not self.tabled)
+
+
+def table_key(s):
+    """A small int naming what picks Expert's table: the rule set, joker rule and Sharp
+    Dice. A press that changes none of them (players, names, coach) looks for no table."""
+    o = s.options
+    return (s.rid * 4 + o.joker) * 2 + (1 if RULESETS[s.rid].sharp and o.sharp else 0)
 
 
 def table_available(s):

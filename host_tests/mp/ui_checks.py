@@ -753,6 +753,40 @@ def check_release_keeps_the_split():
     print("PASS release_keeps_the_split")
 
 
+def check_setup_looks_for_tables():
+    """Setup looks for Expert's table (an import on the .mpy layout, a 36 ms press) when it
+    opens and when the rule set, joker rule or Sharp Dice change; not on the other presses."""
+    from picoyacht import newgame
+
+    b, r, d, app = rig()
+    while app.screen.items[app.screen.sel] != menus.T_NEW:
+        d.press(K.B_DOWN)
+    d.press(K.B_OK)
+    assert app.screen.NAME == "setup"
+    looks = []
+    look = newgame.table_available
+
+    def counting(s):
+        looks.append(s.rid)
+        return look(s)
+
+    newgame.table_available = counting
+    try:
+        s = app.settings
+        while s.kinds[0] != newgame.CPU_EXPERT:
+            d.pick(newgame.R_KIND)
+        assert len(looks) == 1, looks  # the first Expert seat
+        d.pick(newgame.R_PLAYERS)
+        d.pick(newgame.R_COACH)
+        d.pick(newgame.R_KIND + 1)
+        assert len(looks) == 1, looks
+        d.pick(newgame.R_RULES)
+        assert looks[1:] == [s.rid], looks
+    finally:
+        newgame.table_available = look
+    print("PASS setup_looks_for_tables")
+
+
 def main(argv):
     name = argv[0]
     if name == "mash":
