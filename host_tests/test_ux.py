@@ -581,6 +581,29 @@ def test_a_cpu_without_the_search_says_so(monkeypatch):
     assert any('"ev":"cpu_error"' in line for line in r.board.lines)
 
 
+def test_a_table_out_of_heap_is_read_again_later(monkeypatch):
+    """Expert's table that found no heap is not given up for the game (Expert would then
+    estimate to its end): the log says so, the fallback plays a few steps, and the table
+    is read again."""
+    from picoyacht import strategy_table
+
+    reads = []
+    load = strategy_table.load
+
+    def short_once(game, *dirs):
+        reads.append(game.turn)
+        if len(reads) == 1:
+            raise MemoryError("no heap for the table")
+        return load(game, *dirs)
+
+    monkeypatch.setattr(strategy_table, "load", short_once)
+    r = Rig()
+    g = r.new_game((3,))
+    r.d.run_ms(20000)
+    assert any('"ev":"cpu_error"' in line and "MemoryError" in line for line in r.board.lines)
+    assert len(reads) == 2 and g.turn, reads
+
+
 def test_scores_table_names_are_whole_when_there_is_room():
     r = Rig()
     r.app.settings.names[1] = "Beatrice"

@@ -157,8 +157,7 @@ class Coach:
         self._rng = None
         self._split = heap.IDLE  # SWEPT: the heap was collected for the step thought out
         self._think = None  # strategy.Thinking for the position below
-        self._pos = -1
-        self._mask = -1
+        self._pos = self._mask = -1
         self._human = False  # the thinking is the hint for a human seat
         self._off = 0  # CPU steps the fallback still plays after an engine error
         self.plain = False  # the last CPU step or hint was the fallback's: the screen says so
@@ -219,11 +218,9 @@ class Coach:
 
     def _current(self, game, human):
         """The Thinking for this position, boxes and seat kind, or None (it is stale)."""
-        t = self._think
-        if (t is None or self._pos != position(game) or self._mask != game.filled[game.current]
-                or self._human != human):
-            return None
-        return t
+        fresh = (self._pos == position(game) and self._mask == game.filled[game.current]
+                 and self._human == human)
+        return self._think if fresh else None
 
     def _thinking(self, game, human):
         """The Thinking for this moment (started anew when the position moved on), one
@@ -332,13 +329,16 @@ class Coach:
             self._st.release()
 
     def _table(self, game):
-        if not self._tbl_sought:
+        if not self._tbl_sought and not self._off:
             self._tbl_sought = True
             try:
                 from picoyacht import strategy_table
 
                 self._tbl = strategy_table.load(game)
-            except Exception:
+            except MemoryError as e:  # as the engine's: the fallback, then a later try
+                self._tbl_sought = False
+                self._broken(e)
+            except Exception:  # none for these rules, or a damaged file: the estimate
                 pass
         return self._tbl
 
