@@ -290,8 +290,9 @@ class App:
 
     # ---------------------------------------------------------------- events and time
     def event(self, ev, now):
-        """One debounced event (kind << 4 | button) at time now. The last move's save
-        comes first, whole, unless the event is a release, which moves no game."""
+        """One debounced event (kind << 4 | button) at time now. A save still due is
+        finished first, whole: a release's too, so the next press's pass has none to do."""
+        self.turn.after_move(True)
         self.now = now
         kind = ev >> 4
         btn = ev & 15
@@ -302,7 +303,6 @@ class App:
             elif self.power == AWAKE:
                 self.screen.release(btn)
             return
-        self.turn.after_move(True)
         if self.swallow & bit:
             return  # LONG/REPEAT of the press that woke the screen
         if self.power != AWAKE:

@@ -735,24 +735,6 @@ def check_cpu_frame_after_save():
     print("PASS cpu_frame_after_save passes=%d" % passes)
 
 
-def check_release_keeps_the_split():
-    """A button let go moves no game: the last move's save stays split over its passes. A
-    press is handled after that save, whole (it may move the game on)."""
-    from picoyacht.debounce import PRESS, RELEASE
-
-    fs = FakeFs()
-    b, r, d, app = rig(FULL, Store(fs, "/saves"))
-    new_game(d, app, 1)
-    app.turn.roll()  # a move: its save is due in the passes after its frame
-    assert app.turn.saving == heap.DUE
-    opened = fs.counts.get("open_w", 0)
-    app.event(RELEASE << 4 | K.B_DOWN, b.ticks_ms())
-    assert app.turn.saving == heap.DUE and fs.counts.get("open_w", 0) == opened
-    app.event(PRESS << 4 | K.B_DOWN, b.ticks_ms())
-    assert app.turn.saving < heap.DUE and fs.counts.get("open_w", 0) > opened
-    print("PASS release_keeps_the_split")
-
-
 def check_setup_looks_for_tables():
     """Setup looks for Expert's table (an import on the .mpy layout, a 36 ms press) when it
     opens and when the rule set, joker rule or Sharp Dice change; not on the other presses."""
