@@ -67,6 +67,14 @@ def test_ui_game_fits_in_64k_beyond_its_code(buttons):
     assert "\nOK " in r.stdout, r.stdout
 
 
+def printed(code):
+    """Run `code` on the unix port beside the compiled package: each line it printed, as
+    {its first word: the words after it}."""
+    out = mpy_run.run(code, [_compiled()], "256k", timeout=300)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    return {ln.split()[0]: ln.split()[1:] for ln in out.stdout.splitlines() if ln.split()}
+
+
 def test_the_collector_runs_every_so_many_bytes():
     """The Runner has MicroPython's collector run after every so many bytes allocated
     (heap.collect_often), not only when an allocation finds no room: left to that, an
@@ -81,12 +89,9 @@ def test_the_collector_runs_every_so_many_bytes():
             "print('BEFORE', gc.threshold())\n"
             "A.Runner(HeadlessBoard(FULL))\n"
             "print('AFTER', gc.threshold())\n")
-    out = mpy_run.run(code, [_compiled()], "256k", timeout=300)
-    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
-    got = dict(ln.split() for ln in out.stdout.splitlines()
-               if ln.split()[:1] in (["BEFORE"], ["AFTER"]))
-    assert int(got["BEFORE"]) == -1, got  # the interpreter's default: only when full
-    assert 0 < int(got["AFTER"]) <= 64 * 1024, got
+    got = printed(code)
+    assert int(got["BEFORE"][0]) == -1, got  # the interpreter's default: only when full
+    assert 0 < int(got["AFTER"][0]) <= 64 * 1024, got
 
 
 # The modules only a game needs, imported by its first adopt() and not by the boot.
@@ -112,9 +117,7 @@ def test_title_comes_up_without_the_game_modules():
         "import ui_checks\n"
         "ui_checks.new_game(d, r.app, 1)\n"
         "print('GAME', r.app.screen.NAME, loaded())\n")
-    out = mpy_run.run(code, [_compiled()], "256k", timeout=300)
-    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
-    lines = {ln.split()[0]: ln.split()[1:] for ln in out.stdout.splitlines()}
+    lines = printed(code)
     name, frames, *boot = lines["TITLE"]
     assert name == "title" and int(frames) >= 1, lines
     assert [m for m in GAME_ONLY if m in boot] == [], boot
