@@ -529,10 +529,10 @@ def step_noting_loads(r, app, loads, sweeps=None):
         loads.append((sorted(new), app.frames != frames))
 
 
-def cpu_seat_turn(kind):
+def cpu_seat_turn(kind, store=None):
     """A 2-seat game whose seat 1 now plays as a CPU of `kind`, its turn come, with the CPU's
-    modules out of the heap: (runner, app)."""
-    b, r, d, app = rig()
+    modules out of the heap: (board, runner, app)."""
+    b, r, d, app = rig(FULL, store)
     for m in ("picoyacht.dice", "picoyacht.engine", "picoyacht.engine_tables",
               "picoyacht.strategy", "picoyacht.strategy_table"):
         sys.modules.pop(m, None)
@@ -542,7 +542,7 @@ def cpu_seat_turn(kind):
     g.kinds[1] = kind
     g.roll()
     app.show(app.turn.score(policy.best_box(g)))  # its turn now
-    return r, app
+    return b, r, app
 
 
 def steps_noting_loads(r, app, done):
@@ -574,7 +574,7 @@ def check_loading():
     that collects the heap: on the .mpy layout, garbage left the import of a module no
     free run long enough for the qstr pool it needed. Expert's table comes first, while
     the hand-over shows: it says whether the seat plays exactly."""
-    r, app = cpu_seat_turn(3)  # an Expert
+    _, r, app = cpu_seat_turn(3)  # an Expert
     loads = steps_noting_loads(r, app, lambda loads: "picoyacht.strategy" in sys.modules)
     got = [mods for mods, _ in loads]
     got = got[got.index(["picoyacht.strategy_table"]):]  # (the move's save sweeps before)
@@ -597,7 +597,7 @@ def check_loading_normal():
     modules: the table's module in a pass of its own, after a collecting pass, and the
     table read in another after one more: together they outran a pass while a CPU plays
     on the .mpy layout."""
-    r, app = cpu_seat_turn(2)  # a Normal
+    _, r, app = cpu_seat_turn(2)  # a Normal
     read_with_import = []  # whether the pass that imported the table's module read it
 
     def done(loads):
@@ -712,12 +712,8 @@ def check_cpu_frame_after_save():
     draws nothing (with the next screen's whole frame as well, it outran a pass on the .mpy
     layout), the save's passes follow, drawing nothing, and then the hand-over's frame."""
     fs = FakeFs()
-    b, r, d, app = rig(FULL, Store(fs, "/saves"))
-    new_game(d, app, 2)
+    b, r, app = cpu_seat_turn(1, Store(fs, "/saves"))  # an Easy: no search to think out
     g = app.turn.game
-    g.kinds[1] = 1  # an Easy CPU: no search to load
-    g.roll()
-    app.show(app.turn.score(policy.best_box(g)))  # its turn now
     for _ in range(5000):
         frames, renames = app.frames, fs.counts.get("rename", 0)
         r.step()
