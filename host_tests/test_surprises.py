@@ -517,15 +517,15 @@ def test_game_over_lets_go_of_the_engine_before_the_records_save(monkeypatch):
     _run_until(r, lambda: g.current == 1)
     engine = weakref.ref(strategy.run(strategy.engine_steps(g)))  # the one it played with
     held = []
-    save = r.app.save
+    write = r.app.write
 
     def watch(kind, payload):
         if kind == "records":
             gc.collect()
             held.append(engine() is not None)
-        return save(kind, payload)
+        return write(kind, payload)
 
-    monkeypatch.setattr(r.app, "save", watch)
+    monkeypatch.setattr(r.app, "write", watch)
     _to_game_over(r)
     assert held == [False]
     assert strategy.run(strategy.engine_steps(g)) is not None  # built anew when asked

@@ -3,7 +3,7 @@
 tip in a solo game, the words on screen, and setup's two-way values and Start row."""
 
 import pytest
-from board_sim import FOUR, FULL, Driver, HeadlessBoard
+from board_sim import FOUR, FULL, Driver, HeadlessBoard, finish
 from records_files import records_v3
 
 from picoyacht import app as A
@@ -407,14 +407,6 @@ def numbers(app, method):
     return got
 
 
-def finish(app):
-    g = app.turn.game
-    while not g.over:
-        if not g.rolls_used:
-            g.roll()
-        app.show(app.turn.score(best_box(g)))
-
-
 def test_game_over_solo_says_no_winner_and_labels_its_columns():
     r = Rig()
     r.new_game()
@@ -517,6 +509,7 @@ def test_ratings_name_every_box_and_add_up_to_the_total(rid):
         if b < 6:
             g.dice[:] = bytes([b + 1] * len(g.dice))
         r.app.show(r.app.turn.score(b if b < 6 else best_box(g)))
+    r.d.run_ms(100)  # the end's passes: the records on flash, then the results
     r.d.press(K.B_OK)
     assert r.app.screen.NAME == "ratings"
     for seat in range(2):

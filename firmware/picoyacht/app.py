@@ -24,11 +24,11 @@ from picoyacht import power
 from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
 from picoyacht.cues import NOTE_KEY, NOTE_TIMED
 from picoyacht.debounce import PRESS, RELEASE
-from picoyacht.heap import DUE, IDLE, collect_often, forget, locked
+from picoyacht.heap import DUE, IDLE, LITTER, collect_often, forget, locked
 from picoyacht.saves import Records, SaveState, Settings, resumable
 from picoyacht.screens import Canvas, Note
 from picoyacht.ticks import ticks_diff
-from picoyacht.turn import Turn
+from picoyacht.turn import END_LOADING, END_SHOWING, PLAYING, Turn
 
 # Display power.
 AWAKE = const(0)
@@ -64,8 +64,7 @@ class Panel:
         self.unsent_at = now
 
     def command(self, what, arg, now):
-        """A power call by name, wake, contrast or sleep, which every display driver has
-        (arg -1: none)."""
+        """A power call by name: wake, contrast or sleep, every driver's (arg -1: none)."""
         f = getattr(self.disp, what)
         try:
             ok = f(arg) if arg >= 0 else f()
@@ -221,7 +220,7 @@ class App:
                 del screens[name]
                 forget(mod)  # (with the first of the module's screens)
         self._extra = shown != _KEPT and shown != "play"
-        if self.turn.saving < DUE:  # else after_move collects in the next pass, not this one
+        if self.turn.saving == IDLE:  # else a sweep (after_move) collects in the next pass
             gc.collect()  # now, so what comes next fills the hole they leave
 
     def home(self):
@@ -290,9 +289,10 @@ class App:
 
     # ---------------------------------------------------------------- events and time
     def event(self, ev, now):
-        """One debounced event (kind << 4 | button) at time now. A save still due is
-        finished first, whole: a release's too, so the next press's pass has none to do."""
-        self.turn.after_move(True)
+        """One debounced event (kind << 4 | button) at time now. A save still due is finished
+        first, whole (a release's too: the next press has none to do); a game's end goes on."""
+        if not self.turn.ending:
+            self.turn.after_move(True)
         self.now = now
         kind = ev >> 4
         btn = ev & 15
@@ -315,6 +315,9 @@ class App:
                 self.swallow |= bit
             return
         self.last_input = now
+        if self.turn.ending:  # the game ended under this key: spent, the results come next
+            self.swallow |= bit
+            return
         if self.status.stay == NOTE_KEY and kind == PRESS:  # a tip read: the key acts too
             self.note("")
         self.screen.event(btn, kind)
@@ -329,6 +332,8 @@ class App:
         if self.status.expire(now):
             self.dirty = True
         self.screen.tick(now)
+        if self.turn.ending >= END_LOADING and self.turn.saving == IDLE:
+            _results(self, now)
         nxt = self._next
         if nxt is not None and not self.dirty:
             # A quiet pass (this screen's frame is up, no key came): the module of the
@@ -399,7 +404,8 @@ def _boot(app, boot_buttons, tone, board_notes):
     r = _load(app.store, "records", Records.unpack, notes)
     if r is not None:
         app.records = r
-    g = _load(app.store, "game", _resumable(app), notes)
+    # a saved game that is finished is refused, so its backup wins
+    g = _load(app.store, "game", lambda data: resumable(app.turn.restore(data)), notes)
     if g is not None and app.records.counted(g):  # its delete failed at game over
         app.delete("game")
         g = None
@@ -422,16 +428,10 @@ def _boot(app, boot_buttons, tone, board_notes):
             app.fault(e)
 
 
-def _resumable(app):
-    """The boot's check of a saved game: a finished one is refused, so the backup wins."""
-    return lambda data: resumable(app.turn.restore(data))
-
-
 def _load(store, kind, parse, notes):
     """Payload parsed, or None; every failure becomes a line for the boot message."""
     if store is None:
         return None
-
     accepted = []  # (payload, parsed) of each copy the check took: parsed once only
     why = [""]  # the check's words for the last copy it refused (one slot: no growth)
 
@@ -466,6 +466,21 @@ def _load(store, kind, parse, notes):
     except Exception:
         notes.append(kind + ": unreadable, reset")
         return None
+
+
+def _results(app, now):
+    """The game's end is on flash (Turn.ending): the results' module comes in in a quiet pass
+    (no frame, no key), their frame in the next, and the next sweep collects (LITTER)."""
+    t = app.turn
+    if t.ending == END_SHOWING:
+        t.ending, t.saving = PLAYING, LITTER
+        app.show("over")
+    elif (not app.dirty or app.power == BLANK) and now != app.last_input:  # (BLANK: no frame)
+        t.ending = END_SHOWING
+        try:
+            app.find("over")
+        except Exception:  # out of heap, a damaged file: show() says so, next pass
+            pass
 
 
 def _stored(app, kind, payload):

@@ -7,9 +7,12 @@ shows that screen. Nothing here draws or reads a button: the session (App) gives
 saves, the log, the notes and the sound.
 
 Scoring goes one way: a screen calls score(box), the game scores it, and the name of the
-next screen comes back (hand-over, play or game over) for App.show.
+next screen comes back (hand-over or play) for App.show. The last box is drawn like any
+other; the game's end (the records, the save's delete) then takes the save's passes, and App
+shows the results once it is on flash (`ending`).
 """
 
+from micropython import const
 
 from picoyacht import heap
 from picoyacht.cues import (
@@ -25,6 +28,14 @@ from picoyacht.game import HUMAN, Game, RuleError, copy_into
 from picoyacht.policy import A_HOLD, A_ROLL, A_SCORE, can_roll
 from picoyacht.roller import Roller, seed_from_entropy
 from picoyacht.rules import NAME, YAHTZEE, Options
+
+# Turn.ending, after the last box: the records' save and the game's delete go through
+# after_move's passes like a move's save, then App brings the results in, their module in a
+# pass of its own, their frame in the next (App.tick), or at once under a key (App.event).
+PLAYING = const(0)
+END_SAVING = const(1)  # the end is still to put on flash
+END_LOADING = const(2)  # on flash: the results' module comes in next
+END_SHOWING = const(3)  # the module is in: the results come up next
 
 _PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
 
@@ -47,6 +58,7 @@ class Turn:
         self.coach_line = ""  # the coach's word on the last box, for the hand-over
         self.new_best = False  # the game just over set a record
         self.saving = heap.IDLE  # the game's save, split over passes (heap.sweep): after_move
+        self.ending = PLAYING  # the game's end, after its last box (END_SAVING ...)
         self._log_due = False  # the last box's log line is still to write
         self._log_bonus = 0
         self._log_dice = bytearray(0)  # sized to the game's dice: adopt()
@@ -63,6 +75,7 @@ class Turn:
             from picoyacht.coach import Coach
             self.coach = Coach(self.app.log)
         self.coach.start(game, level)
+        self.ending = PLAYING
         self.app.note("")
         self.last_scorer = -1
         self._log_dice = bytearray(len(game.dice))
@@ -249,11 +262,15 @@ class Turn:
             app.sound(SOUND_YAHTZEE)
         else:
             app.sound(SOUND_SCORE if pts else SOUND_SCRATCH)
-        if not g.over:  # (game over: _game_over)
-            self.saving = heap.DUE
-        if g.over or g.nseats > 1:
+        self.saving = heap.DUE  # the game's save, or at its end the records: after_move
+        if g.over:  # the last box is drawn as any other; the results come after the save
+            self.coach.release()
+            self.new_best = False
+            self.ending = END_SAVING
+            app.sound(SOUND_GAME_OVER)
+        elif g.nseats > 1:
             app.note("")
-            return self._game_over() if g.over else "handover"
+            return "handover"
         if tip:  # the player's eyes are on the dice: the tip stays there until a key
             app.note(tip, -1, NOTE_KEY)
         else:
@@ -263,26 +280,6 @@ class Turn:
     def heard(self):
         """The hand-over was read: the coach's word on the last box is done."""
         self.coach_line = ""
-
-    def _game_over(self):
-        app = self.app
-        g = self.game
-        self.new_best = False
-        if self.saving >= heap.DUE:  # a finished game is not kept: its save is deleted below
-            self.saving = heap.IDLE  # (its garbage, a LITTER, is still collected)
-        self.coach.release()
-        if not self.demo:
-            best = app.records.add(g)
-            # the game's save goes only once the records that count it are on flash
-            saved = app.save("records", app.records.pack())
-            self.new_best = best and saved
-            if saved:
-                app.delete("game")
-        self._log_score()
-        from picoyacht import gamelog
-        app.log(gamelog.end_line(g))
-        app.sound(SOUND_GAME_OVER)
-        return "over"
 
     # ---------------------------------------------------------------- CPU seats
     def cpu_step(self):
@@ -310,13 +307,18 @@ class Turn:
         split = self.saving
         if split == heap.SWEPT or (whole and split == heap.DUE):
             self.saving = heap.IDLE
-            if self.game is not None and not self.demo and self.app.store is not None:
+            if self.ending == END_SAVING:
+                self.saving = _end_write(self)
+            elif self.game is not None and not self.demo and self.app.store is not None:
                 saved = self.app.write("game", self.game.snapshot())
                 self.saving = heap.HALF if saved else heap.LITTER
             if not whole:
                 return True
         if self.saving == heap.HALF:  # the write done: the commit's pass
-            self.app.commit("game")
+            if self.ending == END_SAVING:
+                _end_commit(self)
+            else:
+                self.app.commit("game")
             self.saving = heap.LITTER
             return True
         if not whole:
@@ -329,6 +331,34 @@ class Turn:
             from picoyacht import gamelog
             self.app.log(gamelog.score_line(self.game, self.last_seat, self.last_box,
                                             self.last_pts, self._log_dice, self._log_bonus))
+
+
+def _end_write(turn):
+    """The game's end, first half: the records count it (written, the commit next). The
+    game's save goes only once the records that count it are on flash."""
+    app = turn.app
+    if not turn.demo:
+        turn.new_best = app.records.add(turn.game)
+        if app.write("records", app.records.pack()):
+            return heap.HALF
+        turn.new_best = False
+    _end_logged(turn)
+    return heap.LITTER
+
+
+def _end_commit(turn):
+    app = turn.app
+    if app.commit("records"):
+        app.delete("game")
+    else:
+        turn.new_best = False
+    _end_logged(turn)
+
+
+def _end_logged(turn):
+    from picoyacht import gamelog
+    turn.app.log(gamelog.end_line(turn.game))
+    turn.ending = END_LOADING
 
 
 def _no_entropy(n):

@@ -11,6 +11,7 @@ from board_sim import FOUR, FULL, Driver, HeadlessBoard
 from picoyacht import app as A
 from picoyacht import buttons as K
 from picoyacht import heap, menus, policy
+from picoyacht.debounce import PRESS
 from picoyacht.saves import Records
 from picoyacht.store import Store
 
@@ -504,6 +505,7 @@ def check_coach():
         if not g.rolls_used:
             g.roll()
         app.show(app.turn.score(policy.best_box(g)))
+    d.run_ms(100)  # the end's passes: the records on flash, then the results
     assert app.screen.NAME == "over"
     over = app.screen
     assert over.judged and ch.given(1) > 0
@@ -729,6 +731,76 @@ def check_cpu_frame_after_save():
     assert fs.counts.get("rename", 0) > renames, "drawn before the box's save"
     assert app.screen.NAME == "handover" and bytes(b.i2c.ram) == bytes(app.panel.disp.buffer)
     print("PASS cpu_frame_after_save passes=%d" % passes)
+
+
+def _at_the_last_box():
+    """A 1-seat game with Chance its one open box, on the card after a roll, every call
+    of the app's saves logged as (pass, call, kind) against a pass counter."""
+    b, r, d, app = rig(FULL, Store(FakeFs(), "/saves"))
+    new_game(d, app, 1)
+    g = app.turn.game
+    chance = [bx[1] for bx in g.rs.boxes].index("CH")
+    while g.rs.nboxes - g.turn > 1:
+        if not g.rolls_used:
+            g.roll()
+        box = [x for x in range(g.rs.nboxes) if x != chance and not g.is_filled(0, x)][0]
+        app.show(app.turn.score(box))
+        d.run_ms(100)
+    d.press(K.B_ROLL)
+    d.run_ms(400)
+    d.press(K.B_OK)
+    assert app.screen.NAME == "card", app.screen.NAME
+    log, passes = [], [0]
+
+    def logging(call, f):
+        def logged(kind, *a):
+            log.append((passes[0], call, kind))
+            return f(kind, *a)
+        return logged
+
+    for call in ("write", "commit", "delete"):
+        setattr(app, call, logging(call, getattr(app, call)))
+    return b, r, app, g, log, passes
+
+
+def check_end_after_save():
+    """The last box is drawn as any other, in its own pass: the records' save (write, then
+    commit, a pass each) and the game's delete come after it, and the results once both
+    are on flash: their module in a quiet pass, their frame in the next. A key in between
+    is spent, and its pass brings neither: the results come in the passes after it."""
+    b, r, app, g, log, passes = _at_the_last_box()
+    b.raw |= 1 << K.B_OK  # held: no release comes to finish the end in its own pass
+    while not g.over and passes[0] < 200:
+        frames = app.frames
+        r.step()
+        passes[0] += 1
+    scored = passes[0]
+    assert g.over and app.frames == frames + 1 and app.screen.NAME == "play", app.screen.NAME
+    assert log == [], "the last box's pass wrote: %r" % log
+    while app.screen.NAME != "over" and passes[0] < scored + 20:
+        r.step()
+        passes[0] += 1
+    assert app.screen.NAME == "over", app.screen.NAME
+    assert [e[1:] for e in log] == [("write", "records"), ("commit", "records"),
+                                    ("delete", "game")], log
+    assert log[0][0] < log[1][0] < passes[0], log  # a pass each, then the results
+    b.raw &= ~(1 << K.B_OK)
+    heap.forget("results")  # (this game brought it in: the next must bring it in anew)
+    b, r, app, g, log, passes = _at_the_last_box()
+    b.raw |= 1 << K.B_OK
+    while not (g.over and len(log) == 3 and app.turn.saving == heap.IDLE) and passes[0] < 200:
+        r.step()  # to the end on flash and swept, the results still to come
+        passes[0] += 1
+    assert app.screen.NAME == "play" and "picoyacht.results" not in sys.modules
+    keys = []
+    app.screen.event = lambda btn, kind: keys.append(btn)
+    app.event(PRESS << 4 | K.B_MENU, app.now)  # a key now: spent, and its pass only reads it
+    app.tick(app.now)
+    assert keys == [] and "picoyacht.results" not in sys.modules, keys
+    for _ in range(4):
+        r.step()
+    assert app.screen.NAME == "over" and keys == [], (app.screen.NAME, keys)
+    print("PASS end_after_save passes=%d" % (passes[0] - scored))
 
 
 def check_setup_looks_for_tables():

@@ -9,11 +9,11 @@ Used by tools/sim/shots.py (PNGs) and host_tests/test_ui.py (golden frames).
 import gc
 import sys
 
-from board_sim import FOUR, FULL, Driver, HeadlessBoard
+from board_sim import FOUR, FULL, Driver, HeadlessBoard, finish
 
 from picoyacht import app as A
 from picoyacht import buttons as K
-from picoyacht import menus, newgame, policy, strategy_table
+from picoyacht import menus, newgame, strategy_table
 
 # Goldens must not depend on whether `make tables` was run here: hints and the coach use
 # Normal's estimates (Expert without a table), on every machine alike.
@@ -59,15 +59,6 @@ class Shots:
         self.item(newgame.R_START)
         self.press(K.B_OK)
         return self.app.turn.game
-
-
-def finish(app):
-    """Play the game to its end through the app's own scoring path, quickly."""
-    g = app.turn.game
-    while not g.over:
-        if not g.rolls_used:
-            g.roll()
-        app.show(app.turn.score(policy.best_box(g)))
 
 
 def set_dice(app, faces, held=0):

@@ -99,10 +99,19 @@ class Calls:
         self.n += 1
 
 
+AFTER_MOVE = -2  # the loop's own after_move() (an event's, whole, comes with its event)
+RENDER = -3
+
+
 def record_calls(app, calls):
-    """Log every event/tick the loop hands the app: [ev or -1, now] pairs."""
+    """Log every call the loop makes of the app and its turn: [ev, now] for an event,
+    [-1, now] a tick, [AFTER_MOVE, 0] and [RENDER, 0] (what a pass saves, and whether its
+    frame is up, decide what the next passes do) where they did something: one that found
+    nothing to do changed nothing."""
     ev0 = app.event
     tk0 = app.tick
+    am0 = app.turn.after_move
+    rd0 = app.render
 
     def event(ev, now):
         calls.append(ev)
@@ -114,15 +123,35 @@ def record_calls(app, calls):
         calls.append(now)
         tk0(now)
 
+    def after_move(whole=False):
+        did = am0(whole)
+        if did and not whole:
+            calls.append(AFTER_MOVE)
+            calls.append(0)
+        return did
+
+    def render():
+        drew = rd0()
+        if drew:
+            calls.append(RENDER)
+            calls.append(0)
+        return drew
+
     app.event = event
     app.tick = tick
+    app.turn.after_move = after_move
+    app.render = render
 
 
 def replay(app, calls):
     buf = calls.buf
     for i in range(0, calls.n, 2):
         ev = buf[i]
-        if ev < 0:
+        if ev == AFTER_MOVE:
+            app.turn.after_move()
+        elif ev == RENDER:  # a frame's one effect on what the app does next (drawing it
+            app.dirty = False  # again would only take time, a few thousand frames a replay)
+        elif ev < 0:
             app.tick(buf[i + 1])
         else:
             app.event(ev, buf[i + 1])
@@ -281,7 +310,7 @@ def reference(broken, lfs):
     fs = FakeFs(lfs=lfs)
     store = make_store(fs, broken)
     rec = Recorder(store, fs)
-    calls = Calls(32768)
+    calls = Calls(49152)
     b, r, d, app = rig(K.FULL_BUTTONS, store)
     record_calls(app, calls)
     d.run_ms(30)

@@ -12,6 +12,7 @@ from array import array
 
 from picoyacht import buttons
 from picoyacht.board import Board
+from picoyacht.policy import best_box
 
 try:
     import config
@@ -359,3 +360,18 @@ class Driver:
         self.press(buttons.B_OK)
         return found
 
+
+def finish(app):
+    """Play the game to its end through the app's own scoring path, quickly (the best box
+    by points each turn), then the end's passes as the loop makes them, to the results."""
+    g = app.turn.game
+    while not g.over:
+        if not g.rolls_used:
+            g.roll()
+        app.show(app.turn.score(best_box(g)))
+    now = app.now
+    while app.turn.ending or app.turn.saving:
+        now += 1
+        if not app.turn.after_move():
+            app.tick(now)
+            app.render()
