@@ -145,6 +145,25 @@ def cpu_rows(rep, fw):
     return rows
 
 
+def end_rows(rep, fw):
+    """The game's end, from the last box to the results' frame: a pass each for the
+    records' save, the game's delete, the results' module and their frame."""
+    rows = []
+    got = rep.get(fw, {})
+    for key, whose in (("end 0", "a player's"), ("end 1", "an Expert CPU's")):
+        e = got.get(key)
+        if e is None:
+            continue
+        done = isinstance(e, dict) and e.get("results") and e.get("completed")
+        worst = e.get("max_ms") if done else None
+        rows.append(Row("pass of the game's end, after %s last box (max)" % whose,
+                        "at most 50 ms", mark(rep, fw, key, fmt(worst, "ms", err(e) if "error" in e
+                                                               else "no results"))
+                        + (" (%d passes)" % e["passes"] if done else ""),
+                        within([worst], 50) if done else False, "mpy", fw, part("--only end")))
+    return rows
+
+
 def console_rows(rep, fw):
     got = rep.get(fw, {})
     tries = {s: (got.get("ctrlc " + s) or {}).get("tries") for s in CTRLC_SCREENS}
@@ -217,7 +236,7 @@ def power_rows(rep):
 def rows(rep):
     out = heap_rows(rep) + reset_rows(rep) + reads_rows(rep) + think_rows(rep)
     for fw in rep.get("fws", []):
-        out += play_rows(rep, fw) + cpu_rows(rep, fw) + console_rows(rep, fw)
+        out += play_rows(rep, fw) + cpu_rows(rep, fw) + end_rows(rep, fw) + console_rows(rep, fw)
     return out + power_rows(rep)
 
 

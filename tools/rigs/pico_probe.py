@@ -57,11 +57,14 @@ NA = -0x7FFFFFF  # allocation not measured on this pass
 GC_ROOM = 48000  # collect between passes (collector off on human turns) below this
 
 # Record kinds: what the pass did. help: the held Menu on the scorecard, its press and the
-# long press that opens the box help; help_back: OK there, back to the card.
+# long press that opens the box help; help_back: OK there, back to the card; end: a pass of
+# the game's end, after its last box, up to the results' first frame (drawn or not; a
+# press's pass keeps its press's kind).
 K_NAV, K_HOLD, K_CURSOR, K_ROLL, K_SCORE, K_MENU, K_PAGE, K_CARD, K_ANIM, K_CPU, K_DRAW, \
-    K_SAVE, K_HELP, K_HELP_BACK = range(14)
+    K_SAVE, K_HELP, K_HELP_BACK, K_END = range(15)
 KIND_NAMES = ("nav", "hold", "cursor", "roll", "score", "menu", "page", "card_cursor", "anim",
-              "cpu", "draw", "save", "help", "help_back")
+              "cpu", "draw", "save", "help", "help_back", "end")
+OVER = 9  # SCREENS.index("over")
 WAIT = -1
 DONE = -2
 # Screens by index (the records keep a byte); an unknown screen is "other".
@@ -232,6 +235,7 @@ class ProbeBoard(board_pico.PicoBoard):
         self.help_closed = False  # the box help has just closed: what it kept is due
         self.help_kept = array("i", bytes(4 * HELPS))  # heap kept after each closing
         self.help_closes = 0
+        self.ended = False  # the results' first frame is recorded: the game's end is over
         self.n = 0
         self.r_kind = bytearray(NREC)
         self.r_state = bytearray(NREC)
@@ -294,6 +298,10 @@ class ProbeBoard(board_pico.PicoBoard):
         self.long_seen = long
         self.saving = self.app.turn.saving if self.app is not None else IDLE
 
+    def ending(self, app):
+        g = app.turn.game
+        return g is not None and g.over and not self.ended
+
     def saved(self, app):
         """This pass was one of the two after a move that saves the game (Turn.after_move:
         a collection, then the save)."""
@@ -330,6 +338,10 @@ class ProbeBoard(board_pico.PicoBoard):
                 self.kind = K_NAV
             if kind == K_HELP_BACK:
                 self.help_closed = True
+        elif self.ending(app):
+            kind = K_END
+            us = whole
+            self.ended = drew and screen_index(app) == OVER
         elif self.saved(app):
             kind = K_SAVE
             if cpu and whole > self.max_cpu_us:
