@@ -34,7 +34,7 @@ from picoyacht.rules import NAME, YAHTZEE, Options
 # pass of its own, their frame in the next (App.tick), or at once under a key (App.event).
 PLAYING = const(0)
 END_SAVING = const(1)  # the end is still to put on flash
-END_LOADING = const(2)  # on flash: the results' module comes in next
+END_LOADING = const(2)  # going on flash (saving) or on it: the results' module comes in next
 END_SHOWING = const(3)  # the module is in: the results come up next
 
 _PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
@@ -308,6 +308,7 @@ class Turn:
         if split == heap.SWEPT or (whole and split == heap.DUE):
             self.saving = heap.IDLE
             if self.ending == END_SAVING:
+                self.ending = END_LOADING  # first: a step that raises still ends the game
                 self.saving = _end_write(self)
             elif self.game is not None and not self.demo and self.app.store is not None:
                 saved = self.app.write("game", self.game.snapshot())
@@ -315,7 +316,7 @@ class Turn:
             if not whole:
                 return True
         if self.saving == heap.HALF:  # the write done: the commit's pass
-            if self.ending == END_SAVING:
+            if self.ending:
                 _end_commit(self)
             else:
                 self.app.commit("game")
