@@ -31,7 +31,7 @@ from picoyacht.rules import NAME, YAHTZEE, Options
 
 # Turn.ending, after the last box: the records' save and the game's delete go through
 # after_move's passes like a move's save, then App brings the results in, their module in a
-# pass of its own, their frame in the next (App.tick), or at once under a key (App.event).
+# pass of its own, their frame in the next (App.tick); a key meanwhile is spent (App.event).
 PLAYING = const(0)
 END_SAVING = const(1)  # the end is still to put on flash
 END_LOADING = const(2)  # going on flash (saving) or on it: the results' module comes in next
@@ -343,7 +343,7 @@ def _end_write(turn):
         if app.write("records", app.records.pack()):
             return heap.HALF
         turn.new_best = False
-    _end_logged(turn)
+    _log_end(turn)
     return heap.LITTER
 
 
@@ -353,13 +353,12 @@ def _end_commit(turn):
         app.delete("game")
     else:
         turn.new_best = False
-    _end_logged(turn)
+    _log_end(turn)
 
 
-def _end_logged(turn):
+def _log_end(turn):
     from picoyacht import gamelog
     turn.app.log(gamelog.end_line(turn.game))
-    turn.ending = END_LOADING
 
 
 def _no_entropy(n):

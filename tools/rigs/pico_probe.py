@@ -64,12 +64,12 @@ K_NAV, K_HOLD, K_CURSOR, K_ROLL, K_SCORE, K_MENU, K_PAGE, K_CARD, K_ANIM, K_CPU,
     K_SAVE, K_HELP, K_HELP_BACK, K_END = range(15)
 KIND_NAMES = ("nav", "hold", "cursor", "roll", "score", "menu", "page", "card_cursor", "anim",
               "cpu", "draw", "save", "help", "help_back", "end")
-OVER = 9  # SCREENS.index("over")
 WAIT = -1
 DONE = -2
 # Screens by index (the records keep a byte); an unknown screen is "other".
 SCREENS = ("other", "title", "setup", "name", "play", "card", "handover", "menu", "scores",
            "over", "ratings", "message", "records", "diag", "box_help")
+OVER = SCREENS.index("over")
 
 
 def screen_index(app):
@@ -324,6 +324,9 @@ class ProbeBoard(board_pico.PicoBoard):
         whole = us
         if drew and not cpu:
             us = time.ticks_diff(self.t_frame, self.t0)
+        end = self.ending(app)
+        if end and drew and screen_index(app) == OVER:  # the results' first frame, whatever
+            self.ended = True  # the pass's kind: the end's last pass
         if self.press_seen:
             if whole > self.max_press_pass_us:
                 self.max_press_pass_us = whole
@@ -338,10 +341,9 @@ class ProbeBoard(board_pico.PicoBoard):
                 self.kind = K_NAV
             if kind == K_HELP_BACK:
                 self.help_closed = True
-        elif self.ending(app):
+        elif end:
             kind = K_END
             us = whole
-            self.ended = drew and screen_index(app) == OVER
         elif self.saved(app):
             kind = K_SAVE
             if cpu and whole > self.max_cpu_us:
