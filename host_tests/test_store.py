@@ -19,7 +19,7 @@ from picoyacht.roller import Roller
 from picoyacht.store import HEADER_SIZE, MSG_FULL, OsFs, Store
 
 from brokenfs import CachedNoSyncFs, InPlaceStore, RotatingStore
-from fakefs import EIO, ENOSPC, FakeFs, PowerCut
+from fakefs import EIO, ENOSPC, FakeFile, FakeFs, PowerCut
 
 STRESS = os.getenv("PICOYACHT_STRESS") == "1"
 KINDS = ("settings", "records", "game")
@@ -350,6 +350,63 @@ def test_power_cut_at_every_step(fat, lfs):
     )
     assert total > 0 and tried == 2 * total
     assert failures == 0
+
+
+def _saves_then_delete(fs):
+    """SESSION's saves, then the game's delete (every kind of unit), until a cut."""
+    if play(fs, SESSION) == len(SESSION):
+        try:
+            Store(fs).delete("game")
+        except PowerCut:
+            pass
+
+
+@pytest.mark.parametrize("lfs,every", [(False, 1), (False, 7), (True, 1), (True, 3)])
+def test_witness_keeps_what_each_cut_leaves(lfs, every):
+    """FakeFs(witness=k) lets one run stand for a run cut at each k-th unit (the app-level
+    cut proof, tools/rigs/stress_cuts.py, rests on it): what it keeps for unit n is what a
+    run with cut_at=n leaves. Control: test_witness_proof_catches_a_wrong_witness."""
+    fs = FakeFs(lfs=lfs, witness=every)
+    _saves_then_delete(fs)
+    assert [n for n, _ in fs.survivors] == list(range(1, fs.ops + 1, every))
+    for n, files in fs.survivors:
+        cut = FakeFs(cut_at=n, lfs=lfs)
+        _saves_then_delete(cut)
+        assert cut.dead, n
+        assert {p: bytes(d) for p, d in cut.reboot().files.items()} == files, n
+
+
+@pytest.mark.parametrize("lfs,wrong", [(False, "whole"), (True, "after"), (False, "skip")])
+def test_witness_proof_catches_a_wrong_witness(monkeypatch, lfs, wrong):
+    """Witnesses that keep a cut write's bytes whole, take the files after the unit
+    instead of before it, or skip the units of writes must each fail the proof above."""
+    if wrong == "whole":
+        keep = FakeFs._survivor
+        monkeypatch.setattr(FakeFs, "_survivor",
+                            lambda fs, n, partial=None, extra=b"": keep(fs, n))
+    elif wrong == "after":
+        monkeypatch.setattr(FakeFs, "_witness_op", lambda fs: None)
+
+        def late(cls, name, fs_of):
+            call = getattr(cls, name)
+
+            def after(obj, *args):
+                fs = fs_of(obj)
+                before = fs.ops
+                try:
+                    return call(obj, *args)
+                finally:
+                    if fs.witness and fs.ops != before:
+                        fs._survivor(fs.ops)  # the unit's files once it took effect
+            monkeypatch.setattr(cls, name, after)
+        for name in ("open", "remove", "rename", "sync"):
+            late(FakeFs, name, lambda fs: fs)
+        for name in ("flush", "close"):
+            late(FakeFile, name, lambda f: f.fs)
+    else:
+        monkeypatch.setattr(FakeFs, "_witness_write", lambda fs, dst, data, units: None)
+    with pytest.raises(AssertionError):
+        test_witness_keeps_what_each_cut_leaves(lfs, 1)
 
 
 def _no_sync_store(fs, root="/"):

@@ -24,6 +24,10 @@ After a cut every call raises ``PowerCut`` (a BaseException, so no
 ``except OSError``/``except Exception`` in the code under test can swallow it).
 ``reboot()`` returns a fresh, powered FakeFs holding a copy of the surviving files.
 
+``witness=k`` keeps, without cutting, what a cut at every k-th unit (1, 1+k, 1+2k...)
+would leave: ``survivors`` is a list of (unit, files) with files a dict of path -> bytes,
+so that one run of a deterministic session stands for a run cut at each of those units.
+
 Other knobs: ``capacity`` (total bytes; a write beyond it stores what fits, then
 raises OSError(ENOSPC)), ``fat=True`` (rename refuses an existing target with
 OSError(EEXIST), as FAT does), ``fail(op, err)`` to make an operation raise and
@@ -87,6 +91,8 @@ class FakeFile:
             room = max(0, min(room, fs.capacity - fs.used()))
         units = 1 if fs.lfs else max(1, room)
         dst = fs.files[self.path] if self.pending is None else self.pending
+        if fs.witness:
+            fs._witness_write(dst, data, units)
         if fs.cut_at is not None and fs.ops < fs.cut_at <= fs.ops + units:
             keep = fs.cut_at - fs.ops - 1
             dst += data[:keep]
@@ -130,9 +136,13 @@ class FakeFile:
 
 
 class FakeFs:
-    def __init__(self, files=None, cut_at=None, capacity=None, fat=False, lfs=False):
+    def __init__(self, files=None, cut_at=None, capacity=None, fat=False, lfs=False,
+                 witness=0):
         self.files = {} if files is None else files
         self.cut_at = cut_at
+        self.witness = witness
+        self.survivors = []
+        self._seen = {}  # path -> the bytes last kept for it (survivors share them)
         self.capacity = capacity
         self.fat = fat
         self.lfs = lfs
@@ -158,6 +168,35 @@ class FakeFs:
         files = {p: bytearray(d) for p, d in self.files.items()}
         return FakeFs(files, capacity=self.capacity, fat=self.fat, lfs=self.lfs)
 
+    def _survivor(self, unit, partial=None, extra=b""):
+        """Keeps what a cut at `unit` leaves: the files as they are, with `extra` on the
+        end of the bytearray `partial` (a byte-model write cut part way)."""
+        seen = self._seen
+        files = {}
+        for p, d in self.files.items():
+            if d is partial:
+                files[p] = bytes(d) + extra
+                continue
+            kept = seen.get(p)
+            if kept is None or kept != d:
+                kept = seen[p] = bytes(d)
+            files[p] = kept
+        last = self.survivors[-1][1] if self.survivors else None
+        if last == files:
+            files = last
+        self.survivors.append((unit, files))
+
+    def _witness_op(self):
+        if self.ops % self.witness == 0:  # the next unit, ops + 1, is a cut point
+            self._survivor(self.ops + 1)
+
+    def _witness_write(self, dst, data, units):
+        k = self.witness
+        n = self.ops + 1 + (-self.ops) % k  # the first cut point of this call's units
+        while n <= self.ops + units:
+            self._survivor(n, dst, data[: n - self.ops - 1])
+            n += k
+
     def used(self):
         return sum(len(d) for d in self.files.values())
 
@@ -178,6 +217,8 @@ class FakeFs:
     def _tick(self, op, path):
         if self.dead:
             raise PowerCut("dead")
+        if self.witness:
+            self._witness_op()
         self.ops += 1
         if self.cut_at is not None and self.ops == self.cut_at:
             self.dead = True
