@@ -197,7 +197,7 @@ def f(board, b, self):
 
 
 def test_every_display_has_the_power_calls_the_app_makes():
-    """App.Panel calls the display's wake, contrast and sleep by name, without asking
+    """power.Panel, for App, calls the display's wake, contrast and sleep by name, without asking
     whether the driver has them: the Pico's driver and the host boards' fallback both must.
     Control: a driver without `wake` fails this."""
     from picoyacht import ssd1306

@@ -38,7 +38,6 @@ _CONTRAST_ON = const(0xCF)
 CONTRAST_DIM = const(0x08)
 _DIM_MS = const(30000)
 _BLANK_MS = const(120000)
-_RETRY_MS = const(250)
 
 # Screen name -> the module that defines it, imported on first use; the module's SCREENS
 # tuple holds its screen classes, each with its NAME.
@@ -51,48 +50,12 @@ SCREENS = {
 _KEPT = "menus"  # title, menu and message: the one screen module never dropped
 
 
-class Panel:
-    """The display driver's calls made safe: a panel that stops answering must not stop the
-    game. A frame or a power command (wake, contrast, sleep) the panel refused (a bus error:
-    the driver then re-inits it and sends the whole frame on its next flush) is tried again
-    after _RETRY_MS, so the display recovers by itself when the bus comes back. App decides
-    when the display dims, blanks and wakes; Panel carries that out."""
-
-    def __init__(self, disp, now):
-        self.disp = disp
-        self.unsent = False  # the panel refused the last frame or command: retry
-        self.unsent_at = now
-
-    def command(self, what, arg, now):
-        """A power call by name: wake, contrast or sleep, every driver's (arg -1: none)."""
-        f = getattr(self.disp, what)
-        try:
-            ok = f(arg) if arg >= 0 else f()
-        except OSError:
-            ok = False
-        if ok is False:  # the driver re-applies it with its re-init: see retry_due()
-            self.unsent = True
-            self.unsent_at = now
-
-    def retry_due(self, now):
-        return self.unsent and ticks_diff(now, self.unsent_at) >= _RETRY_MS
-
-    def flush(self, now):
-        """Send what changed in the frame buffer."""
-        try:
-            ok = self.disp.flush()
-        except OSError:
-            ok = False
-        self.unsent = ok is False
-        self.unsent_at = now
-
-
 class App:
     """The session around one Turn, and navigation between screens."""
 
     def __init__(self, display, present=FULL_BUTTONS, store=None, urandom=None,
                  console=None, now_ms=0, boot_buttons=0, tone=None, notes=None):
-        self.panel = Panel(display, now_ms)
+        self.panel = power.Panel(display, now_ms)
         self.cv = Canvas(display, display.buffer)
         self.full = (present & 0x7F) == 0x7F  # six hold buttons and Roll
         self.player = None  # a sound.Player on tone(freq_hz, duty_u16), if a piezo is fitted
@@ -374,7 +337,7 @@ class App:
 
     def render(self):
         """Redraw the whole frame if anything changed (the driver sends only what changed),
-        or send it again if the panel refused it (see Panel)."""
+        or send it again if the panel refused it (see power.Panel)."""
         retry = self.panel.retry_due(self.now)
         if self.power == BLANK:
             if retry:
