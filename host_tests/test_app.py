@@ -129,7 +129,8 @@ def test_title_comes_up_without_the_game_modules():
                                    "full_flash", "idle", "anim", "display_dead", "diag", "demo",
                                    "coach", "frame_first", "loading", "loading_normal", "preload",
                                    "first_save", "cpu_frame_after_save",
-                                   "setup_looks_for_tables", "end_after_save"])
+                                   "setup_looks_for_tables", "end_after_save",
+                                   "start_in_passes"])
 def test_behaviour(check):
     r = run("ui_checks", [check], CHECKS_HEAP)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]

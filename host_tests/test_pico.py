@@ -25,10 +25,13 @@ def run():
 
 
 def replay(presses, seed):
-    """The device's presses on the headless board, the device's seed for the dice."""
+    """The device's presses on the headless board, the device's seed for the dice. Like the
+    device's shots, each frame is the one up at the end of its press's pass (setup's Start
+    answers there, and its game comes in over later passes)."""
     from board_sim import FULL, Driver, HeadlessBoard
 
     from picoyacht import app as A
+    from picoyacht.debounce import PRESS
 
     b = HeadlessBoard(FULL)
     r = A.Runner(b)
@@ -38,9 +41,24 @@ def replay(presses, seed):
     d.run_ms(30)
     frames = [(d.frame(), False)]
     scored = []
+    shot = []
+    event, step = app.event, r.step
+
+    def pressed(ev, now):
+        event(ev, now)
+        if ev >> 4 == PRESS and not shot:
+            shot.append(None)  # the frame comes at the end of this pass
+
+    def stepped():
+        step()
+        if shot and shot[0] is None:
+            shot[0] = (d.frame(), getattr(app.screen, "anim", 0) > 0)
+
+    app.event, r.step = pressed, stepped
     for btn in presses:
+        shot.clear()
         d.press(btn, 40, 60)
-        frames.append((d.frame(), getattr(app.screen, "anim", 0) > 0))
+        frames.append(shot[0])
         scored += [ln for ln in b.lines[-1:] if '"ev":"score"' in ln and ln not in scored]
     return frames, scored
 

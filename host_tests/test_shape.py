@@ -153,8 +153,7 @@ def test_scoring_goes_card_turn_game_then_app_shows():
     driver = Driver(board, runner)
     app.settings.nplayers = 1
     app.settings.kinds[0] = HUMAN
-    app.turn.start_soon()
-    app.event(0, app.now)  # any event: setup's Start takes effect after its key
+    app.new_game()  # setup's Start, whole
     assert app.screen.NAME == "play"
     driver.press(K.B_ROLL)
     driver.run_ms(400)  # the roll's animation

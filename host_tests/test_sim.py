@@ -278,8 +278,7 @@ def test_sim_wav_gets_the_apps_sounds(term, monkeypatch, tmp_path):
     app = runner.app
     app.settings.nplayers = 1
     app.settings.kinds[0] = 0
-    app.turn.start_soon()
-    app.event(0, clock[0])  # any event: setup's Start takes effect after its key
+    app.new_game()  # setup's Start, whole
     assert app.screen.NAME == "play"
     board.down_until[buttons.B_ROLL] = clock[0] + 60
     while clock[0] < 6000:

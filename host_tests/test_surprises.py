@@ -547,6 +547,33 @@ def test_a_game_end_that_raises_still_shows_the_results(monkeypatch):
     assert r.screen == "ratings"
 
 
+def test_a_game_start_that_raises_is_reported_once_and_setup_works_again(monkeypatch):
+    """A bug in the game's making at the end of setup's Start (here Game() raising) is a
+    fault the loop reports once; its OK goes to the title and a new setup starts a game.
+    Breaks when the start stays pending after the fault: it raises again every pass."""
+    from picoyacht import turn
+
+    r = Rig()
+    faults = []
+    fault = r.app.fault
+    r.app.fault = lambda e: (faults.append(e), fault(e))
+
+    def broken(*a):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(turn, "Game", broken)
+    assert r.d.pick(menus.T_NEW)
+    assert r.d.pick(newgame.R_START)
+    r.d.run_ms(500)
+    assert r.screen == "message" and len(faults) == 1, (r.screen, faults)
+    monkeypatch.undo()
+    r.d.press(K.B_OK)
+    assert r.screen == "title"
+    assert r.d.pick(menus.T_NEW) and r.d.pick(newgame.R_START)
+    r.d.run_ms(300)
+    assert r.screen in ("play", "handover") and r.app.turn.game is not None
+
+
 @pytest.mark.parametrize("fails", [1, 2])
 def test_a_save_out_of_heap_borrows_the_search_s_heap_and_is_tried_again(monkeypatch, fails):
     """On the emulated Pico a 4-seat game's save found no run of heap for the file's buffer

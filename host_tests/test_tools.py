@@ -86,7 +86,7 @@ def test_tools_are_smaller_than_the_firmware():
 
 
 def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72, reads_alloc=0,
-                 help_alloc=0, help_ms=15.5, end_ms=41.0):
+                 help_alloc=0, help_ms=15.5, end_ms=41.0, start_ms=6.3):
     """A bench_pico report as `make bench-pico` writes it, with no emulator run."""
     play = {"actions": {k: {"n": 3, "alloc_max": action_alloc, "ms_max": 30.0, "ms_median": 20.0,
                             "emulated_ms_max": 15.5, "i2c_median": 80}
@@ -115,10 +115,13 @@ def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72, rea
                     "think 4 0 0": {"error": "no THINK_END"}},
             "1.28.0": {"reset": {"title_ms": title_ms}, "play": play, "repl free": 241536,
                        "heap 0 1": 104, "heap 4 4": 212, "cpu 3 4": {"max_ms": 41.0},
-                       "end 0": {"passes": 7, "max_ms": 44.8, "results": True,
-                                 "completed": True, "faults": []},
-                       "end 1": {"passes": 8, "max_ms": end_ms, "results": True,
-                                 "completed": True, "faults": []}}}
+                       "game 0": {"passes": 7, "max_ms": 44.8, "results": True,
+                                  "completed": True, "faults": [], "start_key_ms": 6.1,
+                                  "start_passes": 17, "start_max_ms": 41.0, "started": True},
+                       "game 1": {"passes": 8, "max_ms": end_ms, "results": True,
+                                  "completed": True, "faults": [], "start_key_ms": start_ms,
+                                  "start_passes": 18, "start_max_ms": 79.7,
+                                  "started": True}}}
 
 
 def table_rows(text):
@@ -129,8 +132,8 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     """Each row: budget, target, figure, verdict, layout, MicroPython, the command that
     measures it. A game checked at one heap only says so. Negative control: over-budget
     figures (a 53 KB Yahtzee, a Yatzy checked at 73 KB, 640 ms to the title, 16 B per action,
-    a 50.2 ms pass at a game's end) must read FAIL, and a writer that stops judging fails
-    this. A table's reads that allocate fail too."""
+    a 50.2 ms pass at a game's end, a 20.1 ms Start key) must read FAIL, and a writer that
+    stops judging fails this. A table's reads that allocate fail too."""
     doc = tmp_path / "PERFORMANCE.md"
     perf_report.write(bench_report(), doc)
     text = doc.read_text()
@@ -161,7 +164,15 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     assert rows["pass while a CPU plays (max): Expert, Maxi @.mpy"][3] == "pass"
     player_end = rows["pass of the game's end, after a player's last box (max) @.mpy"]
     assert player_end[1:4] == ["at most 50 ms", "44.8 ms (7 passes)", "pass"]
-    assert "--only end" in player_end[6]
+    assert "--only game" in player_end[6]
+    for name, want in (("setup's Start, its key's pass before I2C: a player's game",
+                        ["at most 20 ms + I2C", "6.1 ms", "pass"]),
+                       ("pass of the game's start, after its key: a player's game (max)",
+                        ["at most 50 ms", "41 ms (17 passes)", "pass"]),
+                       ("pass of the game's start, after its key: an Expert CPU's game (max)",
+                        ["at most 50 ms", "79.7 ms (18 passes)", "**FAIL**"])):
+        got = rows[name + " @.mpy"]
+        assert got[1:4] == want and "--only game" in got[6], got
     reads = "Expert's table reads of a decision: yatzy.bin (median, longest, garbage) @frozen .uf2"
     assert rows[reads][1:4] == ["0 B", "30.1 ms, 57.2 ms, 0 B", "pass"]
     assert "--only tables --layout uf2" in rows[reads][6]
@@ -178,7 +189,7 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
 
     over = tmp_path / "over.md"
     perf_report.write(bench_report(title_ms=640.0, yahtzee_kb=53, action_alloc=16, yatzy_kb=73,
-                                   reads_alloc=16, end_ms=50.2), over)
+                                   reads_alloc=16, end_ms=50.2, start_ms=20.1), over)
     rows = {r[0][2:] + " @" + r[4]: r for r in table_rows(over.read_text())[1:]}
     assert rows["smallest free heap: Yatzy, 4 Expert seats, coach on @frozen .uf2"][3] \
         == "**FAIL**"
@@ -192,6 +203,8 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
     assert rows[reads][3] == "**FAIL**"
     assert rows["pass of the game's end, after an Expert CPU's last box (max) @.mpy"][2:4] \
         == ["50.2 ms (8 passes)", "**FAIL**"]
+    assert rows["setup's Start, its key's pass before I2C: an Expert CPU's game @.mpy"][2:4] \
+        == ["20.1 ms", "**FAIL**"]
 
 
 def test_the_box_help_is_judged_as_a_user_action_and_reported_opening_by_opening(tmp_path):

@@ -28,7 +28,15 @@ from picoyacht.heap import DUE, IDLE, LITTER, collect_often, forget, locked
 from picoyacht.saves import Records, SaveState, Settings, resumable
 from picoyacht.screens import Canvas, Note
 from picoyacht.ticks import ticks_diff
-from picoyacht.turn import END_LOADING, END_SHOWING, PLAYING, Turn
+from picoyacht.turn import (
+    END_LOADING,
+    END_SHOWING,
+    PLAYING,
+    START_DROPPING,
+    START_LOADING,
+    START_SAVING,
+    Turn,
+)
 
 # Display power.
 AWAKE = const(0)
@@ -221,8 +229,9 @@ class App:
         self.show(self.turn.resume())
 
     def new_game(self):
-        """Setup's Start, once its key handler has returned: setup's module leaves the
-        heap (for the title) before the game and the play screens come in."""
+        """A new game from the settings, whole: setup's module leaves the heap (for the
+        title) before the game and the play screens come in. (Setup's Start does the same
+        over several passes: _start.)"""
         self.show("title")
         self.show(self.turn.start())
 
@@ -254,7 +263,7 @@ class App:
     def event(self, ev, now):
         """One debounced event (kind << 4 | button) at time now. A save still due is finished
         first, whole (a release's too: the next press has none to do); a game's end goes on."""
-        if not self.turn.ending:
+        if not (self.turn.ending or self.turn.starting):
             self.turn.after_move(True)
         self.now = now
         kind = ev >> 4
@@ -278,14 +287,12 @@ class App:
                 self.swallow |= bit
             return
         self.last_input = now
-        if self.turn.ending:  # the game ended under this key: spent, the results come next
+        if self.turn.ending or self.turn.starting:  # a game ends or starts: the key is spent
             self.swallow |= bit
             return
         if self.status.stay == NOTE_KEY and kind == PRESS:  # a tip read: the key acts too
             self.note("")
         self.screen.event(btn, kind)
-        if self.turn.start_due:
-            self.new_game()
 
     def tick(self, now):
         """Advance timers: notes, the screen's own (animation, CPU pacing), dimming."""
@@ -295,8 +302,9 @@ class App:
         if self.status.expire(now):
             self.dirty = True
         self.screen.tick(now)
-        if self.turn.ending >= END_LOADING and self.turn.saving == IDLE:
-            _results(self, now)
+        t = self.turn
+        if t.saving == IDLE and (t.ending >= END_LOADING or t.starting):
+            _results(self, now) if t.ending else _start(self, now)
         nxt = self._next
         if nxt is not None and not self.dirty:
             # A quiet pass (this screen's frame is up, no key came): the module of the
@@ -444,6 +452,35 @@ def _results(app, now):
             app.find("over")
         except Exception:  # out of heap, a damaged file: show() says so, next pass
             pass
+
+
+_GAME_MODULES = ("snapshot", "gamelog", "labels", "coach", "play")  # what a game brings in
+
+
+def _start(app, now):
+    """Setup's Start after its key (Turn.starting): a step a pass with no key in it (the
+    key's own pass draws its answer). Setup's module leaves the heap (the title is current
+    but not drawn: setup's frame stays up); once the settings are on flash, the game's
+    modules come in one a pass, then the game and its frame."""
+    if now == app.last_input:
+        return
+    t = app.turn
+    step = t.starting
+    if step == START_DROPPING:
+        app.show("title")
+        app.dirty, app._next = False, None  # (the title's next: setup, which has just left)
+        t.starting, t.saving = START_SAVING, DUE  # the settings' save: Turn.after_move
+        return
+    i = step - START_LOADING
+    if i < len(_GAME_MODULES):
+        try:
+            __import__("picoyacht." + _GAME_MODULES[i])
+        except Exception:  # out of heap, a damaged file: the game's start says so
+            pass
+        t.starting = step + 1
+    else:
+        t.starting = 0  # first: a start that raises is not tried again
+        app.show(t.start(True))
 
 
 def _stored(app, kind, payload):

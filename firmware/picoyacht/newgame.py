@@ -135,6 +135,7 @@ class Setup(Choice):
             app.sound(SOUND_SCORE)  # hear the new level
         elif code == R_START:
             self.turn.start_soon()
+            app.redraw()  # its answer: "Starting the game..."
             return
         elif code >= R_NAME:
             app.go("name").edit_seat(code - R_NAME)
@@ -169,7 +170,10 @@ class Setup(Choice):
             if i == last:
                 break
         code = items[self.sel]
-        cv.text(self.helps[2 if code == R_START else 1 if code >= R_NAME else 0], 1, 56)
+        if self.turn.starting:  # the game comes in over the next passes
+            cv.text("Starting the game...", 1, 56)
+        else:
+            cv.text(self.helps[2 if code == R_START else 1 if code >= R_NAME else 0], 1, 56)
 
     def draw_row(self, cv, code, y, c):
         """One row: the label in colour c (0 inside the selection box), the value."""

@@ -37,6 +37,14 @@ END_SAVING = const(1)  # the end is still to put on flash
 END_LOADING = const(2)  # going on flash (saving) or on it: the results' module comes in next
 END_SHOWING = const(3)  # the module is in: the results come up next
 
+# Turn.starting, from setup's Start to the game's first frame, a quiet pass a step: setup's
+# module leaves the heap (App.tick), the settings' save goes through after_move's passes
+# like a move's save, then App brings the game's modules in one by one, and the game and its
+# frame; a key meanwhile is spent (App.event).
+START_DROPPING = const(1)  # setup's module leaves the heap next
+START_SAVING = const(2)  # the settings are still to put on flash
+START_LOADING = const(3)  # on flash, or tried; and up: App's next module of the game comes in
+
 _PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
 
 
@@ -50,7 +58,7 @@ class Turn:
         self.parked = None  # the game to resume, aside while a demo plays
         self.coach = None  # made with the first game (adopt): the title comes up without it
         self.roller = Roller(seed_from_entropy(urandom or _no_entropy, now_ms))  # new seeds
-        self.start_due = False  # setup asked for a new game: App starts it once its key returns
+        self.starting = 0  # setup's Start, in passes: START_*
         # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none) and its
         # log line (written after its frame), kept without a tuple so scoring allocates nothing
         self.last_seat = self.last_box = self.last_pts = -1
@@ -106,15 +114,16 @@ class Turn:
         return g is not None and not g.over and not self.demo
 
     def start_soon(self):
-        """Setup's Start: the game begins when setup's key handler has returned, so its
-        module is out of the heap before the play screen and the game come in."""
-        self.start_due = True
+        """Setup's Start: the game begins in the passes after its key (`starting`), so no
+        pass holds setup's drop, the settings' save and the game's modules and frame."""
+        self.starting = START_DROPPING
 
-    def start(self):
-        """A new game from the settings; its first screen."""
-        self.start_due = False
+    def start(self, saved=False):
+        """A new game from the settings; its first screen. The settings are saved first,
+        unless the start's passes have put them on flash (saved)."""
         s = self.app.settings
-        self.app.save("settings", s.pack())
+        if not saved:
+            self.app.save("settings", s.pack())
         from picoyacht import snapshot  # noqa: F401  (loaded here, not in the first save's pass)
         n = s.nplayers
         return self._begin(s.rid, s.names[:n], s.kinds[:n], s.options_copy(), s.coach, False)
@@ -310,6 +319,10 @@ class Turn:
             if self.ending == END_SAVING:
                 self.ending = END_LOADING  # first: a step that raises still ends the game
                 self.saving = _end_write(self)
+            elif self.starting == START_SAVING:
+                self.starting = START_LOADING
+                saved = self.app.write("settings", self.app.settings.pack())
+                self.saving = heap.HALF if saved else heap.LITTER
             elif self.game is not None and not self.demo and self.app.store is not None:
                 saved = self.app.write("game", self.game.snapshot())
                 self.saving = heap.HALF if saved else heap.LITTER
@@ -319,7 +332,7 @@ class Turn:
             if self.ending:
                 _end_commit(self)
             else:
-                self.app.commit("game")
+                self.app.commit("settings" if self.starting else "game")
             self.saving = heap.LITTER
             return True
         if not whole:

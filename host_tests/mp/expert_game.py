@@ -17,7 +17,7 @@ def main(rid, seats=4, coach=2):
     s.coach = coach
     for i in range(seats):
         s.kinds[i] = 3
-    app.new_game()  # what setup's Start does once its key handler has returned
+    app.new_game()  # the game's start, whole (setup's Start spreads it over passes)
     for _ in range(400000):
         if app.turn.game.over:
             break

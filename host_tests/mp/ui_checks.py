@@ -803,6 +803,71 @@ def check_end_after_save():
     print("PASS end_after_save passes=%d" % (passes[0] - scored))
 
 
+def check_start_in_passes():
+    """Setup's Start answers in its key's pass (setup's frame: "Starting the game...") and
+    does nothing else there. The settings' save (write, then commit), setup's drop and the
+    game's modules come after it, one step a pass and no frame, then the game; its first
+    frame once its first save is on flash. A key in between is spent."""
+    from picoyacht import newgame
+
+    b, r, d, app = rig(store=Store(FakeFs(lfs=True), "/saves"))
+    while app.screen.items[app.screen.sel] != menus.T_NEW:
+        d.press(K.B_DOWN)
+    d.press(K.B_OK)
+    while app.settings.nplayers != 1:
+        d.pick(newgame.R_PLAYERS)
+    while app.settings.kinds[0]:
+        d.pick(newgame.R_KIND)
+    assert d.select(newgame.R_START)
+    d.run_ms(100)
+    log = []
+
+    def logging(call, f):
+        def logged(kind, *a):
+            log.append((call, kind))
+            return f(kind, *a)
+        return logged
+
+    app.write, app.commit = logging("write", app.write), logging("commit", app.commit)
+
+    def modules():
+        return [m for m in sys.modules if m.startswith("picoyacht.")]
+
+    b.raw |= 1 << K.B_OK
+    frames = app.frames
+    for _ in range(40):  # to the key's pass
+        r.step()
+        if app.frames != frames:
+            break
+    assert app.turn.starting, "the game started in its key's pass"
+    assert app.frames == frames + 1 and app.screen.NAME == "setup", app.screen.NAME
+    assert log == [] and "picoyacht.coach" not in sys.modules, log
+    b.raw &= ~(1 << K.B_OK)
+    keys = []
+    app.screen.event = lambda btn, kind: keys.append(btn)  # (setup's: a key now is spent)
+    steps = []  # per pass: (saves, modules in, modules out)
+    before = modules()
+    while app.frames == frames + 1 and len(steps) < 200:
+        n = len(log)
+        if len(steps) in (6, 14):  # Menu down, then up, mid-start
+            b.raw ^= 1 << K.B_MENU
+        r.step()
+        now = modules()
+        steps.append((log[n:], [m for m in now if m not in before],
+                      [m for m in before if m not in now]))
+        before = now
+    assert app.screen.NAME == "play" and keys == [], (app.screen.NAME, keys)
+    saves = [e for st in steps for e in st[0]]
+    assert saves == [("write", "settings"), ("commit", "settings"), ("write", "game"),
+                     ("commit", "game")], saves
+    busy = [st for st in steps if st[0] or st[1] or st[2]]
+    assert all(len(st[0]) + len(st[1]) + (1 if st[2] else 0) <= 1 for st in busy), busy
+    dropped = [i for i, st in enumerate(busy) if "picoyacht.newgame" in st[2]]
+    loaded = [i for i, st in enumerate(busy) if st[1]]
+    assert dropped and loaded and dropped[0] < loaded[0], busy
+    print("PASS start_in_passes passes=%d busy=%d" % (len(steps), len(busy)))
+
+
 def check_setup_looks_for_tables():
     """Setup looks for Expert's table (an import on the .mpy layout, a 36 ms press) when it
     opens and when the rule set, joker rule or Sharp Dice change; not on the other presses."""

@@ -8,10 +8,11 @@ a player can flash:
         loop passes in every game and option (tools/rigs/think_probe.py);
   mpy   `make flash`'s files on stock MicroPython (v1.28.0; --fw 1.28.0,1.24.1 adds more),
         played through the buttons by tools/rigs/pico_probe.py's player: garbage, pass
-        times, I2C bytes, CPU passes, the game's end, reset, Ctrl-C, and the heap per rule set.
-Parts: --only reset,play,ctrlc,cpu,end,heap,tables,think; --layout uf2 or mpy; --rules for the heap,
-CPU and think rows (ids or names, default all); --sharp: the frozen heap and the CPU pass rows
-with Sharp Dice;
+        times, I2C bytes, CPU passes, a game's start and end, reset, Ctrl-C, and the heap
+        per rule set.
+Parts: --only reset,play,ctrlc,cpu,game,heap,tables,think; --layout uf2 or mpy; --rules for
+the heap, CPU and think rows (ids or names, default all); --sharp: the frozen heap and the
+CPU pass rows with Sharp Dice;
 --at-budget: one game at each heap row's budget instead of a bisection (on the .mpy layout,
 a 4-seat game with the Pico's free heap less the spare the budget asks for). A run keeps
 the rows of build/bench_pico.json it does not measure (--fresh drops them; --resume also
@@ -44,7 +45,7 @@ from perf_report import ACTIONS, CTRLC_SCREENS, LEVELS, UF2
 I2C_US_PER_BYTE = 22.5  # 9 bits at 400 kHz
 JOBS = 2  # emulator processes at a time
 OUT = perf_report.REPORT
-PARTS = ("reset", "play", "ctrlc", "cpu", "end", "heap", "tables", "think")
+PARTS = ("reset", "play", "ctrlc", "cpu", "game", "heap", "tables", "think")
 TABLE_DECISIONS = 100  # seeded decisions timed per table
 # Bisection windows (KB): (lo known to fail, hi checked first, step). A game on the .mpy
 # layout gets up to the Pico's whole free heap.
@@ -116,14 +117,20 @@ def cpu(fw, level, rid, turns, tables, sharp=False):
             "completed": p.completed, "faults": p.faults()[:3]}
 
 
-def end(fw, cpus):
-    """A whole 1-seat game, a player's (cpus 0) or an Expert CPU's (1), through its last box
-    to the results: every pass of the game's end, drawn or not (a key's keeps its kind)."""
+def game(fw, cpus):
+    """A whole 1-seat game, a player's (cpus 0) or an Expert CPU's (1). Its start: setup's
+    Start key's pass (before I2C), then every pass up to the game's first frame; its end:
+    every pass from the last box to the results, drawn or not (a key's keeps its kind)."""
     p = emulator.probe({"players": 1, "cpus": cpus, "level": 3, "record": 1}, fw)
     ends = [r for r in p.records if r[0] == "end"]
     ms = [pass_ms(r) for r in ends]
+    starts = [r for r in p.records if r[0] == "start"]
+    after = [pass_ms(r) for r in starts[1:]]
     return {"passes": len(ms), "max_ms": round(max(ms), 1) if ms else None,
             "results": any(r[1] == "over" for r in ends), "completed": p.completed,
+            "start_key_ms": round(starts[0][2] / 1000, 1) if starts else None,
+            "start_passes": len(after), "start_max_ms": round(max(after), 1) if after else None,
+            "started": len(starts) > 1 and starts[-1][1] in ("play", "handover"),
             "faults": p.faults()[:3]}
 
 
@@ -207,8 +214,8 @@ def jobs_for(a, tables, uf2):
                 jobs.append((fw, "play", lambda fw=fw: play(fw, a.turns)))
             if "ctrlc" in only:
                 jobs += [(fw, "ctrlc " + s, lambda fw=fw, s=s: ctrlc(fw, s)) for s in CTRLC_SCREENS]
-            if "end" in only:
-                jobs += [(fw, "end %d" % c, lambda fw=fw, c=c: end(fw, c)) for c in (0, 1)]
+            if "game" in only:
+                jobs += [(fw, "game %d" % c, lambda fw=fw, c=c: game(fw, c)) for c in (0, 1)]
             if "cpu" in only:
                 jobs += [(fw, "cpu %d %d%s" % (lvl, rid, " sharp" * a.sharp),
                           lambda fw=fw, lvl=lvl, rid=rid:

@@ -70,7 +70,7 @@ def fault(e):  # where it failed, then the app's own handling
 
 
 app.fault = fault
-app.new_game()  # what setup's Start does once its key handler has returned
+app.turn.start_soon()  # setup's Start: the game comes in over the loop's next passes
 try:
     runner.run()
 finally:

@@ -145,22 +145,38 @@ def cpu_rows(rep, fw):
     return rows
 
 
-def end_rows(rep, fw):
-    """The game's end, from the last box to the results' frame: a pass each for the
-    records' save, the game's delete, the results' module and their frame."""
+def game_rows(rep, fw):
+    """A 1-seat game's start, from setup's Start key to the game's first frame (the key's
+    pass answers; the settings' save, setup's drop, each module and the game come a pass
+    each after it), and its end, from the last box to the results' frame (a pass each for
+    the records' save, the game's delete, the results' module and their frame)."""
     rows = []
     got = rep.get(fw, {})
-    for key, whose in (("end 0", "a player's"), ("end 1", "an Expert CPU's")):
+    for key, whose in (("game 0", "a player's"), ("game 1", "an Expert CPU's")):
         e = got.get(key)
         if e is None:
             continue
+        failed = err(e) if "error" in e else None
+        started = isinstance(e, dict) and e.get("started") and e.get("completed")
+        key_ms = e.get("start_key_ms") if started else None
+        worst = e.get("start_max_ms") if started else None
+        rows.append(Row("setup's Start, its key's pass before I2C: %s game" % whose,
+                        "at most 20 ms + I2C", mark(rep, fw, key, fmt(key_ms, "ms", failed
+                                                                     or "no game")),
+                        within([key_ms], 20) if started else False, "mpy", fw,
+                        part("--only game")))
+        rows.append(Row("pass of the game's start, after its key: %s game (max)" % whose,
+                        "at most 50 ms", mark(rep, fw, key, fmt(worst, "ms", failed or "no game"))
+                        + (" (%d passes)" % e["start_passes"] if started else ""),
+                        within([worst], 50) if started else False, "mpy", fw,
+                        part("--only game")))
         done = isinstance(e, dict) and e.get("results") and e.get("completed")
         worst = e.get("max_ms") if done else None
         rows.append(Row("pass of the game's end, after %s last box (max)" % whose,
-                        "at most 50 ms", mark(rep, fw, key, fmt(worst, "ms", err(e) if "error" in e
-                                                               else "no results"))
+                        "at most 50 ms", mark(rep, fw, key, fmt(worst, "ms", failed
+                                                               or "no results"))
                         + (" (%d passes)" % e["passes"] if done else ""),
-                        within([worst], 50) if done else False, "mpy", fw, part("--only end")))
+                        within([worst], 50) if done else False, "mpy", fw, part("--only game")))
     return rows
 
 
@@ -236,7 +252,7 @@ def power_rows(rep):
 def rows(rep):
     out = heap_rows(rep) + reset_rows(rep) + reads_rows(rep) + think_rows(rep)
     for fw in rep.get("fws", []):
-        out += play_rows(rep, fw) + cpu_rows(rep, fw) + end_rows(rep, fw) + console_rows(rep, fw)
+        out += play_rows(rep, fw) + cpu_rows(rep, fw) + game_rows(rep, fw) + console_rows(rep, fw)
     return out + power_rows(rep)
 
 

@@ -59,11 +59,12 @@ GC_ROOM = 48000  # collect between passes (collector off on human turns) below t
 # Record kinds: what the pass did. help: the held Menu on the scorecard, its press and the
 # long press that opens the box help; help_back: OK there, back to the card; end: a pass of
 # the game's end, after its last box, up to the results' first frame (drawn or not; a
-# press's pass keeps its press's kind).
+# press's pass keeps its press's kind); start: setup's Start, its key's pass first, then
+# every pass up to the game's first frame (drawn or not).
 K_NAV, K_HOLD, K_CURSOR, K_ROLL, K_SCORE, K_MENU, K_PAGE, K_CARD, K_ANIM, K_CPU, K_DRAW, \
-    K_SAVE, K_HELP, K_HELP_BACK, K_END = range(15)
+    K_SAVE, K_HELP, K_HELP_BACK, K_END, K_START = range(16)
 KIND_NAMES = ("nav", "hold", "cursor", "roll", "score", "menu", "page", "card_cursor", "anim",
-              "cpu", "draw", "save", "help", "help_back", "end")
+              "cpu", "draw", "save", "help", "help_back", "end", "start")
 WAIT = -1
 DONE = -2
 # Screens by index (the records keep a byte); an unknown screen is "other".
@@ -155,15 +156,20 @@ class Player:
             return self.pick(app, T_NEW, K_NAV)
         if st == "setup":
             code, start = self.setup(app)
+            btn, kind = self.pick(app, code, K_NAV)
             if start:
                 self.started = True
-            return self.pick(app, code, K_NAV)
+                if btn == K.B_OK:
+                    kind = K_START
+            return btn, kind
         if st == "box_help":
             return K.B_OK, K_HELP_BACK
         if st == "message":
             return K.B_OK, K_NAV
         if g is None or st == "over":
             return DONE, 0
+        if g.over:  # the game's end: a player waits for the results
+            return WAIT, 0
         if self.turns and g.turn >= self.turns:
             return DONE, 0
         if st == "handover":
@@ -236,6 +242,7 @@ class ProbeBoard(board_pico.PicoBoard):
         self.help_kept = array("i", bytes(4 * HELPS))  # heap kept after each closing
         self.help_closes = 0
         self.ended = False  # the results' first frame is recorded: the game's end is over
+        self.starting = False  # from setup's Start key to the game's first frame
         self.n = 0
         self.r_kind = bytearray(NREC)
         self.r_state = bytearray(NREC)
@@ -327,6 +334,13 @@ class ProbeBoard(board_pico.PicoBoard):
         end = self.ending(app)
         if end and drew and screen_index(app) == OVER:  # the results' first frame, whatever
             self.ended = True  # the pass's kind: the end's last pass
+        start = False  # a pass of the game's start after its key's
+        if self.press_seen and self.kind == K_START:
+            self.starting = True
+        elif self.starting:
+            start = True
+            if drew and app.turn.game is not None and not app.turn.starting:
+                self.starting = False  # the game's first frame: the start's last pass
         if self.press_seen:
             if whole > self.max_press_pass_us:
                 self.max_press_pass_us = whole
@@ -343,6 +357,9 @@ class ProbeBoard(board_pico.PicoBoard):
                 self.help_closed = True
         elif end:
             kind = K_END
+            us = whole
+        elif start:
+            kind = K_START
             us = whole
         elif self.saved(app):
             kind = K_SAVE
@@ -414,8 +431,8 @@ class ProbeBoard(board_pico.PicoBoard):
             if time.ticks_diff(now, self.armed_at) >= 300:
                 self.arm_pin.value(1)  # settled on the screen: the host sends Ctrl-C
             return
-        if time.ticks_diff(now, self.next_at) < 0:
-            return
+        if time.ticks_diff(now, self.next_at) < 0 or self.starting:  # (the game's first
+            return  # frame comes first)
         btn, kind = self.player.next(app)
         if btn == DONE:
             self.done = True

@@ -286,6 +286,7 @@ class Pico:
         while s.kinds[0]:
             self.pick(newgame.R_KIND)
         self.pick(newgame.R_START)
+        self.play_until(lambda: not app.turn.starting)  # the game comes in over passes
 
     select = Driver.select  # the same list walk as the headless driver's
     pick = Driver.pick

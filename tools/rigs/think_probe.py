@@ -96,7 +96,7 @@ def main(rules, joker, sharp, turns):
     s.options.sharp = bool(sharp)
     for i in range(4):
         s.kinds[i] = 3
-    app.new_game()  # what setup's Start does once its key handler has returned
+    app.new_game()  # the game's start, whole (setup's Start spreads it over passes)
     coach = app.turn.coach
     shown = coach.step
 
