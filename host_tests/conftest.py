@@ -138,6 +138,7 @@ class MicroPythonTwin(pytest.Item):
         return self.path, None, "%s[micropython]" % self.test
 
 
+@pytest.hookimpl(tryfirst=True)  # the xdist_group marks below: before xdist's hook reads them
 def pytest_collection_modifyitems(session, config, items):
     out, twinned = [], set()
     for item in items:
