@@ -750,6 +750,13 @@ def _at_the_last_box():
     d.run_ms(400)
     d.press(K.B_OK)
     assert app.screen.NAME == "card", app.screen.NAME
+    log, passes = logged_saves(app)
+    return b, r, app, g, log, passes
+
+
+def logged_saves(app):
+    """(log, passes): app's write, commit and delete append (passes[0], call, kind) to log;
+    the caller counts the passes in passes[0]."""
     log, passes = [], [0]
 
     def logging(call, f):
@@ -760,7 +767,7 @@ def _at_the_last_box():
 
     for call in ("write", "commit", "delete"):
         setattr(app, call, logging(call, getattr(app, call)))
-    return b, r, app, g, log, passes
+    return log, passes
 
 
 def check_end_after_save():
@@ -820,15 +827,7 @@ def check_start_in_passes():
         d.pick(newgame.R_KIND)
     assert d.select(newgame.R_START)
     d.run_ms(100)
-    log = []
-
-    def logging(call, f):
-        def logged(kind, *a):
-            log.append((call, kind))
-            return f(kind, *a)
-        return logged
-
-    app.write, app.commit = logging("write", app.write), logging("commit", app.commit)
+    log = logged_saves(app)[0]
 
     def modules():
         return [m for m in sys.modules if m.startswith("picoyacht.")]
@@ -857,7 +856,7 @@ def check_start_in_passes():
                       [m for m in before if m not in now]))
         before = now
     assert app.screen.NAME == "play" and keys == [], (app.screen.NAME, keys)
-    saves = [e for st in steps for e in st[0]]
+    saves = [e[1:] for st in steps for e in st[0]]
     assert saves == [("write", "settings"), ("commit", "settings"), ("write", "game"),
                      ("commit", "game")], saves
     busy = [st for st in steps if st[0] or st[1] or st[2]]
