@@ -147,7 +147,7 @@ def cpu_rows(rep, fw):
 
 def game_rows(rep, fw):
     """A 1-seat game's start, from setup's Start key to the game's first frame (the key's
-    pass answers; the settings' save, setup's drop, each module and the game come a pass
+    pass answers; setup's drop, the settings' save, each module and the game come a pass
     each after it), and its end, from the last box to the results' frame (a pass each for
     the records' save, the game's delete, the results' module and their frame)."""
     rows = []
@@ -157,26 +157,23 @@ def game_rows(rep, fw):
         if e is None:
             continue
         failed = err(e) if "error" in e else None
-        started = isinstance(e, dict) and e.get("started") and e.get("completed")
-        key_ms = e.get("start_key_ms") if started else None
-        worst = e.get("start_max_ms") if started else None
-        rows.append(Row("setup's Start, its key's pass before I2C: %s game" % whose,
-                        "at most 20 ms + I2C", mark(rep, fw, key, fmt(key_ms, "ms", failed
-                                                                     or "no game")),
-                        within([key_ms], 20) if started else False, "mpy", fw,
-                        part("--only game")))
-        rows.append(Row("pass of the game's start, after its key: %s game (max)" % whose,
-                        "at most 50 ms", mark(rep, fw, key, fmt(worst, "ms", failed or "no game"))
-                        + (" (%d passes)" % e["start_passes"] if started else ""),
-                        within([worst], 50) if started else False, "mpy", fw,
-                        part("--only game")))
-        done = isinstance(e, dict) and e.get("results") and e.get("completed")
-        worst = e.get("max_ms") if done else None
-        rows.append(Row("pass of the game's end, after %s last box (max)" % whose,
-                        "at most 50 ms", mark(rep, fw, key, fmt(worst, "ms", failed
-                                                               or "no results"))
-                        + (" (%d passes)" % e["passes"] if done else ""),
-                        within([worst], 50) if done else False, "mpy", fw, part("--only game")))
+
+        def judged(name, target, ms, limit, ok, passes, missing, key=key, failed=failed):
+            figure = mark(rep, fw, key, fmt(ms if ok else None, "ms", failed or missing))
+            rows.append(Row(name, target, figure + (" (%d passes)" % passes
+                                                    if ok and passes is not None else ""),
+                            within([ms], limit) if ok else False, "mpy", fw,
+                            part("--only game")))
+
+        started = bool(e.get("started") and e.get("completed"))
+        judged("setup's Start, its key's pass before I2C: %s game" % whose,
+               "at most 20 ms + I2C", e.get("start_key_ms"), 20, started, None, "no game")
+        judged("pass of the game's start, after its key: %s game (max)" % whose,
+               "at most 50 ms", e.get("start_max_ms"), 50, started, e.get("start_passes"),
+               "no game")
+        judged("pass of the game's end, after %s last box (max)" % whose, "at most 50 ms",
+               e.get("max_ms"), 50, bool(e.get("results") and e.get("completed")),
+               e.get("passes"), "no results")
     return rows
 
 
