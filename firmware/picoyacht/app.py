@@ -25,7 +25,7 @@ from picoyacht.buttons import B_DOWN, B_MENU, B_UP, FULL_BUTTONS, NBUTTONS
 from picoyacht.cues import NOTE_KEY, NOTE_TIMED
 from picoyacht.debounce import PRESS, RELEASE
 from picoyacht.heap import DUE, IDLE, LITTER, collect_often, forget, locked
-from picoyacht.saves import Records, SaveState, Settings, resumable
+from picoyacht.saves import Records, SaveState, Settings, load, resumable
 from picoyacht.screens import Canvas, Note
 from picoyacht.ticks import ticks_diff
 from picoyacht.turn import (
@@ -365,18 +365,18 @@ def _boot(app, boot_buttons, tone, board_notes):
     board_notes: what the board refused at boot (config.py's settings), all of them on
     the console already; the first is shown, and how many more there are."""
     notes = []
-    s = _load(app.store, "settings", Settings.unpack, notes)
+    s = load(app.store, "settings", Settings.unpack, notes)
     if s is not None:
         app.settings = s
     if tone is not None:
         from picoyacht.sound import Player  # only with a piezo: see picoyacht.cues
 
         app.player = Player(tone, app.settings.volume)
-    r = _load(app.store, "records", Records.unpack, notes)
+    r = load(app.store, "records", Records.unpack, notes)
     if r is not None:
         app.records = r
     # a saved game that is finished is refused, so its backup wins
-    g = _load(app.store, "game", lambda data: resumable(app.turn.restore(data)), notes)
+    g = load(app.store, "game", lambda data: resumable(app.turn.restore(data)), notes)
     if g is not None and app.records.counted(g):  # its delete failed at game over
         app.delete("game")
         g = None
@@ -397,46 +397,6 @@ def _boot(app, boot_buttons, tone, board_notes):
             app.show("diag")
         except MemoryError as e:  # a builder's screen must never stop the game booting
             app.fault(e)
-
-
-def _load(store, kind, parse, notes):
-    """Payload parsed, or None; every failure becomes a line for the boot message."""
-    if store is None:
-        return None
-    accepted = []  # (payload, parsed) of each copy the check took: parsed once only
-    why = [""]  # the check's words for the last copy it refused (one slot: no growth)
-
-    def check(payload):  # the store skips copies this refuses, and never backs them up
-        try:
-            obj = parse(payload)
-        except Exception as e:
-            why[0] = _reason(kind, e)
-            raise
-        if obj is None:
-            why[0] = "a finished game"
-        else:
-            accepted.append((bytes(payload), obj))
-        return obj is not None
-
-    try:
-        data = store.load(kind, check)
-        err = store.last_error
-    except Exception as e:  # a Store must not raise, but a flaky flash might
-        data, err = None, "read error " + str(e)
-    if err and why[0]:  # "records: save refused (a wallet no game leaves): using backup"
-        notes.append(kind + ": save refused (" + why[0] + "):" + err[err.find(":") + 1:])
-    elif err:
-        notes.append(kind + ": " + err)
-    if data is None:
-        return None
-    for payload, obj in accepted:
-        if payload == data:
-            return obj
-    try:
-        return parse(data)
-    except Exception:
-        notes.append(kind + ": unreadable, reset")
-        return None
 
 
 def _results(app, now):
@@ -517,16 +477,6 @@ def _store_save(app, kind, payload):
             coach.release(lend=not attempt)
         except Exception as e:
             return False, "not saved: " + str(e)
-
-
-def _reason(kind, e):
-    """A refused copy's reason in a few words: the check's message less the kind's name
-    ("records: a wallet no game leaves" -> "a wallet no game leaves")."""
-    text = str(e) or type(e).__name__
-    for head in ("snapshot invalid: ", "snapshot ", kind + ": ", kind + " "):
-        if text.startswith(head):
-            text = text[len(head):]
-    return text[:40]
 
 
 def _draw(screen, cv, _):

@@ -1,5 +1,5 @@
-"""The Settings and Records save formats, which saved games may be resumed, and what the
-last saves left unsaved.
+"""The Settings and Records save formats, which saved games may be resumed, what the last
+saves left unsaved, and each kind read back at boot (load).
 
 unpack() raises ValueError on anything inconsistent or impossible, so a corrupt copy is
 refused (the Store then falls back to its previous good copy, or the app starts fresh).
@@ -391,3 +391,54 @@ class SaveState:
             return ""
         # store.MSG_FULL, matched by its words: a build with no store never loads that module
         return "Full: clear records" if "flash full" in self.error else "Check the filesystem"
+
+
+def load(store, kind, parse, notes):
+    """A kind's payload from the store, parsed, or None; every failure becomes a line of
+    `notes`, for the boot's message. parse raises or returns None on a copy it refuses."""
+    if store is None:
+        return None
+    accepted = []  # (payload, parsed) of each copy the check took: parsed once only
+    why = [""]  # the check's words for the last copy it refused (one slot: no growth)
+
+    def check(payload):  # the store skips copies this refuses, and never backs them up
+        try:
+            obj = parse(payload)
+        except Exception as e:
+            why[0] = _reason(kind, e)
+            raise
+        if obj is None:
+            why[0] = "a finished game"
+        else:
+            accepted.append((bytes(payload), obj))
+        return obj is not None
+
+    try:
+        data = store.load(kind, check)
+        err = store.last_error
+    except Exception as e:  # a Store must not raise, but a flaky flash might
+        data, err = None, "read error " + str(e)
+    if err and why[0]:  # "records: save refused (a wallet no game leaves): using backup"
+        notes.append(kind + ": save refused (" + why[0] + "):" + err[err.find(":") + 1:])
+    elif err:
+        notes.append(kind + ": " + err)
+    if data is None:
+        return None
+    for payload, obj in accepted:
+        if payload == data:
+            return obj
+    try:
+        return parse(data)
+    except Exception:
+        notes.append(kind + ": unreadable, reset")
+        return None
+
+
+def _reason(kind, e):
+    """A refused copy's reason in a few words: the check's message less the kind's name
+    ("records: a wallet no game leaves" -> "a wallet no game leaves")."""
+    text = str(e) or type(e).__name__
+    for head in ("snapshot invalid: ", "snapshot ", kind + ": ", kind + " "):
+        if text.startswith(head):
+            text = text[len(head):]
+    return text[:40]
