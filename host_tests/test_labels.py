@@ -7,7 +7,7 @@ from board_sim import FULL
 from test_ux import Rig, words
 
 from picoyacht import buttons as K
-from picoyacht import results
+from picoyacht import scores
 from picoyacht.game import HUMAN
 from picoyacht.labels import NOTE, SHORT_MAX, fit, row_label, short_name, take_words
 from picoyacht.policy import A_SCORE
@@ -15,8 +15,8 @@ from picoyacht.rules import COUNT, MAXI, NAME, RULESETS
 from picoyacht.screens import CELL, ROW_UPPER, W, card_rows
 
 ALL_NAMES = sorted({box[NAME] for rid in range(COUNT) for box in RULESETS[rid].boxes})
-GRID_ROOMS = [results.label_room(shown) for shown in (1, 2, 3)]
-CARD_ROOM = 15  # play.Card: the label from x=8, a 3-digit value right-aligned at W
+GRID_ROOMS = [scores.label_room(shown) for shown in (1, 2, 3)]
+CARD_ROOM = 15  # card.Card: the label from x=8, a 3-digit value right-aligned at W
 
 
 def test_every_short_form_is_words_that_fit():
@@ -55,13 +55,13 @@ def test_every_label_fits_every_row_that_shows_it(rid):
 def test_grid_columns_hold_a_four_digit_total():
     """Breaks if the label column leaves a seat less than 4 digits and a gap."""
     for nseats in range(1, 7):
-        for part in range(results.seat_pages(nseats)):
-            shown = results.first_of(nseats, part + 1) - results.first_of(nseats, part)
+        for part in range(scores.seat_pages(nseats)):
+            shown = scores.first_of(nseats, part + 1) - scores.first_of(nseats, part)
             assert 1 <= shown <= 3
-            lw = results.label_room(shown) * CELL + 2
+            lw = scores.label_room(shown) * CELL + 2
             assert (W - lw) // shown >= 4 * CELL + 2
-        assert results.first_of(nseats, 0) == 0
-        assert results.first_of(nseats, results.seat_pages(nseats)) == nseats
+        assert scores.first_of(nseats, 0) == 0
+        assert scores.first_of(nseats, scores.seat_pages(nseats)) == nseats
 
 
 def test_take_words_fit_a_row_with_a_whole_label():
@@ -84,7 +84,7 @@ def test_no_screen_module_draws_a_box_code():
     draws rules.ABBR again."""
     from conftest import ROOT
 
-    for mod in ("play", "turn", "labels", "screens", "coach"):
+    for mod in ("play", "card", "handover", "turn", "labels", "screens", "coach"):
         assert "ABBR" not in (ROOT / "firmware" / "picoyacht" / (mod + ".py")).read_text()
 
 

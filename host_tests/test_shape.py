@@ -17,7 +17,8 @@ from picoyacht.game import HUMAN
 from picoyacht.turn import Turn
 
 PKG = Path(__file__).resolve().parent.parent / "firmware" / "picoyacht"
-SCREEN_MODULES = ("menus", "newgame", "play", "results", "records", "diag", "screens")
+SCREEN_MODULES = ("menus", "newgame", "play", "card", "handover", "scores", "results", "records",
+                  "diag", "screens")
 MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 300
 MAX_APP_LINES = 300

@@ -70,9 +70,9 @@ def test_golden(frames, name):
 
 def test_distinct_box_states_in_monochrome(frames):
     """The four box states use four different marks (lock, check, plus, cross)."""
-    from picoyacht import font, play
+    from picoyacht import card, font
 
-    marks = play.STATE_MARK
+    marks = card.STATE_MARK
     assert len(set(marks)) == 4
     glyphs = {bytes(font.GLYPHS[m * 5:m * 5 + 5]) for m in marks}
     assert len(glyphs) == 4 and bytes(5) not in glyphs

@@ -10,8 +10,8 @@ for imports inside functions too (host_tests/test_layers.py, which reads this ma
   2 cpu: dice engine engine_tables estimate strategy strategy_table
          table_packed final_gap policy coach
   2 persistence: store saves record_check wallets
-  3 screens: screens fast fast_viper font menus newgame play results records rolloff
-             box_help diag
+  3 screens: screens fast fast_viper font menus newgame play card handover scores results
+             records rolloff box_help diag
   4 flow: turn app power sound
   5 board: board board_pico board_power ssd1306 config_check
 

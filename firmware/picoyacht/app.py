@@ -5,12 +5,11 @@ It gets the display, the set of buttons the build has, a Store, an entropy sourc
 console writer as arguments, and `now_ms` with every call, so the same code runs on the
 Pico, in the terminal simulator and under scripted tests. `Runner` is the only loop.
 
-The game and its flow are the Turn's (picoyacht.turn): screens call it and draw, and App
-shows the screen its answers name. Each screen is an object that owns its cursor, rows and
-pages (screens.Screen). App opens one by name: go() over the current one (back() returns
-to it), show() in place of all of them, home() for the title. A screen's module is
-imported the first time it is opened, so setup, records and diagnostics cost no heap in a
-game resumed at boot.
+The game and its flow are the Turn's (picoyacht.turn): screens call it and draw, and App shows
+the screen its answers name. Each screen is an object that owns its cursor, rows and pages
+(screens.Screen). App opens one by name: go() over the current one (back() returns to it),
+show() in place of all of them, home() for the title. A screen's module is imported the first
+time it is opened, so setup, records and diagnostics cost no heap in a game resumed at boot.
 
     Runner -> App.event/tick/render -> screen.key/tick/draw -> Turn -> Game
                   App.show(name) <------------ the next screen's name
@@ -51,11 +50,12 @@ _BLANK_MS = const(120000)
 # tuple holds its screen classes, each with its NAME.
 SCREENS = {
     "title": "menus", "menu": "menus", "message": "menus", "setup": "newgame",
-    "name": "newgame", "play": "play", "card": "play", "handover": "play", "scores": "results",
+    "name": "newgame", "play": "play", "card": "card", "handover": "handover", "scores": "scores",
     "over": "results", "ratings": "results", "records": "records", "diag": "diag",
     "rolloff": "rolloff", "bank": "rolloff", "box_help": "box_help",
 }
 _KEPT = "menus"  # title, menu and message: the one screen module never dropped
+_PLAYING = ("play", "card", "handover")  # a game's own screen modules: kept while it lasts
 
 
 class App:
@@ -159,7 +159,7 @@ class App:
                 if cls.NAME == name:
                     s = cls(self)
             self._screens[name] = s
-            self._extra = self._extra or (mod != _KEPT and mod != "play")
+            self._extra = self._extra or (mod != _KEPT and mod not in _PLAYING)
         return s
 
     def go(self, name):
@@ -170,13 +170,14 @@ class App:
     def show(self, name):
         """Open a screen in place of every open one. Screen modules it cannot reach without
         another show() leave the heap, so the peak is the largest phase, not all of them:
-        setup is gone during play, the results during setup, play once the game is over."""
+        setup is gone during play, the results during setup, the game's once it is over."""
         stack = self._stack
         while stack:  # pops: a slice's delete would allocate
             stack.pop()
         s = self._open(name)
         g = self.turn.game
-        if self._extra or ("play" in self._screens and (g is None or g.over)):
+        if self._extra or (("play" in self._screens or "handover" in self._screens)
+                           and (g is None or g.over)):
             self._drop_unused(SCREENS[name])
         return s
 
@@ -187,10 +188,10 @@ class App:
         for name in SCREENS:  # (no list of names, no string made: this allocates nothing)
             mod = SCREENS[name]
             if (name in screens and mod != _KEPT and mod != shown
-                    and not (playing and mod == "play")):
+                    and not (playing and mod in _PLAYING)):
                 del screens[name]
                 forget(mod)  # (with the first of the module's screens)
-        self._extra = shown != _KEPT and shown != "play"
+        self._extra = shown != _KEPT and shown not in _PLAYING
         if self.turn.saving == IDLE:  # else a sweep (after_move) collects in the next pass
             gc.collect()  # now, so what comes next fills the hole they leave
 
@@ -229,9 +230,8 @@ class App:
         self.show(self.turn.resume())
 
     def new_game(self):
-        """A new game from the settings, whole: setup's module leaves the heap (for the
-        title) before the game and the play screens come in. (Setup's Start does the same
-        over several passes: _start.)"""
+        """A new game from the settings, whole (setup's Start takes passes: _start): setup's
+        module leaves the heap (for the title) before the game's modules come in."""
         self.show("title")
         self.show(self.turn.start())
 
@@ -249,12 +249,11 @@ class App:
 
     def delete(self, kind):
         """Remove every copy of a kind; True if none is left (a failed save of it is moot)."""
-        if self.store is not None:
-            try:
-                if not self.store.delete(kind):
-                    return False
-            except Exception:
+        try:
+            if self.store is not None and not self.store.delete(kind):
                 return False
+        except Exception:
+            return False
         self.save_msg = self.save_state.saved(kind, True)
         self.dirty = True
         return True
@@ -414,7 +413,8 @@ def _results(app, now):
             pass
 
 
-_GAME_MODULES = ("snapshot", "gamelog", "labels", "coach", "play")  # what a game brings in
+# What a game brings in at its start, one a pass (the hand-over's with two seats or more).
+_GAME_MODULES = ("snapshot", "gamelog", "labels", "coach", "play", "card", "handover")
 
 
 def _start(app, now):
@@ -432,7 +432,7 @@ def _start(app, now):
         t.starting, t.saving = START_SAVING, DUE  # the settings' save: Turn.after_move
         return
     i = step - START_LOADING
-    if i < len(_GAME_MODULES):
+    if i < len(_GAME_MODULES) - (app.settings.nplayers < 2):
         try:
             __import__("picoyacht." + _GAME_MODULES[i])
         except Exception:  # out of heap, a damaged file: the game's start says so

@@ -29,6 +29,8 @@ ROW_BONUS = const(33)
 ROW_YB = const(34)
 ROW_WALLET = const(35)
 _ROW_TOTAL = const(36)
+WALLET_X = const(94)  # where Casino's wallet column ends, on the scores and game over
+LABEL_MAX = const(15)  # characters of the longest box name: a card row's label shows it whole
 
 # Pip layout per face: bits TL, TR, ML, C, MR, BL, BR.
 _PIPS = b"\x00\x08\x41\x49\x63\x6b\x77"

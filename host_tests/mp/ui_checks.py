@@ -133,11 +133,11 @@ def check_alloc():
         key[0] = btn
         menus += allocated(key_pass, 1)
         d.run_ms(200)
-    assert app.screen.NAME == "card" and "picoyacht.results" in sys.modules
+    assert app.screen.NAME == "card" and "picoyacht.scores" in sys.modules
     turn = g.turn
     while g.turn == turn:
         menus += allocated(ok_pass, 1)
-    assert "picoyacht.results" not in sys.modules
+    assert "picoyacht.scores" not in sys.modules
     print("PASS alloc idle=%d play_moves=%d card_moves=%d flips=%d presses=%d scoring=%d "
           "menus=%d" % (idle, play_moves, card_moves, flips, presses, scoring, menus))
     assert idle == 0 and play_moves == 0 and card_moves == 0 and flips == 0 and presses == 0
@@ -653,7 +653,7 @@ def check_preload():
     in-game menu, the box help from the card. The press's pass then imports nothing (the
     import made opening the scores a 58 ms pass on the emulated Pico), and the module leaves
     the heap with the next show() that cannot reach it."""
-    for m in ("picoyacht.newgame", "picoyacht.results"):
+    for m in ("picoyacht.newgame", "picoyacht.scores"):
         sys.modules.pop(m, None)
     b = HeadlessBoard(FULL)
     r = A.Runner(b)
@@ -680,7 +680,7 @@ def check_preload():
     d.run_ms(400)
     assert "picoyacht.newgame" not in sys.modules  # gone with the title
     press(K.B_MENU)
-    assert app.screen.NAME == "menu" and loads == [(["picoyacht.results"], False)], loads
+    assert app.screen.NAME == "menu" and loads == [(["picoyacht.scores"], False)], loads
     del loads[:]
     press(K.B_DOWN)
     press(K.B_OK)
@@ -689,7 +689,7 @@ def check_preload():
     press(K.B_MENU)  # back to the game
     assert app.screen.NAME == "play"
     score_one(d, app)
-    assert "picoyacht.results" not in sys.modules  # gone with the box's show("play")
+    assert "picoyacht.scores" not in sys.modules  # gone with the box's show("play")
     sys.modules.pop("picoyacht.box_help", None)
     d.press(K.B_ROLL)
     d.run_ms(300)
@@ -848,7 +848,7 @@ def check_start_in_passes():
     before = modules()
     while app.frames == frames + 1 and len(steps) < 200:
         n = len(log)
-        if len(steps) in (6, 14):  # Menu down, then up, mid-start
+        if len(steps) in (6, 10):  # Menu down, then up, mid-start
             b.raw ^= 1 << K.B_MENU
         r.step()
         now = modules()
@@ -864,6 +864,9 @@ def check_start_in_passes():
     dropped = [i for i, st in enumerate(busy) if "picoyacht.newgame" in st[2]]
     loaded = [i for i, st in enumerate(busy) if st[1]]
     assert dropped and loaded and dropped[0] < loaded[0], busy
+    came = [m for st in busy for m in st[1]]
+    # the card's module too, so that its first opening imports nothing; one seat: no hand-over
+    assert "picoyacht.card" in came and "picoyacht.handover" not in came, came
     print("PASS start_in_passes passes=%d busy=%d" % (len(steps), len(busy)))
 
 

@@ -25,7 +25,7 @@ _BASE = gc.mem_alloc()
 
 import ui_play  # noqa: E402  board_sim, picoyacht.app and everything they import
 
-from picoyacht import play, results, snapshot, sound, ssd1306  # noqa: E402, F401  screens; undo
+from picoyacht import card, handover, play, results, snapshot, sound, ssd1306  # noqa: E402, F401
 
 gc.collect()
 CODE = gc.mem_alloc()

@@ -183,7 +183,7 @@ def verdict(layout, rid, seats, kb, free=None):
 LIVE_CODE = """import gc
 gc.collect()
 base = gc.mem_alloc()
-from picoyacht import app, coach, dice, engine, game, play, rules, screens, strategy
+from picoyacht import app, card, coach, dice, engine, game, play, rules, screens, strategy
 e = engine.Engine(rules.RULESETS[rules.MAXI])
 gc.collect()
 print('LIVE', gc.mem_alloc() - base)
