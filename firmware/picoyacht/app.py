@@ -421,7 +421,8 @@ def _start(app, now):
     """Setup's Start after its key (Turn.starting): a step a pass with no key in it (the
     key's own pass draws its answer). Setup's module leaves the heap (the title is current
     but not drawn: setup's frame stays up); once the settings are on flash, the game's
-    modules come in one a pass, then the game and its frame."""
+    modules come in one a pass, each one's garbage collected in the next (else the collector
+    runs when it chooses, inside an import's pass), then the game and its frame."""
     if now == app.last_input:
         return
     t = app.turn
@@ -437,7 +438,7 @@ def _start(app, now):
             __import__("picoyacht." + _GAME_MODULES[i])
         except Exception:  # out of heap, a damaged file: the game's start says so
             pass
-        t.starting = step + 1
+        t.starting, t.saving = step + 1, LITTER  # its garbage swept in a pass of its own
     else:
         t.starting = 0  # first: a start that raises is not tried again
         app.show(t.start(True))

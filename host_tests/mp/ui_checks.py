@@ -813,8 +813,9 @@ def check_end_after_save():
 def check_start_in_passes():
     """Setup's Start answers in its key's pass (setup's frame: "Starting the game...") and
     does nothing else there. The settings' save (write, then commit), setup's drop and the
-    game's modules come after it, one step a pass and no frame, then the game; its first
-    frame once its first save is on flash. A key in between is spent."""
+    game's modules come after it, one step a pass and no frame, with a collecting pass after
+    each import (else the collector may run inside the next one's pass), then the game; its
+    first frame once its first save is on flash. A key in between is spent."""
     from picoyacht import newgame
 
     b, r, d, app = rig(store=Store(FakeFs(lfs=True), "/saves"))
@@ -844,17 +845,23 @@ def check_start_in_passes():
     b.raw &= ~(1 << K.B_OK)
     keys = []
     app.screen.event = lambda btn, kind: keys.append(btn)  # (setup's: a key now is spent)
-    steps = []  # per pass: (saves, modules in, modules out)
+    steps = []  # per pass: (saves, modules in, modules out, heap.sweep collected)
     before = modules()
-    while app.frames == frames + 1 and len(steps) < 200:
-        n = len(log)
-        if len(steps) in (6, 10):  # Menu down, then up, mid-start
-            b.raw ^= 1 << K.B_MENU
-        r.step()
-        now = modules()
-        steps.append((log[n:], [m for m in now if m not in before],
-                      [m for m in before if m not in now]))
-        before = now
+    sweeps = []
+    sweep = heap.sweep
+    heap.sweep = lambda split: sweeps.append(split in (heap.DUE, heap.LITTER)) or sweep(split)
+    try:
+        while app.frames == frames + 1 and len(steps) < 200:
+            n, k = len(log), len(sweeps)
+            if len(steps) in (6, 10):  # Menu down, then up, mid-start
+                b.raw ^= 1 << K.B_MENU
+            r.step()
+            now = modules()
+            steps.append((log[n:], [m for m in now if m not in before],
+                          [m for m in before if m not in now], any(sweeps[k:])))
+            before = now
+    finally:
+        heap.sweep = sweep
     assert app.screen.NAME == "play" and keys == [], (app.screen.NAME, keys)
     saves = [e[1:] for st in steps for e in st[0]]
     assert saves == [("write", "settings"), ("commit", "settings"), ("write", "game"),
@@ -864,6 +871,10 @@ def check_start_in_passes():
     dropped = [i for i, st in enumerate(busy) if "picoyacht.newgame" in st[2]]
     loaded = [i for i, st in enumerate(busy) if st[1]]
     assert dropped and loaded and dropped[0] < loaded[0], busy
+    imports = [i for i, st in enumerate(steps) if st[1]]
+    for n in range(1, len(imports)):  # each import's garbage collected in a pass between
+        i, j = imports[n - 1], imports[n]
+        assert any(st[3] and not st[1] for st in steps[i + 1:j]), steps[i:j + 1]
     came = [m for st in busy for m in st[1]]
     # the card's module too, so that its first opening imports nothing; one seat: no hand-over
     assert "picoyacht.card" in came and "picoyacht.handover" not in came, came

@@ -336,11 +336,17 @@ class Driver:
             self.runner.step()
 
     def press(self, btn, hold=40, gap=40):
+        """A tap; then, if it started a game, the wait for its first frame, as a player
+        waits (the start takes passes of its own, keys spent: App.tick)."""
         self.presses += 1
         self.board.raw |= 1 << btn
         self.run_ms(hold)
         self.board.raw &= ~(1 << btn)
         self.run_ms(gap)
+        for _ in range(500):  # (a start that never ends fails the caller's checks, not here)
+            if not self.app.turn.starting:
+                break
+            self.runner.step()
 
     def frame(self):
         return bytes(self.board.i2c.ram)
