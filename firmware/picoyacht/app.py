@@ -421,8 +421,9 @@ def _start(app, now):
     """Setup's Start after its key (Turn.starting): a step a pass with no key in it (the
     key's own pass draws its answer). Setup's module leaves the heap (the title is current
     but not drawn: setup's frame stays up); once the settings are on flash, the game's
-    modules come in one a pass, each one's garbage collected in the next (else the collector
-    runs when it chooses, inside an import's pass), then the game and its frame."""
+    modules come in one a pass, with the collector's own runs off (as in a game: else one
+    falls inside an import's pass), their garbage swept after the last; then the game and
+    its frame."""
     if now == app.last_input:
         return
     t = app.turn
@@ -433,14 +434,20 @@ def _start(app, now):
         t.starting, t.saving = START_SAVING, DUE  # the settings' save: Turn.after_move
         return
     i = step - START_LOADING
-    if i < len(_GAME_MODULES) - (app.settings.nplayers < 2):
+    last = len(_GAME_MODULES) - (app.settings.nplayers < 2) - 1
+    if i <= last:
+        if i == 0:
+            collect_often(False)  # the collector runs in no import's pass: swept after the last
         try:
             __import__("picoyacht." + _GAME_MODULES[i])
         except Exception:  # out of heap, a damaged file: the game's start says so
             pass
-        t.starting, t.saving = step + 1, LITTER  # its garbage swept in a pass of its own
+        t.starting = step + 1
+        if i == last:
+            t.saving = LITTER
     else:
         t.starting = 0  # first: a start that raises is not tried again
+        collect_often(True)  # as between games, if it raises (the game's coach turns it off)
         app.show(t.start(True))
 
 

@@ -813,9 +813,10 @@ def check_end_after_save():
 def check_start_in_passes():
     """Setup's Start answers in its key's pass (setup's frame: "Starting the game...") and
     does nothing else there. The settings' save (write, then commit), setup's drop and the
-    game's modules come after it, one step a pass and no frame, with a collecting pass after
-    each import (else the collector may run inside the next one's pass), then the game; its
-    first frame once its first save is on flash. A key in between is spent."""
+    game's modules come after it, one step a pass and no frame, with the collector's own runs
+    off (else one may fall inside an import's pass) and a collecting pass after the last,
+    then the game; its first frame once its first save is on flash. A key in between is
+    spent."""
     from picoyacht import newgame
 
     b, r, d, app = rig(store=Store(FakeFs(lfs=True), "/saves"))
@@ -845,7 +846,8 @@ def check_start_in_passes():
     b.raw &= ~(1 << K.B_OK)
     keys = []
     app.screen.event = lambda btn, kind: keys.append(btn)  # (setup's: a key now is spent)
-    steps = []  # per pass: (saves, modules in, modules out, heap.sweep collected)
+    steps = []  # per pass: (saves, modules in, modules out, heap.sweep collected, threshold,
+    # the game begun)
     before = modules()
     sweeps = []
     sweep = heap.sweep
@@ -858,7 +860,8 @@ def check_start_in_passes():
             r.step()
             now = modules()
             steps.append((log[n:], [m for m in now if m not in before],
-                          [m for m in before if m not in now], any(sweeps[k:])))
+                          [m for m in before if m not in now], any(sweeps[k:]),
+                          gc.threshold(), app.turn.game is not None))
             before = now
     finally:
         heap.sweep = sweep
@@ -872,9 +875,9 @@ def check_start_in_passes():
     loaded = [i for i, st in enumerate(busy) if st[1]]
     assert dropped and loaded and dropped[0] < loaded[0], busy
     imports = [i for i, st in enumerate(steps) if st[1]]
-    for n in range(1, len(imports)):  # each import's garbage collected in a pass between
-        i, j = imports[n - 1], imports[n]
-        assert any(st[3] and not st[1] for st in steps[i + 1:j]), steps[i:j + 1]
+    assert all(steps[i][4] == -1 for i in imports), steps  # no collection inside an import
+    begun = [i for i, st in enumerate(steps) if st[5]]  # the game is made on a swept heap
+    assert any(st[3] for st in steps[imports[-1] + 1:begun[0]]), steps
     came = [m for st in busy for m in st[1]]
     # the card's module too, so that its first opening imports nothing; one seat: no hand-over
     assert "picoyacht.card" in came and "picoyacht.handover" not in came, came
