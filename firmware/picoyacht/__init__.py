@@ -7,7 +7,7 @@ for imports inside functions too (host_tests/test_layers.py, which reads this ma
 
   1 core: __init__ heap rules game roller snapshot invariants reachable score_rows ticks
           buttons debounce cues labels gamelog version
-  2 cpu: dice engine engine_tables estimate strategy strategy_table
+  2 cpu: dice engine engine_tables one_throw estimate strategy strategy_table
          table_packed final_gap policy coach
   2 persistence: store saves record_check wallets
   3 screens: screens fast fast_viper font menus newgame play card handover scores results

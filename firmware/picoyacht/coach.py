@@ -29,11 +29,11 @@ _THINK_BUDGET = const(12000)  # strategy COST units (roughly Pico microseconds) 
 _RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this many steps on
 _LINE = const(21)  # characters in a row of the panel
 # How far the CPU's modules are in (Coach._loaded), each import in a pass of its own, in
-# this order (each needs only those before it): picoyacht.dice, engine_tables, engine and
-# strategy. On the .mpy layout two of them in one pass outlast a pass.
+# this order (each needs only those before it): picoyacht.dice, engine_tables, one_throw,
+# engine and strategy. On the .mpy layout two of them in one pass outlast a pass.
 _UNLOADED = const(0)  # nothing imported yet
-_STRATEGY = const(4)  # all four: Coach._st holds strategy
-_MISSING = const(5)  # a module is missing: the fallback plays on for good
+_STRATEGY = const(5)  # all five: Coach._st holds strategy
+_MISSING = const(6)  # a module is missing: the fallback plays on for good
 
 
 def _import_cpu_module(n):
@@ -44,6 +44,8 @@ def _import_cpu_module(n):
     elif n == 1:
         from picoyacht import engine_tables  # noqa: F401
     elif n == 2:
+        from picoyacht import one_throw  # noqa: F401
+    elif n == 3:
         from picoyacht import engine  # noqa: F401
     else:
         from picoyacht import strategy

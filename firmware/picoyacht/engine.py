@@ -16,7 +16,7 @@ Glossary of the work arrays (one per engine, allocated once; the tables: engine_
     hold_values[keep]                 the value of holding keep, hold_stage re-rolls to go
     box_values[b]                     filling box b with the roll in hand
     doubled_values[i]                 Sharp Dice: roll start + i's best doubled box, for a
-                                      chunk of rolls (one_throw_value; None without it)
+                                      chunk of rolls (one_throw.one_throw_value; None without it)
     joker_box                         the Yahtzee box when the rule set has jokers, else -1
 
 Sharp Dice: a roll from one throw of all the dice (the first, or a re-roll holding nothing)
@@ -36,17 +36,17 @@ Results are identical on CPython and MicroPython.
 
 Every computation is a generator that yields its work in chunks of a few ms on the Pico
 (each yield says how much, in COST units of about a microsecond there): picoyacht.strategy
-runs them a budget a loop pass, or to the end at once. A module of its own so that the
-device imports it in a loop pass apart from strategy's, each well inside a pass's budget.
+runs them a budget a loop pass, or to the end at once. Sharp Dice's one-throw values and the
+joker's best box are picoyacht.one_throw's.
 """
 
 from micropython import const
 
 from picoyacht import rules
-from picoyacht.dice import WAYS_AT, Dice, drain, zeros
+from picoyacht.dice import Dice, drain, zeros
 from picoyacht.engine_tables import EngineTables
-from picoyacht.game import joker_boxes
 from picoyacht.heap import locked
+from picoyacht.one_throw import joker_best, one_throw_steps, one_throw_value
 from picoyacht.rules import CPU_EXPERT as EXPERT
 from picoyacht.rules import CPU_NORMAL as NORMAL  # noqa: F401  (a level of this API)
 from picoyacht.rules import YAHTZEE_BONUS
@@ -56,7 +56,7 @@ EASY = const(1)
 GREEDY = const(4)  # bench baseline: best points this turn, nothing else
 
 ONE = const(65536)  # fixed point: 1 point
-NEG = const(-(1 << 29))
+NEG = const(-0x20000000)  # below any value: -(1 << 29)
 STAGES = const(2)  # re-roll stages searched (a classic turn has at most two re-rolls)
 
 # Work per yield in COST units, set per chunk kind on the emulated Pico so that a unit is
@@ -69,8 +69,7 @@ _C_HEUR6 = const(2600)
 _C_SUB = const(300)  # per sub-multiset of the dice tried as a hold
 _C_BOX = const(300)  # per box valued for the roll in hand
 _SUB_CHUNK = const(16)  # sub-multisets tried per step
-_C_MEAN = const(600)  # per roll of the one-throw mean (Sharp Dice), its doubled boxes too
-_MEAN_CHUNK = const(16)  # rolls per step of it
+_MEAN_CHUNK = const(16)  # Sharp Dice: rolls per step of the one-throw mean (one_throw)
 
 
 def _unlocked(fn, a, b, c):
@@ -211,7 +210,7 @@ class Engine(EngineTables):
             yield nrolls * _C_FILL
         if self.joker_box >= 0 and mask >> self.joker_box & 1:
             for f in range(1, 7):
-                v = _joker_best(self, mask, f, 0)
+                v = joker_best(self, mask, f, 0)
                 roll_values[self.yahtzee_rolls[f - 1]] = v + self.ybonus
 
     # ---- stages -------------------------------------------------------------------------
@@ -233,7 +232,7 @@ class Engine(EngineTables):
                 yield from d.maxdown_steps(hold_values)
             yield from d.expect_steps(hold_values)
             if self.doubles:
-                hold_values[0] = yield from _one_throw_steps(self)
+                hold_values[0] = yield from one_throw_steps(self)
         self.ops += self.nrolls + 6 * first_roll * (2 * rolls_left - 1)
         self.hold_stage = rolls_left
         return hold_values
@@ -246,7 +245,7 @@ class Engine(EngineTables):
             self.hold_stage = -1
             yield from self.dice.maxdown_steps(hold_values)
             if self.doubles:
-                hold_values[0] = yield from _one_throw_steps(self)
+                hold_values[0] = yield from one_throw_steps(self)
             else:
                 yield from self.dice.expect_steps(hold_values)
             self.hold_stage = STAGES + 1
@@ -371,117 +370,3 @@ class Engine(EngineTables):
 
 def _zero(mask, up, y):
     return 0
-
-
-def _joker_best(e, mask, f, doubles):
-    """The best box for n f's once the Yahtzee box is filled (see game.joker_boxes),
-    the lower boxes in `doubles` scoring double."""
-    nb = e.nb
-    variant = e.options.joker
-    allowed = joker_boxes(((1 << nb) - 1) & ~mask, f, variant)
-    upper_scores = variant != rules.JOKER_ORIGINAL  # (the 1956 rule: upper scores 0)
-    use_joker = variant != rules.JOKER_FREE or mask >> (f - 1) & 1
-    row = e.yahtzee_rolls[f - 1]
-    n1 = e.rs.ndice + 1
-    best = NEG
-    for b in range(nb):
-        if not allowed >> b & 1:
-            continue
-        if b < 6:
-            k = e.rs.ndice if (b == f - 1 and upper_scores) else 0
-            v = e.upper_future[b * n1 + k]
-        else:
-            s = e.joker_scores[(f - 1) * nb + b] if use_joker else e.score(row, b)
-            if doubles >> b & 1:
-                s *= 2
-            v = s * ONE + e.lower_future[b]
-        if v > best:
-            best = v
-    return best
-
-
-def one_throw_value(e, r, v):
-    """Sharp Dice: the best of v (at least roll r's plain value, roll_values[r]) and the
-    turn ended with roll r from one throw of all the dice (doubling only adds), for the
-    position of prepare_steps. Normal's pars (picoyacht.estimate) value one box alone:
-    there a one-throw roll is worth one_throw_scale times roll_values[r]."""
-    k = e.one_throw_scale
-    if k:
-        w = k * e.roll_values[r]
-    elif _joker_filled(e) and e.roll_scores[e.joker_box - 6][r]:
-        w = _joker_one_throw(e, r)
-    else:
-        _doubled_into(e, r, r + 1)
-        w = e.doubled_values[0]
-    return w if w > v else v
-
-
-def _joker_filled(e):
-    """The Yahtzee box is filled: n alike (a roll with points in it) then scores where the
-    joker rule allows."""
-    jb = e.joker_box
-    return jb >= 0 and e.k_mask >> jb & 1
-
-
-def _joker_one_throw(e, r):
-    for f in range(6):
-        if e.yahtzee_rolls[f] == r:
-            return _joker_best(e, e.k_mask, f + 1, e.doubles) + e.ybonus
-    return NEG
-
-
-def _doubled_into(e, start, end):
-    """doubled_values[r - start], for the rolls start..end-1: the best value of roll r's
-    points doubled in an open box Sharp Dice doubles, or NEG. A box where r scores 0 is
-    left out: its plain value, in roll_values, is the same. Box by box, as the fill."""
-    out, nb, jb, lower_future = e.doubled_values, e.nb, e.joker_box, e.lower_future
-    for i in range(end - start):
-        out[i] = NEG
-    doubled = (e.doubles & ~e.k_mask) >> 6  # the open boxes Sharp Dice doubles
-    b = 6
-    while doubled:
-        if doubled & 1:
-            scores = e.roll_scores[b - 6]
-            w = lower_future[nb if b == jb else b]
-            for r in range(start, end):
-                s = scores[r]
-                if s:
-                    s = s * (2 * ONE) + w
-                    if s > out[r - start]:
-                        out[r - start] = s
-        doubled >>= 1
-        b += 1
-
-
-def _one_throw_steps(e):
-    """Sharp Dice: the value of holding nothing, the rolls' values in hold_values being
-    those of plain rolls: the mean of one_throw_value over the 6^n throws of all the dice.
-    Integers that stay small ints on the Pico: each value split in a high and a low part,
-    each summed over at most 6^5 throws."""
-    hold_values, codes, roll_values = e.hold_values, e.dice.roll_codes, e.roll_values
-    scale, doubled = e.one_throw_scale, e.doubled_values
-    yahtzees = e.roll_scores[e.joker_box - 6] if not scale and _joker_filled(e) else None
-    at = WAYS_AT
-    first_roll = e.dice.first_roll
-    throws = 6 ** e.rs.ndice
-    hi = lo = 0
-    for start in range(0, e.nrolls, _MEAN_CHUNK):
-        end = start + _MEAN_CHUNK if start + _MEAN_CHUNK < e.nrolls else e.nrolls
-        if not scale:
-            locked(_doubled_into, e, start, end)
-        for r in range(start, end):
-            v = hold_values[first_roll + r]
-            if scale:
-                w = scale * roll_values[r]
-            elif yahtzees is not None and yahtzees[r]:
-                w = _joker_one_throw(e, r)
-            else:
-                w = doubled[r - start]
-            if w > v:
-                v = w
-            ways = codes[r] >> at
-            hi += ways * (v >> 13)
-            lo += ways * (v & 8191)
-        yield (end - start) * _C_MEAN
-    q = hi // throws
-    return (q << 13) + (((hi - q * throws) << 13) + lo + (throws >> 1)) // throws

@@ -536,7 +536,7 @@ def cpu_seat_turn(kind, store=None):
     modules out of the heap: (board, runner, app)."""
     b, r, d, app = rig(FULL, store)
     for m in ("picoyacht.dice", "picoyacht.engine", "picoyacht.engine_tables",
-              "picoyacht.strategy", "picoyacht.strategy_table"):
+              "picoyacht.one_throw", "picoyacht.strategy", "picoyacht.strategy_table"):
         sys.modules.pop(m, None)
     assert gc.threshold() > 0  # between games the collector runs often (collect_often)
     new_game(d, app, 2, human_all=True)
@@ -582,7 +582,8 @@ def check_loading():
     got = got[got.index(["picoyacht.strategy_table"]):]  # (the move's save sweeps before)
     assert got == [
         ["picoyacht.strategy_table"], "swept", ["picoyacht.dice"], "swept",
-        ["picoyacht.engine_tables"], "swept", ["picoyacht.engine"], "swept",
+        ["picoyacht.engine_tables"], "swept", ["picoyacht.one_throw"], "swept",
+        ["picoyacht.engine"], "swept",
         ["picoyacht.strategy"]], loads
     assert not any(drew for _, drew in loads), loads
     assert gc.threshold() == -1  # in a game, only in the loop's own passes
@@ -606,7 +607,7 @@ def check_loading_normal():
         if not read_with_import and "picoyacht.strategy_table" in sys.modules:
             read_with_import.append(app.turn.coach._tbl_sought)
         # (the rig has no tables: the read finds none, and Normal estimates)
-        return bool(read_with_import) and len(loads) > 12
+        return bool(read_with_import) and len(loads) > 14
 
     loads = steps_noting_loads(r, app, done)
     assert read_with_import == [False], loads
