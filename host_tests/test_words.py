@@ -194,7 +194,7 @@ def test_standings_sum_each_card_once():
 
 def test_game_over_ranks_as_the_standings_do():
     """Game over lists the seats best first, a tie in seat order, as the standings page
-    does (both scan with game.next_ranked). Breaks if Over ranks its own way, e.g. a
+    does (both scan with screens.next_ranked). Breaks if Over ranks its own way, e.g. a
     tie taken last seat first."""
     r, g = six_seats_with_a_tie()
     r.app.go("over")

@@ -107,39 +107,6 @@ def joker_boxes(open_mask, face, variant):
     return lower_open if lower_open else open_mask & 0b111111
 
 
-def ranking():
-    """Room for every seat's total and the seats best first (see rank())."""
-    return array("i", bytes(4 * MAX_SEATS)), bytearray(MAX_SEATS)
-
-
-def rank(g, totals, order):
-    """Each seat's total into totals, once, and the seats best first into order (a tie
-    in seat order): the standings and game over then draw without summing a card per
-    rank, which took six seats' standings far over a pass's budget."""
-    n = g.nseats
-    for s in range(n):
-        totals[s] = g.total(s)
-    s = -1
-    for r in range(n):
-        s = next_ranked(totals, n, s)
-        order[r] = s
-
-
-def next_ranked(totals, n, after):
-    """Of n seats with these totals, the one ranked next after seat `after` (-1: the
-    first), by total and then by seat: a scan, not a sorted list, so that opening the page
-    allocates nothing."""
-    t0 = totals[after] if after >= 0 else 1 << 30
-    pick = -1
-    pick_t = -1
-    for s in range(n):
-        t = totals[s]
-        if (t < t0 or t == t0 and s > after) and t > pick_t:
-            pick = s
-            pick_t = t
-    return pick
-
-
 class Game:
     """A whole game: every seat's scorecard and the turn in progress."""
 

@@ -4,7 +4,7 @@ from micropython import const
 
 from picoyacht import font
 from picoyacht.buttons import B_MENU, B_OK, B_ROLL
-from picoyacht.game import pot_share, rank, ranking
+from picoyacht.game import pot_share
 from picoyacht.labels import fit, row_label
 from picoyacht.rules import NAME
 from picoyacht.screens import (
@@ -19,6 +19,8 @@ from picoyacht.screens import (
     Screen,
     W,
     header,
+    rank,
+    ranking,
     row_sum,
 )
 

@@ -4,7 +4,6 @@ total), then every seat's card as a grid."""
 from micropython import const
 
 from picoyacht import font
-from picoyacht.game import rank, ranking
 from picoyacht.labels import fit, row_label
 from picoyacht.rules import NAME
 from picoyacht.screens import (
@@ -17,6 +16,8 @@ from picoyacht.screens import (
     W,
     card_rows,
     header,
+    rank,
+    ranking,
     row_sum,
 )
 

@@ -6,9 +6,12 @@ drawn digit by digit (no str()), and strings are read by index: redrawing a scre
 allocates nothing, which keeps the idle loop and cursor moves at 0 bytes. Layout works in
 8-pixel pages, the SSD1306's unit, so a cursor move changes only a few of them.
 
-Screen is the contract every screen keeps (one module per family: menus, newgame, play,
-results, records, diag); App opens them by name and loads their module on first use.
+Screen is the contract every screen keeps (one module per screen or family of them: menus,
+newgame, play, card, ...); App opens them by name and loads their module on first use. The
+standings (ranking, rank) are here for the two screens that show them, scores and results.
 """
+
+from array import array
 
 from micropython import const
 
@@ -17,6 +20,7 @@ from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.cues import NOTE_TIMED
 from picoyacht.debounce import LONG, REPEAT
 from picoyacht.fast import put_glyph, put_scaled, put_text
+from picoyacht.rules import MAX_SEATS
 from picoyacht.ticks import ticks_diff
 
 W = const(128)
@@ -390,3 +394,37 @@ class Pages(Screen):
 
     def done(self):
         self.app.home()
+
+
+# ---------------------------------------------------------------- the standings
+def ranking():
+    """Room for every seat's total and the seats best first (see rank())."""
+    return array("i", bytes(4 * MAX_SEATS)), bytearray(MAX_SEATS)
+
+
+def rank(g, totals, order):
+    """Each seat's total into totals, once, and the seats best first into order (a tie
+    in seat order): the standings and game over then draw without summing a card per
+    rank, which took six seats' standings far over a pass's budget."""
+    n = g.nseats
+    for s in range(n):
+        totals[s] = g.total(s)
+    s = -1
+    for r in range(n):
+        s = next_ranked(totals, n, s)
+        order[r] = s
+
+
+def next_ranked(totals, n, after):
+    """Of n seats with these totals, the one ranked next after seat `after` (-1: the
+    first), by total and then by seat: a scan, not a sorted list, so that opening the page
+    allocates nothing."""
+    t0 = totals[after] if after >= 0 else 1 << 30
+    pick = -1
+    pick_t = -1
+    for s in range(n):
+        t = totals[s]
+        if (t < t0 or t == t0 and s > after) and t > pick_t:
+            pick = s
+            pick_t = t
+    return pick
