@@ -547,10 +547,9 @@ def cpu_seat_turn(kind, store=None):
     return b, r, app
 
 
-def steps_noting_loads(r, app, done):
-    """Loop passes (step_noting_loads, with heap.sweep's collections noted as "swept")
-    until done(loads); the loads."""
-    loads, sweeps = [], []
+def noting_sweeps(sweeps):
+    """heap.sweep, patched to append to `sweeps` each split it collects for; returns the
+    real one, to put back."""
     sweep = heap.sweep
 
     def noting(split):
@@ -559,6 +558,14 @@ def steps_noting_loads(r, app, done):
         return sweep(split)
 
     heap.sweep = noting
+    return sweep
+
+
+def steps_noting_loads(r, app, done):
+    """Loop passes (step_noting_loads, with heap.sweep's collections noted as "swept")
+    until done(loads); the loads."""
+    loads, sweeps = [], []
+    sweep = noting_sweeps(sweeps)
     try:
         for _ in range(5000):
             step_noting_loads(r, app, loads, sweeps)
@@ -851,8 +858,7 @@ def check_start_in_passes():
     # the game begun)
     before = modules()
     sweeps = []
-    sweep = heap.sweep
-    heap.sweep = lambda split: sweeps.append(split in (heap.DUE, heap.LITTER)) or sweep(split)
+    sweep = noting_sweeps(sweeps)
     try:
         while app.frames == frames + 1 and len(steps) < 200:
             n, k = len(log), len(sweeps)
@@ -861,7 +867,7 @@ def check_start_in_passes():
             r.step()
             now = modules()
             steps.append((log[n:], [m for m in now if m not in before],
-                          [m for m in before if m not in now], any(sweeps[k:]),
+                          [m for m in before if m not in now], len(sweeps) > k,
                           gc.threshold(), app.turn.game is not None))
             before = now
     finally:
