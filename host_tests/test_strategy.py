@@ -13,7 +13,7 @@ import pytest
 from cpu_moves import apply
 
 from picoyacht import coach, engine, engine_tables, final_gap, heap, rules, strategy, strategy_table
-from picoyacht.dice import WAYS_AT
+from picoyacht.dice import WAYS_AT, Dice
 from picoyacht.game import Game
 from picoyacht.policy import A_ROLL, A_SCORE
 from picoyacht.roller import Roller
@@ -574,7 +574,7 @@ def test_a_keeps_index_and_code_undo_each_other(n):
     dice, codes ascend within a size (the order the children and the tables assume), each
     child is the keep plus that die, and the rolls' codes are the rolls' own. Control: one
     wrong count in dice._WAYS fails it."""
-    d = engine.Dice(n)
+    d = Dice(n)
     prev = -1
     for i in range(d.nkeeps):
         size = 0
@@ -600,7 +600,7 @@ def test_a_rolls_code_carries_how_many_throws_show_it(n):
     """Sharp Dice weighs a one-throw roll by its orderings, stored above its face counts:
     counted here over every ordered throw of n dice (6^n of them), they must match roll by
     roll. Control: one factorial off in dice._FACTORIAL fails it."""
-    d = engine.Dice(n)
+    d = Dice(n)
     seen = [0] * d.nrolls
     for t in range(6 ** n):
         code = 0
@@ -722,29 +722,45 @@ def test_expert_thinking_in_steps_gives_the_one_shot_answers(sub_table):
 
 @pytest.mark.micropython
 def test_the_calls_a_decision_makes_locked_do_not_allocate():
-    """A decision calls Normal's estimate (7 times a box), the dice index (once a hold
-    tried) and the game's card (once the roll's boxes are valued) with the heap locked, so
-    their call frames need no heap: on the emulated Pico an unlocked call's frame came from
-    a fragmented heap and a Maxi thinking pass went over its budget. If one allocated, locked()
-    would run it twice. (CPython: plain calls.)"""
+    """A decision calls Normal's estimate (7 times a box), a chunk of holds tried (the dice
+    index once each), the boxes valued (the game's card and checks) and, in the build, each
+    face's joker scores with the heap locked, so their call frames need no heap: on the
+    emulated Pico an unlocked call's frame came from a fragmented heap, and Maxi's and
+    Yahtzee's thinking passes went over their budget. If one allocated, locked() would run it
+    twice. (CPython: plain calls.)"""
     g = make_game(rules.MAXI, rules.JOKER_FORCED, 0, 0, 0, [1, 2, 3, 4, 5, 6], 1)
     e = engine.Engine(g.rs)
-    # the pars and bonus-chance rows are made
+    y = make_game(rules.YAHTZEE, rules.JOKER_FORCED, 0, 0, 0, [4, 4, 4, 4, 4], 1)
+    ey = engine.Engine(y.rs)
+    # the pars and bonus-chance rows are made, and the stages a hold is judged against
     engine.drain(e.prepare_steps(g, engine.NORMAL, None))
+    hold_values = engine.drain(e.stage_steps(1))
     mask = g.filled[g.current] | 1
+    roll = 0x9249  # the roll in hand, one of each face: 3 bits of count per face
+    for i in range(4):
+        e.subs[i] = 0
+    e.subs[2] = engine.NEG
+    nb = ey.nb
+    for b in range(nb):  # face 4's joker scores, made again below
+        ey.joker_scores[3 * nb + b] = 0
     if heap.heap_lock is not None:
         heap.heap_lock()
     try:
         v = e.heuristic(mask, 3, 0)
-        i = engine.Dice.index(e.dice, 0, 0)
-        type(g).card(g, e.states, e.pts)
+        i = Dice.index(e.dice, 0, 0)
+        tried = engine.try_holds(e, hold_values, roll)
+        allowed = engine.Engine._box_values(e, g, None)
+        engine_tables.EngineTables._score_joker(ey, 4, None)
     finally:
         if heap.heap_lock is not None:
             heap.heap_unlock()
     assert v == e.heuristic(mask, 3, 0) > 0
     assert i == e.dice.start[0]
-    assert list(e.pts) == [g.preview(b) for b in range(g.rs.nboxes)]
+    assert tried == 16 and e.subs[3] >= 0
+    assert allowed == g.allowed() and list(e.pts) == [g.preview(b) for b in range(g.rs.nboxes)]
     assert max(e.pts) > 0
+    assert ey.joker_scores[3 * nb + y.rs.yahtzee_box] == 50
+    assert ey.joker_scores[3 * nb + 3] == 20  # fours: five of them
 
 
 @pytest.mark.micropython

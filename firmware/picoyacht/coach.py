@@ -30,7 +30,9 @@ _RETRY_STEPS = const(8)  # after a MemoryError the engine is tried again this ma
 _LINE = const(21)  # characters in a row of the panel
 # How far the CPU's modules are in (Coach._loaded), each import in a pass of its own, in
 # this order (each needs only those before it): picoyacht.dice, engine_tables, one_throw,
-# engine and strategy. On the .mpy layout two of them in one pass outlast a pass.
+# engine and strategy. On the .mpy layout two of them in one pass outlast a pass. After
+# them, for a game that wants it (_estimate_due), Normal's estimate: imported by the
+# search's first step, its import outlasted that step.
 _UNLOADED = const(0)  # nothing imported yet
 _STRATEGY = const(5)  # all five: Coach._st holds strategy
 _MISSING = const(6)  # a module is missing: the fallback plays on for good
@@ -38,7 +40,8 @@ _MISSING = const(6)  # a module is missing: the fallback plays on for good
 
 def _import_cpu_module(n):
     """Imports the n-th of the CPU's modules (see _STRATEGY): each one's own imports then
-    find those before it loaded. Returns strategy's module, the last; None before it."""
+    find those before it loaded. Returns strategy's module, the fifth; None for the others
+    (n == _STRATEGY: Normal's estimate)."""
     if n == 0:
         from picoyacht import dice  # noqa: F401
     elif n == 1:
@@ -47,10 +50,12 @@ def _import_cpu_module(n):
         from picoyacht import one_throw  # noqa: F401
     elif n == 3:
         from picoyacht import engine  # noqa: F401
-    else:
+    elif n == 4:
         from picoyacht import strategy
 
         return strategy
+    else:
+        from picoyacht import estimate  # noqa: F401
     return None
 
 
@@ -64,6 +69,19 @@ def _table_module_in():
         from picoyacht import strategy_table  # noqa: F401
     except (ImportError, MemoryError):
         return True
+    return False
+
+
+def _estimate_due(game, table):
+    """Normal's estimate is not in yet and the game will search with it: a Normal seat
+    plays, or no table serves the game (`table`: the one found for it, or None)."""
+    if "picoyacht.estimate" in sys.modules:
+        return False
+    if table is None:
+        return True
+    for kind in game.kinds:
+        if kind == CPU_NORMAL:
+            return True
     return False
 
 
@@ -171,13 +189,10 @@ class Coach:
     def start(self, game, level):
         from picoyacht.roller import Roller
 
-        self.level = level
-        self.prof = None
-        self._tbl, self._tbl_sought = None, False
-        self._plan_roll = False
+        self.level, self.prof = level, None
+        self._tbl, self._tbl_sought, self._plan_roll = None, False, False
         self._rng = Roller(game.seed ^ 0x2545F49)
-        self._think = None
-        self._easy_pos = -1
+        self._think, self._easy_pos = None, -1
         heap.collect_often(False)  # a game: the loop's sweeps collect, in passes of their own
 
     # ---------------------------------------------------------------- pacing
@@ -288,30 +303,34 @@ class Coach:
 
     # ---------------------------------------------------------------- engine
     def _loading(self, game, busy, table):
-        """Load the CPU's modules, then (if `table`) Expert's table, each in a drawless pass
-        of its own after one that collects: on the .mpy layout two imports outrun a pass, and
-        one amid garbage may find no free run for its code or the next pool of names."""
+        """Load the CPU's modules, then (if `table`) Expert's table and, if the game wants
+        it, Normal's estimate, each in a drawless pass of its own after one that collects: on
+        the .mpy layout two imports outrun a pass, and one amid garbage may find no free run
+        for its code or the next pool of names."""
         if self._off:
             return False
-        todo = self._loaded < _STRATEGY or (
-            table and self._loaded == _STRATEGY and not self._tbl_sought)
+        todo = self._loaded < _STRATEGY or (table and self._loaded == _STRATEGY and (
+            not self._tbl_sought or _estimate_due(game, self._tbl)))
         if todo and not busy:
             swept = self._split == heap.SWEPT
             self._split = heap.IDLE if swept else heap.sweep(heap.DUE)
             if swept and self._loaded < _STRATEGY:
                 self._load()
+            elif swept and self._tbl_sought:
+                self._load(True)
             elif swept and _table_module_in():
                 self._table(game)
         return todo
 
-    def _load(self):
-        """Imports the next of the CPU's modules (see _STRATEGY). If one fails the fallback
-        plays and the log says why: out of heap, the import is tried again later; a missing
-        module, never."""
-        n = self._loaded
+    def _load(self, estimate=False):
+        """Imports the next of the CPU's modules (see _STRATEGY), or Normal's estimate. If
+        one fails the fallback plays and the log says why: out of heap, the import is tried
+        again later; a missing module, never."""
+        n = _STRATEGY if estimate else self._loaded
         try:
-            self._st = _import_cpu_module(n)  # (None until strategy's turn)
-            self._loaded = n + 1
+            st = _import_cpu_module(n)
+            if n < _STRATEGY:
+                self._st, self._loaded = st, n + 1  # (_st: None until strategy's turn)
         except (ImportError, MemoryError) as e:
             self._broken(e)
             if not isinstance(e, MemoryError):

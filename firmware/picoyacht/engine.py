@@ -43,7 +43,7 @@ joker's best box are picoyacht.one_throw's.
 from micropython import const
 
 from picoyacht import rules
-from picoyacht.dice import Dice, drain, zeros
+from picoyacht.dice import drain, zeros
 from picoyacht.engine_tables import EngineTables
 from picoyacht.heap import locked
 from picoyacht.one_throw import joker_best, one_throw_steps, one_throw_value
@@ -93,7 +93,7 @@ class Engine(EngineTables):
         self.doubled_values = zeros("i", _MEAN_CHUNK) if self.doubles else None
         self.states = bytearray(nb)  # the card's box states and points (box_values_steps)
         self.pts = zeros("H", nb)
-        self.sub = bytearray(7)
+        self.subs = zeros("i", 4)  # best_hold_steps' odometer (see try_holds)
         self.ybonus = 0
         self.normal = None  # Normal's estimate (picoyacht.estimate), once a level needs it
         self.ops = 0  # inner-loop steps done (for the bench: a rough op count)
@@ -268,47 +268,39 @@ class Engine(EngineTables):
         if one_throw and self.doubles:
             best = locked(one_throw_value, self, ridx - d.first_roll, best)
         # Every sub-multiset (an odometer over the face counts), the empty one included;
-        # keeping all is the roll itself, valued above.
-        sub = self.sub
-        for f in range(7):
-            sub[f] = 0
-        tried = 0
+        # keeping all is the roll itself, valued above. A chunk of them a call, locked: a
+        # call a sub-multiset took a frame from the heap each, and on a fragmented heap each
+        # such search outlasted the chunk's own work.
+        subs = self.subs
+        subs[0] = subs[1] = 0
+        subs[2] = best
+        subs[3] = best_i
         while True:
-            size = 0
-            c = 0
-            for g in range(6):
-                size += sub[g + 1]
-                c |= sub[g + 1] << (3 * g)
-            if size < d.n:
-                self.ops += 1
-                i = locked(Dice.index, d, c, size)
-                v = hold_values[i]
-                if v > best or (v == best and i > best_i):
-                    best, best_i = v, i
-                tried += 1
-                if tried == _SUB_CHUNK:
-                    yield tried * _C_SUB
-                    tried = 0
-            f = 1
-            while f <= 6:
-                if sub[f] < counts[f]:
-                    sub[f] += 1
-                    break
-                sub[f] = 0
-                f += 1
-            if f > 6:
+            tried = locked(try_holds, self, hold_values, code)
+            last = tried < 0
+            if last:
+                tried = -1 - tried
+            self.ops += tried
+            yield tried * _C_SUB
+            if last:
                 break
-        yield tried * _C_SUB
-        return best_i, best, ridx
+        return subs[3], subs[2], ridx
 
     def box_values_steps(self, game):
         """Fills box_values[box] with the value of filling each box the game allows now (after
-        prepare_steps); returns the allowed mask. The points come from one reading of the card
-        with the heap locked: a preview per box redid the dice's counts and joker checks,
-        each call's frame from the heap, which on a fragmented heap outran a pass."""
+        prepare_steps); returns the allowed mask. One locked call: the card's reading and
+        the game's checks each took a frame from the heap, which on a fragmented heap
+        outran a pass."""
+        allowed = locked(Engine._box_values, self, game, None)
+        yield self.nb * _C_BOX
+        return allowed
+
+    def _box_values(self, game, _):
+        """box_values_steps' work; the allowed mask. The points come from one reading of the
+        card (game.card): a preview per box redid the dice's counts and joker checks."""
         allowed = game.allowed()
         pts = self.pts
-        locked(type(game).card, game, self.states, pts)
+        game.card(self.states, pts)
         box_values = self.box_values
         nb = self.nb
         n1 = self.rs.ndice + 1
@@ -327,7 +319,6 @@ class Engine(EngineTables):
             else:
                 v = s * ONE + self.lower_future[b]
             box_values[b] = v + bonus
-        yield nb * _C_BOX
         return allowed
 
     def best_box_steps(self, game):
@@ -366,6 +357,45 @@ class Engine(EngineTables):
     def heuristic(self, mask, up, y):
         """Normal's estimate of the position (see picoyacht.estimate)."""
         return self.estimate().value(mask, up, y)
+
+
+def try_holds(e, hold_values, roll):
+    """Up to _SUB_CHUNK more sub-multisets of `roll` (a code) tried as holds, from where
+    e.subs left off (the odometer's next code and its size, then the best value and
+    keep so far): how many, or -1 minus how many once the last was tried. It allocates
+    nothing and stores its state once, at its end, so that locked() may run it again."""
+    d = e.dice
+    subs = e.subs
+    code = subs[0]
+    size = subs[1]
+    best = subs[2]
+    best_i = subs[3]
+    tried = 0
+    while tried < _SUB_CHUNK:
+        if size < d.n:
+            i = d.index(code, size)
+            v = hold_values[i]
+            if v > best or (v == best and i > best_i):
+                best, best_i = v, i
+            tried += 1
+        sh = 0
+        while sh < 18:  # the next sub-multiset: face 1's count turns fastest
+            k = code >> sh & 7
+            if k < roll >> sh & 7:
+                code += 1 << sh
+                size += 1
+                break
+            code -= k << sh
+            size -= k
+            sh += 3
+        if sh == 18:
+            tried = -1 - tried
+            break
+    subs[0] = code
+    subs[1] = size
+    subs[2] = best
+    subs[3] = best_i
+    return tried
 
 
 def _zero(mask, up, y):

@@ -101,7 +101,6 @@ class EngineTables:
         yield d.nkeeps * _C_ALLOC
         yield from d.steps
         d.steps = None  # a finished generator keeps its frame on the heap
-        counts = self.counts
         c_eval = _C_EVAL6 if n > 5 else _C_EVAL
         for r in range(d.nrolls):
             locked(EngineTables._score_roll, self, roll_scores, r)
@@ -111,13 +110,7 @@ class EngineTables:
         self.yahtzee_rolls = bytearray(6)
         if rs.joker:
             for f in range(1, 7):
-                for g in range(7):
-                    counts[g] = 0
-                counts[f] = n
-                self.yahtzee_rolls[f - 1] = d.index(n << (3 * (f - 1)), n) - d.first_roll
-                for b in range(nb):
-                    s = rules.evaluate(rs.boxes[b], counts, True)
-                    self.joker_scores[(f - 1) * nb + b] = s if s > 0 else 0
+                locked(EngineTables._score_joker, self, f, None)
                 yield nb * c_eval
         self.ready = True
         yield from collect_steps()
@@ -133,6 +126,20 @@ class EngineTables:
         for b in range(6, self.nb):
             s = rules.evaluate(boxes[b], counts)
             roll_scores[b - 6][r] = s if s > 0 else 0
+
+    def _score_joker(self, f, _):
+        """The roll of every die showing f: its index, and its points in each box as a joker."""
+        d = self.dice
+        n, nb = d.n, self.nb
+        counts = self.counts
+        for g in range(7):
+            counts[g] = 0
+        counts[f] = n
+        self.yahtzee_rolls[f - 1] = d.index(n << (3 * (f - 1)), n) - d.first_roll
+        boxes = self.rs.boxes
+        for b in range(nb):
+            s = rules.evaluate(boxes[b], counts, True)
+            self.joker_scores[(f - 1) * nb + b] = s if s > 0 else 0
 
     def score(self, r, b):
         """Points of roll r (0 .. nrolls-1) in box b, no joker."""

@@ -606,22 +606,25 @@ def check_loading_normal():
     """A Normal CPU (the coach judges it by Expert's table) loads the table after its
     modules: the table's module in a pass of its own, after a collecting pass, and the
     table read in another after one more: together they outran a pass while a CPU plays
-    on the .mpy layout."""
+    on the .mpy layout. Then Normal's estimate, in a pass of its own after one more
+    collection: imported by the search's first step, it outlasted that pass."""
     _, r, app = cpu_seat_turn(2)  # a Normal
     read_with_import = []  # whether the pass that imported the table's module read it
+    heap.forget("estimate")
 
     def done(loads):
         if not read_with_import and "picoyacht.strategy_table" in sys.modules:
             read_with_import.append(app.turn.coach._tbl_sought)
         # (the rig has no tables: the read finds none, and Normal estimates)
-        return bool(read_with_import) and len(loads) > 14
+        return bool(read_with_import) and "picoyacht.estimate" in sys.modules
 
     loads = steps_noting_loads(r, app, done)
     assert read_with_import == [False], loads
     got = [mods for mods, _ in loads]
     got = got[got.index(["picoyacht.strategy"]):]
-    assert got[:4] == [["picoyacht.strategy"], "swept", ["picoyacht.strategy_table"],
-                       "swept"], loads
+    assert got == [["picoyacht.strategy"], "swept", ["picoyacht.strategy_table"], "swept",
+                   "swept", ["picoyacht.estimate"]], loads
+    assert app.turn.coach._think is None  # the search had not begun
     assert not any(drew for _, drew in loads), loads
     print("PASS loading_normal %r" % loads)
 
