@@ -130,7 +130,7 @@ def test_title_comes_up_without_the_game_modules():
                                    "coach", "frame_first", "loading", "loading_normal", "preload",
                                    "first_save", "cpu_frame_after_save",
                                    "setup_looks_for_tables", "end_after_save",
-                                   "start_in_passes"])
+                                   "start_in_passes", "other_starts_in_passes"])
 def test_behaviour(check):
     r = run("ui_checks", [check], CHECKS_HEAP)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]

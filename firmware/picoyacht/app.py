@@ -25,9 +25,10 @@ from picoyacht.cues import NOTE_KEY, NOTE_TIMED
 from picoyacht.debounce import PRESS, RELEASE
 from picoyacht.heap import DUE, IDLE, LITTER, collect_often, forget, locked
 from picoyacht.saves import Records, SaveState, Settings, load, resumable
-from picoyacht.screens import Canvas, Note
+from picoyacht.screens import Canvas, Note, game_summary
 from picoyacht.ticks import ticks_diff
 from picoyacht.turn import (
+    DEMO_SEATS,
     END_LOADING,
     END_SHOWING,
     PLAYING,
@@ -221,13 +222,14 @@ class App:
 
     # ---------------------------------------------------------------- boot and saves
     def offer_resume(self, btn=0):
-        self.message("Saved game", self.turn.summary(), self.keys("OK resume  Menu: new"),
+        self.message("Saved game", game_summary(self.turn.game), self.keys("OK resume  Menu: new"),
                      self._resume_or_new)
 
     def _resume_or_new(self, btn):
         if btn == B_MENU:  # a new game: the title's, which asks before replacing this one
             return self.home().new_game()
-        self.show(self.turn.resume())
+        self.turn.start_soon(self.turn.resume)  # its screen comes in over the next passes
+        self.redraw()  # its answer: "Starting the game..."
 
     def new_game(self):
         """A new game from the settings, whole (setup's Start takes passes: _start): setup's
@@ -418,12 +420,12 @@ _GAME_MODULES = ("snapshot", "gamelog", "labels", "coach", "play", "card", "hand
 
 
 def _start(app, now):
-    """Setup's Start after its key (Turn.starting): a step a pass with no key in it (the
-    key's own pass draws its answer). Setup's module leaves the heap (the title is current
-    but not drawn: setup's frame stays up); once the settings are on flash, the game's
-    modules come in one a pass, with the collector's own runs off (as in a game: else one
-    falls inside an import's pass), their garbage swept after the last; then the game and
-    its frame."""
+    """A game's start after its key (Turn.starting): a step a pass with no key in it (the
+    key's own pass draws its answer). The key's screen leaves the heap (the title is current
+    but not drawn: that screen's frame stays up); once setup's settings are on flash, the
+    game's modules come in one a pass, with the collector's own runs off (as in a game: else
+    one falls inside an import's pass), their garbage swept after the last; then the game
+    and its frame."""
     if now == app.last_input:
         return
     t = app.turn
@@ -431,10 +433,13 @@ def _start(app, now):
     if step == START_DROPPING:
         app.show("title")
         app.dirty, app._next = False, None  # (the title's next: setup, which has just left)
-        t.starting, t.saving = START_SAVING, DUE  # the settings' save: Turn.after_move
+        if t.begins is None:  # setup's Start: the settings' save first, Turn.after_move
+            t.starting, t.saving = START_SAVING, DUE
+        else:  # a collection, then the modules
+            t.starting, t.saving = START_LOADING, LITTER
         return
     i = step - START_LOADING
-    last = len(_GAME_MODULES) - (app.settings.nplayers < 2) - 1
+    last = len(_GAME_MODULES) - (_start_seats(app) < 2) - 1
     if i <= last:
         if i == 0:
             collect_often(False)  # the collector runs in no import's pass: swept after the last
@@ -448,7 +453,17 @@ def _start(app, now):
     else:
         t.starting = 0  # first: a start that raises is not tried again
         collect_often(True)  # as between games, if it raises (the game's coach turns it off)
-        app.show(t.start(True))
+        app.show(t.start(True) if t.begins is None else t.begins())
+
+
+def _start_seats(app):
+    """The seats of the game a start begins: the hand-over's module comes in for two or more."""
+    t = app.turn
+    if t.begins is None:
+        return app.settings.nplayers
+    if t.game is None or t.begins == t.start_demo:
+        return DEMO_SEATS
+    return t.game.nseats
 
 
 def _stored(app, kind, payload):

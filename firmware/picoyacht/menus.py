@@ -5,7 +5,7 @@ from micropython import const
 from picoyacht import font
 from picoyacht.buttons import B_DOWN, B_MENU, B_OK, B_ROLL, B_UP
 from picoyacht.game import HUMAN
-from picoyacht.screens import Choice, Screen, header, menu_list
+from picoyacht.screens import Choice, Screen, game_summary, header, menu_list, starting
 
 # Title item codes.
 T_RESUME = const(0)
@@ -63,21 +63,23 @@ class Title(Choice):
 
     def pick(self, code):
         app = self.app
-        if code == T_RESUME:
-            app.show(self.turn.resume())
+        if code == T_RESUME:  # the game comes in over the next passes, as with setup's Start
+            self.turn.start_soon(self.turn.resume)
+            app.redraw()  # its answer: "Starting the game..."
         elif code == T_NEW:
             self.new_game()
         elif code == T_RECORDS:
             app.go("records")
         elif code == T_DEMO:
-            app.show(self.turn.start_demo())
+            self.turn.start_soon(self.turn.start_demo)
+            app.redraw()
 
     def new_game(self):
         """Setup for a new game; first, where its Start would replace a game to resume,
         the question whose answer is Keep unless the player moves to New game."""
         app = self.app
         if self.turn.resumable():
-            app.ask("Replace game?", self.turn.summary(), "New game", self._new_or_keep)
+            app.ask("Replace game?", game_summary(self.turn.game), "New game", self._new_or_keep)
         else:
             app.go("setup")
 
@@ -95,7 +97,7 @@ class Title(Choice):
         cv.big("PicoYacht", 22, 2, 1)
         cv.text("dice games", 34, 11)
         menu_list(cv, self.sel, self.LABELS, self.items, 3)
-        cv.text(self.app.save_state.what(), 0, 56)  # a failed save, under the items
+        cv.text(starting(self) or self.app.save_state.what(), 0, 56)  # a failed save, below
 
 
 class Menu(Choice):
@@ -133,9 +135,9 @@ class Menu(Choice):
                 play.undone()
         elif code == _M_HINT:
             app.show("play").hint()
-        elif code == _M_AGAIN:
-            app.show("title")  # the results leave the heap before the new game comes in
-            app.show(self.turn.play_again())
+        elif code == _M_AGAIN:  # the results leave the heap, then the game comes in
+            self.turn.start_soon(self.turn.play_again)
+            app.redraw()  # its answer: "Starting the game..."
         elif code == _M_OFF:
             app.back()  # the game's screen, as the wake will find it
             app.power_off()
@@ -149,7 +151,7 @@ class Menu(Choice):
         menu_list(cv, self.sel, self.LABELS, self.items)
         saves = self.app.save_state  # what failed and what to do, below the items
         cv.text(saves.what(), 0, 48)
-        cv.text(saves.todo(), 0, 56)
+        cv.text(starting(self) or saves.todo(), 0, 56)
 
 
 _ANSWERS = b"\x00\x01"  # a question's rows: keep, then the act
@@ -221,7 +223,7 @@ class Message(Screen):
             cv.glyph(font.UP, 122, 10)
         if top + rows < len(lines):
             cv.glyph(font.DOWN, 122, 42)
-        cv.text(self.hint, 1, 56, 1, _COLS)
+        cv.text(starting(self) or self.hint, 1, 56, 1, _COLS)
 
 
 def wrap(lines, width):

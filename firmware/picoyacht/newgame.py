@@ -9,7 +9,7 @@ from picoyacht.cues import SOUND_SCORE, VOLUME_NAMES
 from picoyacht.game import MAX_NAME
 from picoyacht.rules import BETS, CPU_EXPERT, JOKER_NAMES, RULESETS
 from picoyacht.saves import DEFAULT_NAMES
-from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header
+from picoyacht.screens import CELL, KIND_NAMES, Choice, Screen, W, header, starting
 
 # Setup row codes.
 R_RULES = const(0)
@@ -170,10 +170,8 @@ class Setup(Choice):
             if i == last:
                 break
         code = items[self.sel]
-        if self.turn.starting:  # the game comes in over the next passes
-            cv.text("Starting the game...", 1, 56)
-        else:
-            cv.text(self.helps[2 if code == R_START else 1 if code >= R_NAME else 0], 1, 56)
+        helps = self.helps[2 if code == R_START else 1 if code >= R_NAME else 0]
+        cv.text(starting(self) or helps, 1, 56)
 
     def draw_row(self, cv, code, y, c):
         """One row: the label in colour c (0 inside the selection box), the value."""

@@ -397,6 +397,21 @@ class Pages(Screen):
 
 
 # ---------------------------------------------------------------- the standings
+def starting(screen):
+    """A screen's answer to a key that starts a game, while the game comes in over the next
+    passes (Turn.starting); else ""."""
+    return "Starting the game..." if screen.turn.starting else ""
+
+
+def game_summary(g):
+    """A game in a few lines, for the offer to resume it and the question before replacing it."""
+    lines = [g.rs.name + ", " + str(g.nseats) + " player" + ("s" if g.nseats > 1 else ""),
+             "turn " + str(g.turn // g.nseats + 1) + " of " + str(g.rs.nboxes)]
+    for s in range(min(g.nseats, 3)):  # five lines at most
+        lines.append(g.names[s] + " " + str(g.total(s)))
+    return lines
+
+
 def ranking():
     """Room for every seat's total and the seats best first (see rank())."""
     return array("i", bytes(4 * MAX_SEATS)), bytearray(MAX_SEATS)

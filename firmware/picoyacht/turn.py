@@ -37,13 +37,14 @@ END_SAVING = const(1)  # the end is still to put on flash
 END_LOADING = const(2)  # going on flash (saving) or on it: the results' module comes in next
 END_SHOWING = const(3)  # the module is in: the results come up next
 
-# Turn.starting, from setup's Start to the game's first frame, a quiet pass a step: setup's
-# module leaves the heap (App.tick), the settings' save goes through after_move's passes
-# like a move's save, then App brings the game's modules in one by one, and the game and its
-# frame; a key meanwhile is spent (App.event).
-START_DROPPING = const(1)  # setup's module leaves the heap next
+# Turn.starting, from the key that starts a game to the game's first frame, a quiet pass a
+# step: the key's screen leaves the heap (App.tick); for setup's Start, the settings' save
+# goes through after_move's passes like a move's save; then App brings the game's modules
+# in one by one, and the game and its frame. A key meanwhile is spent (App.event).
+START_DROPPING = const(1)  # the key's screen leaves the heap next
 START_SAVING = const(2)  # the settings are still to put on flash
 START_LOADING = const(3)  # on flash, or tried; and up: App's next module of the game comes in
+DEMO_SEATS = const(3)  # the demo's: Easy, Normal and Expert (start_demo)
 
 _PLAIN = "Low mem: "  # a hint or CPU step made without the search (out of heap)
 
@@ -58,7 +59,8 @@ class Turn:
         self.parked = None  # the game to resume, aside while a demo plays
         self.coach = None  # made with the first game (adopt): the title comes up without it
         self.roller = Roller(seed_from_entropy(urandom or _no_entropy, now_ms))  # new seeds
-        self.starting = 0  # setup's Start, in passes: START_*
+        self.starting = 0  # a game's start, in passes: START_*
+        self.begins = None  # the game it ends in: start_soon
         # The last box scored, for the hand-over ("Ann: Chance 23"; box -1: none) and its
         # log line (written after its frame), kept without a tuple so scoring allocates nothing
         self.last_seat = self.last_box = self.last_pts = -1
@@ -88,19 +90,11 @@ class Turn:
         self.last_scorer = -1
         self._log_dice = bytearray(len(game.dice))
 
-    def summary(self):
-        """The saved game in a few lines, for the boot's offer to resume it."""
-        g = self.game
-        lines = [g.rs.name + ", " + str(g.nseats) + " player" + ("s" if g.nseats > 1 else ""),
-                 "turn " + str(g.turn // g.nseats + 1) + " of " + str(g.rs.nboxes)]
-        for s in range(min(g.nseats, 3)):  # five lines at most
-            lines.append(g.names[s] + " " + str(g.total(s)))
-        return lines
-
     def resume(self):
         """Back to the game left for the title: its screen."""
         g = self.game
         self.demo = False
+        heap.collect_often(False)  # a game again: the loop's sweeps collect (Coach.start)
         self.app.records.open(g)  # the records may have been cleared at the title
         self.coach.level = self.app.settings.coach
         if g.rolls_used == 0 and g.nseats > 1:
@@ -113,10 +107,13 @@ class Turn:
         g = self.game
         return g is not None and not g.over and not self.demo
 
-    def start_soon(self):
-        """Setup's Start: the game begins in the passes after its key (`starting`), so no
-        pass holds setup's drop, the settings' save and the game's modules and frame."""
+    def start_soon(self, begins=None):
+        """A game begins in the passes after its key (`starting`), so that no pass holds the
+        key's screen leaving, the settings' save (setup's Start), and the game's modules and
+        frame. begins: the method that begins it at the end (play_again, start_demo or
+        resume); None: setup's Start (start, the settings saved first)."""
         self.starting = START_DROPPING
+        self.begins = begins
 
     def start(self, saved=False):
         """A new game from the settings; its first screen. The settings are saved first,

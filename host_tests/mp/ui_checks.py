@@ -6,7 +6,7 @@ Usage: micropython ui_checks.py <check>   -> prints "PASS <check> ..." or raises
 import gc
 import sys
 
-from board_sim import FOUR, FULL, Driver, HeadlessBoard
+from board_sim import FOUR, FULL, Driver, HeadlessBoard, finish
 
 from picoyacht import app as A
 from picoyacht import buttons as K
@@ -892,6 +892,81 @@ def check_start_in_passes():
     # the card's module too, so that its first opening imports nothing; one seat: no hand-over
     assert "picoyacht.card" in came and "picoyacht.handover" not in came, came
     print("PASS start_in_passes passes=%d busy=%d" % (len(steps), len(busy)))
+
+
+def _key_starts_in_passes(b, r, app, btn, first):
+    """Presses btn, a key that starts a game, at the loop's own pace. Its pass draws the
+    key's answer and does nothing else; the game's modules come one a pass after it, then
+    the game and its first screen, `first`, after the last (if any came: a game left for
+    the title keeps its screens' modules). (pass count, modules in)"""
+    from picoyacht import screens
+
+    def modules():
+        return [m for m in sys.modules if m.startswith("picoyacht.")]
+
+    game, screen, frames = app.turn.game, app.screen, app.frames
+    before = modules()
+    b.raw |= 1 << btn
+    for _ in range(40):  # to the key's pass
+        r.step()
+        if app.frames != frames:
+            break
+    b.raw &= ~(1 << btn)
+    assert app.turn.starting, "the game started in its key's pass"
+    assert app.screen is screen and screens.starting(screen), app.screen.NAME
+    assert app.turn.game is game and modules() == before, modules()
+    steps = []  # per pass: (modules in, the first screen up)
+    while app.screen.NAME != first and len(steps) < 200:
+        r.step()
+        now = modules()
+        steps.append(([m for m in now if m not in before], app.screen.NAME == first))
+        before = now
+    assert app.screen.NAME == first and not app.turn.starting, (app.screen.NAME, steps)
+    assert all(len(st[0]) <= 1 for st in steps), steps
+    imports = [i for i, st in enumerate(steps) if st[0]]
+    assert not imports or imports[-1] < len(steps) - 1, steps  # the game after the last import
+    return len(steps), [m for st in steps for m in st[0]]
+
+
+def check_other_starts_in_passes():
+    """The title's Demo and Resume, game over's Play again and the boot's offer to resume
+    start their game as setup's Start does (start_in_passes): the key's pass answers
+    ("Starting the game...") and the game's modules come in one a pass after it, then the
+    game and its frame. In the key's pass, they outlasted the pass's budget on the Pico."""
+    game_modules = ("play", "card", "handover", "gamelog", "labels")
+    b, r, d, app = rig(store=Store(FakeFs(), "/saves"))
+    new_game(d, app, 1)
+    score_one(d, app)
+    d.press(K.B_MENU)
+    assert d.pick(menus.Menu.LABELS.index("Quit to title")) and app.screen.NAME == "title"
+    kept = app.turn.game
+    assert d.select(menus.T_DEMO)  # a solo game waits aside: the demo's three seats count
+    _, came = _key_starts_in_passes(b, r, app, K.B_OK, "handover")
+    assert app.turn.demo and "picoyacht.handover" in came, came
+    d.press(K.B_MENU)
+    assert d.pick(menus.Menu.LABELS.index("Stop demo")) and app.screen.NAME == "title"
+    assert d.select(menus.T_RESUME)
+    _key_starts_in_passes(b, r, app, K.B_OK, "play")
+    assert app.turn.game is kept and gc.threshold() == -1  # a game: the loop's sweeps collect
+
+    finish(app)
+    assert app.screen.NAME == "over", app.screen.NAME
+    d.press(K.B_MENU)
+    assert d.select(menus.Menu.LABELS.index("Play again"))
+    _, came = _key_starts_in_passes(b, r, app, K.B_OK, "play")
+    assert app.turn.game is not kept and "picoyacht.handover" not in came, came  # one seat
+
+    fs = FakeFs()
+    b, r, d, app = rig(store=Store(fs, "/saves"))
+    new_game(d, app, 2)
+    score_one(d, app)
+    for m in game_modules:  # a new boot's heap
+        heap.forget(m)
+    b, r, d, app = rig(store=Store(fs.reboot(), "/saves"))
+    assert app.screen.NAME == "message", app.screen.NAME
+    passes, came = _key_starts_in_passes(b, r, app, K.B_OK, "handover")
+    assert "picoyacht.play" in came, came
+    print("PASS other_starts_in_passes passes=%d" % passes)
 
 
 def check_setup_looks_for_tables():

@@ -264,10 +264,16 @@ class Pico:
             self.runner.step()
 
     def press(self, btn, hold=40, gap=40):
+        """A tap; then, if it started a game, the wait for its first frame, as a player
+        waits (the start takes passes of its own, keys spent: App.tick)."""
         PRESSED[self.gpio[btn]] = True
         self.run_ms(hold)
         PRESSED[self.gpio[btn]] = False
         self.run_ms(gap)
+        for _ in range(500):  # (a start that never ends fails the caller's checks)
+            if not self.app.turn.starting:
+                break
+            self.runner.step()
 
     def play_until(self, cond, limit=3000):
         for _ in range(limit):
