@@ -121,7 +121,10 @@ def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72, rea
                        "game 1": {"passes": 8, "max_ms": end_ms, "results": True,
                                   "completed": True, "faults": [], "start_key_ms": start_ms,
                                   "start_passes": 18, "start_max_ms": 79.7,
-                                  "started": True}}}
+                                  "started": True},
+                       "game 2": {"passes": 0, "max_ms": None, "results": False,
+                                  "completed": True, "faults": [], "start_key_ms": 20.4,
+                                  "start_passes": 10, "start_max_ms": 37.4, "started": True}}}
 
 
 def table_rows(text):
@@ -170,7 +173,11 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
                        ("pass of the game's start, after its key: a player's game (max)",
                         ["at most 50 ms", "41 ms (17 passes)", "pass"]),
                        ("pass of the game's start, after its key: an Expert CPU's game (max)",
-                        ["at most 50 ms", "79.7 ms (18 passes)", "**FAIL**"])):
+                        ["at most 50 ms", "79.7 ms (18 passes)", "**FAIL**"]),
+                       ("the title's Demo, its key's pass before I2C",
+                        ["at most 20 ms + I2C", "20.4 ms", "**FAIL**"]),
+                       ("pass of the demo's start, after its key (max)",
+                        ["at most 50 ms", "37.4 ms (10 passes)", "pass"])):
         got = rows[name + " @.mpy"]
         assert got[1:4] == want and "--only game" in got[6], got
     reads = "Expert's table reads of a decision: yatzy.bin (median, longest, garbage) @frozen .uf2"

@@ -118,10 +118,14 @@ def cpu(fw, level, rid, turns, tables, sharp=False):
 
 
 def game(fw, cpus):
-    """A whole 1-seat game, a player's (cpus 0) or an Expert CPU's (1). Its start: setup's
-    Start key's pass (before I2C), then every pass up to the game's first frame; its end:
-    every pass from the last box to the results, drawn or not (a key's keeps its kind)."""
-    p = emulator.probe({"players": 1, "cpus": cpus, "level": 3, "record": 1}, fw)
+    """A whole 1-seat game, a player's (cpus 0) or an Expert CPU's (1), or the title's demo's
+    first turn (2). Its start: setup's Start key's pass (the demo's: Demo's), before I2C, then
+    every pass up to the game's first frame; its end: every pass from the last box to the
+    results, drawn or not (a key's keeps its kind)."""
+    opts = {"players": 1, "cpus": cpus, "level": 3, "record": 1}
+    if cpus == 2:
+        opts = {"demo": 1, "turns": 1, "record": 1}
+    p = emulator.probe(opts, fw)
     ends = [r for r in p.records if r[0] == "end"]
     ms = [pass_ms(r) for r in ends]
     starts = [r for r in p.records if r[0] == "start"]
@@ -215,7 +219,7 @@ def jobs_for(a, tables, uf2):
             if "ctrlc" in only:
                 jobs += [(fw, "ctrlc " + s, lambda fw=fw, s=s: ctrlc(fw, s)) for s in CTRLC_SCREENS]
             if "game" in only:
-                jobs += [(fw, "game %d" % c, lambda fw=fw, c=c: game(fw, c)) for c in (0, 1)]
+                jobs += [(fw, "game %d" % c, lambda fw=fw, c=c: game(fw, c)) for c in (0, 1, 2)]
             if "cpu" in only:
                 jobs += [(fw, "cpu %d %d%s" % (lvl, rid, " sharp" * a.sharp),
                           lambda fw=fw, lvl=lvl, rid=rid:

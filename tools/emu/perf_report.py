@@ -152,7 +152,8 @@ def game_rows(rep, fw):
     the records' save, the game's delete, the results' module and their frame)."""
     rows = []
     got = rep.get(fw, {})
-    for key, whose in (("game 0", "a player's"), ("game 1", "an Expert CPU's")):
+    for key, whose in (("game 0", "a player's"), ("game 1", "an Expert CPU's"),
+                       ("game 2", "the title's Demo")):
         e = got.get(key)
         if e is None:
             continue
@@ -166,6 +167,12 @@ def game_rows(rep, fw):
                             part("--only game")))
 
         started = bool(e.get("started") and e.get("completed"))
+        if key == "game 2":  # the demo: its start only (its end is an all-CPU game's)
+            judged("the title's Demo, its key's pass before I2C", "at most 20 ms + I2C",
+                   e.get("start_key_ms"), 20, started, None, "no game")
+            judged("pass of the demo's start, after its key (max)", "at most 50 ms",
+                   e.get("start_max_ms"), 50, started, e.get("start_passes"), "no game")
+            continue
         judged("setup's Start, its key's pass before I2C: %s game" % whose,
                "at most 20 ms + I2C", e.get("start_key_ms"), 20, started, None, "no game")
         judged("pass of the game's start, after its key: %s game (max)" % whose,

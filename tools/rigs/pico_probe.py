@@ -22,7 +22,7 @@ main(opts): players, rules, cpus (CPU seats, at the end), level (CPU level 1-3),
 help opened and closed twice at the first scorecard), record,
 shots (toggle GP27 after each action's frame), arm (a screen name: raise GP26 there and
 wait for the host's Ctrl-C), turns (stop after this many turns), seed (the boot's entropy:
-the games' dice; default 1).
+the games' dice; default 1), demo (start the title's Demo instead of a new game).
 """
 
 import gc
@@ -38,7 +38,7 @@ from picoyacht import buttons as K
 from picoyacht.debounce import LONG, PRESS, REPEAT, Debouncer
 from picoyacht.game import HUMAN
 from picoyacht.heap import DUE, IDLE, forget
-from picoyacht.menus import T_NEW
+from picoyacht.menus import T_DEMO, T_NEW
 from picoyacht.policy import best_box, most_common_mask
 
 DATA = (17, 18, 19, 20, 21)
@@ -104,6 +104,7 @@ class Player:
         self.turns = opts.get("turns", 0)
         self.coach = opts.get("coach", 0)
         self.sharp = bool(opts.get("sharp", 0))  # Sharp Dice (Yahtzee, Yatzy)
+        self.demo = opts.get("demo", 0)  # the title's Demo in place of a new game
         self.toured = False
         self.tour_step = 0
         self.helps = 0  # box help openings asked for
@@ -153,7 +154,13 @@ class Player:
         if st == "title":
             if self.started:
                 return DONE, 0
-            return self.pick(app, T_NEW, K_NAV)
+            if not self.demo:
+                return self.pick(app, T_NEW, K_NAV)
+            btn, kind = self.pick(app, T_DEMO, K_NAV)
+            if btn == K.B_OK:  # the demo's start: measured as setup's Start is
+                self.started = True
+                kind = K_START
+            return btn, kind
         if st == "setup":
             code, start = self.setup(app)
             btn, kind = self.pick(app, code, K_NAV)
