@@ -229,7 +229,6 @@ class App:
         if btn == B_MENU:  # a new game: the title's, which asks before replacing this one
             return self.home().new_game()
         self.turn.start_soon(self.turn.resume)  # its screen comes in over the next passes
-        self.redraw()  # its answer: "Starting the game..."
 
     def new_game(self):
         """A new game from the settings, whole (setup's Start takes passes: _start): setup's

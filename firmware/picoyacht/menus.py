@@ -65,14 +65,12 @@ class Title(Choice):
         app = self.app
         if code == T_RESUME:  # the game comes in over the next passes, as with setup's Start
             self.turn.start_soon(self.turn.resume)
-            app.redraw()  # its answer: "Starting the game..."
         elif code == T_NEW:
             self.new_game()
         elif code == T_RECORDS:
             app.go("records")
         elif code == T_DEMO:
             self.turn.start_soon(self.turn.start_demo)
-            app.redraw()
 
     def new_game(self):
         """Setup for a new game; first, where its Start would replace a game to resume,
@@ -137,7 +135,6 @@ class Menu(Choice):
             app.show("play").hint()
         elif code == _M_AGAIN:  # the results leave the heap, then the game comes in
             self.turn.start_soon(self.turn.play_again)
-            app.redraw()  # its answer: "Starting the game..."
         elif code == _M_OFF:
             app.back()  # the game's screen, as the wake will find it
             app.power_off()

@@ -135,7 +135,6 @@ class Setup(Choice):
             app.sound(SOUND_SCORE)  # hear the new level
         elif code == R_START:
             self.turn.start_soon()
-            app.redraw()  # its answer: "Starting the game..."
             return
         elif code >= R_NAME:
             app.go("name").edit_seat(code - R_NAME)

@@ -111,9 +111,11 @@ class Turn:
         """A game begins in the passes after its key (`starting`), so that no pass holds the
         key's screen leaving, the settings' save (setup's Start), and the game's modules and
         frame. begins: the method that begins it at the end (play_again, start_demo or
-        resume); None: setup's Start (start, the settings saved first)."""
+        resume); None: setup's Start (start, the settings saved first). The key's pass
+        draws its answer: "Starting the game..." (screens.starting)."""
         self.starting = START_DROPPING
         self.begins = begins
+        self.app.redraw()
 
     def start(self, saved=False):
         """A new game from the settings; its first screen. The settings are saved first,
