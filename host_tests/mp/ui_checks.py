@@ -516,17 +516,34 @@ def check_coach():
     print("PASS coach worst=%r given=%r" % (worst, ch.prof.totals))
 
 
+def package_modules():
+    """The package's modules imported now, by name."""
+    return [m for m in sys.modules if m.startswith("picoyacht.")]
+
+
+def to_key_pass(b, r, app, btn):
+    """Holds btn down through loop passes until one draws a frame: the key's pass. Its
+    release is the caller's. The frame count before it."""
+    frames = app.frames
+    b.raw |= 1 << btn
+    for _ in range(40):
+        r.step()
+        if app.frames != frames:
+            break
+    return frames
+
+
 def step_noting_loads(r, app, loads, sweeps=None):
     """One loop pass; if it imported package modules, (their names, whether it drew a
     frame) goes onto loads; `sweeps`: a list heap.sweep's collections append to, and a
     pass that collected puts ("swept", False) onto loads."""
-    before = [k for k in sys.modules if k.startswith("picoyacht.")]
+    before = package_modules()
     frames = app.frames
     n = len(sweeps) if sweeps is not None else 0
     r.step()
     if sweeps is not None and len(sweeps) > n:
         loads.append(("swept", False))
-    new = [k for k in sys.modules if k.startswith("picoyacht.") and k not in before]
+    new = [k for k in package_modules() if k not in before]
     if new:
         loads.append((sorted(new), app.frames != frames))
 
@@ -841,16 +858,7 @@ def check_start_in_passes():
     assert d.select(newgame.R_START)
     d.run_ms(100)
     log = logged_saves(app)[0]
-
-    def modules():
-        return [m for m in sys.modules if m.startswith("picoyacht.")]
-
-    b.raw |= 1 << K.B_OK
-    frames = app.frames
-    for _ in range(40):  # to the key's pass
-        r.step()
-        if app.frames != frames:
-            break
+    frames = to_key_pass(b, r, app, K.B_OK)
     assert app.turn.starting, "the game started in its key's pass"
     assert app.frames == frames + 1 and app.screen.NAME == "setup", app.screen.NAME
     assert log == [] and "picoyacht.coach" not in sys.modules, log
@@ -859,7 +867,7 @@ def check_start_in_passes():
     app.screen.event = lambda btn, kind: keys.append(btn)  # (setup's: a key now is spent)
     steps = []  # per pass: (saves, modules in, modules out, heap.sweep collected, threshold,
     # the game begun)
-    before = modules()
+    before = package_modules()
     sweeps = []
     sweep = noting_sweeps(sweeps)
     try:
@@ -868,7 +876,7 @@ def check_start_in_passes():
             if len(steps) in (6, 10):  # Menu down, then up, mid-start
                 b.raw ^= 1 << K.B_MENU
             r.step()
-            now = modules()
+            now = package_modules()
             steps.append((log[n:], [m for m in now if m not in before],
                           [m for m in before if m not in now], len(sweeps) > k,
                           gc.threshold(), app.turn.game is not None))
@@ -901,24 +909,17 @@ def _key_starts_in_passes(b, r, app, btn, first):
     the title keeps its screens' modules). (pass count, modules in)"""
     from picoyacht import screens
 
-    def modules():
-        return [m for m in sys.modules if m.startswith("picoyacht.")]
-
-    game, screen, frames = app.turn.game, app.screen, app.frames
-    before = modules()
-    b.raw |= 1 << btn
-    for _ in range(40):  # to the key's pass
-        r.step()
-        if app.frames != frames:
-            break
+    game, screen = app.turn.game, app.screen
+    before = package_modules()
+    to_key_pass(b, r, app, btn)
     b.raw &= ~(1 << btn)
     assert app.turn.starting, "the game started in its key's pass"
     assert app.screen is screen and screens.starting(screen), app.screen.NAME
-    assert app.turn.game is game and modules() == before, modules()
+    assert app.turn.game is game and package_modules() == before, package_modules()
     steps = []  # per pass: (modules in, the first screen up)
     while app.screen.NAME != first and len(steps) < 200:
         r.step()
-        now = modules()
+        now = package_modules()
         steps.append(([m for m in now if m not in before], app.screen.NAME == first))
         before = now
     assert app.screen.NAME == first and not app.turn.starting, (app.screen.NAME, steps)

@@ -23,7 +23,7 @@ Usage: stress_wdt.py [scenario ...]   (default: all)
 
 import sys
 
-from board_sim import Driver
+from board_sim import Driver, await_start
 from stress_rig import helpful, out
 
 from fakefs import FakeFs
@@ -270,10 +270,7 @@ class Pico:
         self.run_ms(hold)
         PRESSED[self.gpio[btn]] = False
         self.run_ms(gap)
-        for _ in range(500):  # (a start that never ends fails the caller's checks)
-            if not self.app.turn.starting:
-                break
-            self.runner.step()
+        await_start(self.app, self.runner)
 
     def play_until(self, cond, limit=3000):
         for _ in range(limit):

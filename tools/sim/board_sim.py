@@ -343,10 +343,7 @@ class Driver:
         self.run_ms(hold)
         self.board.raw &= ~(1 << btn)
         self.run_ms(gap)
-        for _ in range(500):  # (a start that never ends fails the caller's checks, not here)
-            if not self.app.turn.starting:
-                break
-            self.runner.step()
+        await_start(self.app, self.runner)
 
     def frame(self):
         return bytes(self.board.i2c.ram)
@@ -365,6 +362,16 @@ class Driver:
         found = self.select(code)
         self.press(buttons.B_OK)
         return found
+
+
+def await_start(app, runner):
+    """Loop passes until a game's start under way (Turn.starting) has brought its game in,
+    as a player waits for its first frame after the key; at most 500 (a start that never
+    ends fails the caller's checks, not here)."""
+    for _ in range(500):
+        if not app.turn.starting:
+            break
+        runner.step()
 
 
 def finish(app):
