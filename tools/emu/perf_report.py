@@ -145,6 +145,20 @@ def cpu_rows(rep, fw):
     return rows
 
 
+# bench_pico's games (part "game"): their rows for the start's key pass, the start's passes
+# and the end's passes (the demo's start only: its end is an all-CPU game's)
+_GAMES = (
+    ("game 0", "setup's Start, its key's pass before I2C: a player's game",
+     "pass of the game's start, after its key: a player's game (max)",
+     "pass of the game's end, after a player's last box (max)"),
+    ("game 1", "setup's Start, its key's pass before I2C: an Expert CPU's game",
+     "pass of the game's start, after its key: an Expert CPU's game (max)",
+     "pass of the game's end, after an Expert CPU's last box (max)"),
+    ("game 2", "the title's Demo, its key's pass before I2C",
+     "pass of the demo's start, after its key (max)", None),
+)
+
+
 def game_rows(rep, fw):
     """A 1-seat game's start, from setup's Start key to the game's first frame (the key's
     pass answers; setup's drop, the settings' save, each module and the game come a pass
@@ -152,8 +166,7 @@ def game_rows(rep, fw):
     the records' save, the game's delete, the results' module and their frame)."""
     rows = []
     got = rep.get(fw, {})
-    for key, whose in (("game 0", "a player's"), ("game 1", "an Expert CPU's"),
-                       ("game 2", "the title's Demo")):
+    for key, start_key, start, end in _GAMES:
         e = got.get(key)
         if e is None:
             continue
@@ -167,20 +180,14 @@ def game_rows(rep, fw):
                             part("--only game")))
 
         started = bool(e.get("started") and e.get("completed"))
-        if key == "game 2":  # the demo: its start only (its end is an all-CPU game's)
-            judged("the title's Demo, its key's pass before I2C", "at most 20 ms + I2C",
-                   e.get("start_key_ms"), 20, started, None, "no game")
-            judged("pass of the demo's start, after its key (max)", "at most 50 ms",
-                   e.get("start_max_ms"), 50, started, e.get("start_passes"), "no game")
-            continue
-        judged("setup's Start, its key's pass before I2C: %s game" % whose,
-               "at most 20 ms + I2C", e.get("start_key_ms"), 20, started, None, "no game")
-        judged("pass of the game's start, after its key: %s game (max)" % whose,
-               "at most 50 ms", e.get("start_max_ms"), 50, started, e.get("start_passes"),
+        judged(start_key, "at most 20 ms + I2C", e.get("start_key_ms"), 20, started, None,
                "no game")
-        judged("pass of the game's end, after %s last box (max)" % whose, "at most 50 ms",
-               e.get("max_ms"), 50, bool(e.get("results") and e.get("completed")),
-               e.get("passes"), "no results")
+        judged(start, "at most 50 ms", e.get("start_max_ms"), 50, started,
+               e.get("start_passes"), "no game")
+        if end:
+            judged(end, "at most 50 ms", e.get("max_ms"), 50,
+                   bool(e.get("results") and e.get("completed")), e.get("passes"),
+                   "no results")
     return rows
 
 
