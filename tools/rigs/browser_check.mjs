@@ -383,6 +383,9 @@ async function wipeAndLook(page, errors) {
       .filter((k) => k.startsWith("picoyacht:"))) };
 }
 
+const ENDS_START = ["wasm", "start", "stopped"].map((id) =>
+  `#messages p.bad[data-id="${id}"]`).join(", ");
+
 async function storage() {
   // Values no save can be (600 K characters) under the game's own keys and an unknown one,
   // then a start that fails outright: each said on the page, and Wipe clears it.
@@ -396,8 +399,10 @@ async function storage() {
       localStorage.setItem("picoyacht:/saves/unknown.dat", long);
     });
     await page.reload();
-    await page.waitForFunction(() => window.picoyacht.frames > 0 ||
-      document.querySelector("#messages p.bad"), null, { timeout: 30000 });
+    // The refusals are said before the first frame, so only a message that ends the start
+    // (no MicroPython, a failed start, a stop) may end the wait early.
+    await page.waitForFunction((ends) => (window.picoyacht && window.picoyacht.frames > 0) ||
+      document.querySelector(ends), ENDS_START, { timeout: 30000 });
     const booted_ = await page.evaluate(() => window.picoyacht.frames > 0);
     const s = booted_ ? (await booted(page), await look(page)) : {};
     result.oversized = { booted: booted_, messages: await messages(page), screen: s.screen,
