@@ -124,7 +124,13 @@ def bench_report(title_ms=580.0, yahtzee_kb=52, action_alloc=0, yatzy_kb=72, rea
                                   "started": True},
                        "game 2": {"passes": 0, "max_ms": None, "results": False,
                                   "completed": True, "faults": [], "start_key_ms": 20.4,
-                                  "start_passes": 10, "start_max_ms": 37.4, "started": True}}}
+                                  "start_passes": 10, "start_max_ms": 37.4, "started": True},
+                       "game 3": {"passes": 7, "max_ms": 44.0, "results": True,
+                                  "completed": True, "faults": [], "start_key_ms": 7.2,
+                                  "start_passes": 16, "start_max_ms": 50.3, "started": True},
+                       "game 4": {"passes": 0, "max_ms": None, "results": False,
+                                  "completed": True, "faults": [], "start_key_ms": 8.4,
+                                  "start_passes": 0, "start_max_ms": None, "started": False}}}
 
 
 def table_rows(text):
@@ -177,7 +183,15 @@ def test_the_report_is_one_table_of_figures_against_their_budgets(tmp_path):
                        ("the title's Demo, its key's pass before I2C",
                         ["at most 20 ms + I2C", "20.4 ms", "**FAIL**"]),
                        ("pass of the demo's start, after its key (max)",
-                        ["at most 50 ms", "37.4 ms (10 passes)", "pass"])):
+                        ["at most 50 ms", "37.4 ms (10 passes)", "pass"]),
+                       ("game over's Play again, its key's pass before I2C",
+                        ["at most 20 ms + I2C", "7.2 ms", "pass"]),
+                       ("pass of Play again's start, after its key (max)",
+                        ["at most 50 ms", "50.3 ms (16 passes)", "**FAIL**"]),
+                       ("the title's Resume, its key's pass before I2C",
+                        ["at most 20 ms + I2C", "no game", "**FAIL**"]),
+                       ("pass of the resumed game's start, after its key (max)",
+                        ["at most 50 ms", "no game", "**FAIL**"])):
         got = rows[name + " @.mpy"]
         assert got[1:4] == want and "--only game" in got[6], got
     reads = "Expert's table reads of a decision: yatzy.bin (median, longest, garbage) @frozen .uf2"
@@ -381,3 +395,24 @@ def test_the_play_run_counts_the_box_help_with_the_user_actions(monkeypatch):
     assert res["actions"]["help_back"]["i2c_median"] == 1028
     assert res["i2c_median_all"] == (64 + 1025) / 2
     assert res["help"] == {"opens": [(35400, 4864)], "kept": [544, 0], "import": [4384, 9300, 0]}
+
+
+def test_a_second_start_is_measured_apart_from_the_first(monkeypatch):
+    """The games that start twice (Play again, Resume) are judged on their second start's
+    passes: the probe's start records come in runs, one a start. A run that started once
+    only has no figure. Negative control: GAMES' -1 made 0 (the first run) finds two runs
+    where it expects one, and gives no figure."""
+    first = ("R start setup 6000 0 0 0", "R start other 41000 0 0 0", "R start play 30000 0 0 0")
+    between = ("R roll play 9000 0 60 4", "R end over 44000 0 0 0", "R nav menu 5000 0 0 0")
+    second = ("R start menu 7200 0 0 0", "R start other 45500 0 0 0",
+              "R start play 33000 0 0 0")
+    runs = {}
+    monkeypatch.setattr(bench_pico.emulator, "probe", lambda *a, **k: bench_pico.emulator.Probe(
+        {"out": "\n".join(runs["out"] + ("S end",))}))
+    runs["out"] = first + between + second
+    again = bench_pico.game("1.28.0", 3)
+    assert (again["start_key_ms"], again["start_passes"], again["start_max_ms"]) == (7.2, 2, 45.5)
+    assert again["started"] and again["results"] and again["completed"]
+    runs["out"] = first + between
+    assert bench_pico.game("1.28.0", 3)["started"] is False
+    assert bench_pico.game("1.28.0", 0)["start_key_ms"] == 6.0

@@ -117,18 +117,42 @@ def cpu(fw, level, rid, turns, tables, sharp=False):
             "completed": p.completed, "faults": p.faults()[:3]}
 
 
-def game(fw, cpus):
-    """A whole 1-seat game, a player's (cpus 0) or an Expert CPU's (1), or the title's demo's
-    first turn (2). Its start: setup's Start key's pass (the demo's: Demo's), before I2C, then
-    every pass up to the game's first frame; its end: every pass from the last box to the
-    results, drawn or not (a key's keeps its kind)."""
-    opts = {"players": 1, "cpus": cpus, "level": 3, "record": 1}
-    if cpus == 2:
-        opts = {"demo": 1, "turns": 1, "record": 1}
-    p = emulator.probe(opts, fw)
+# bench games (part "game"): the probe's options, and which start is measured (0: the first;
+# -1: the second, after a game over or a quit)
+GAMES = (
+    ({"players": 1, "cpus": 0, "level": 3}, 0),  # a player's whole game
+    ({"players": 1, "cpus": 1, "level": 3}, 0),  # an Expert CPU's whole game
+    ({"demo": 1, "turns": 1}, 0),  # the title's Demo, its first turn
+    ({"players": 1, "cpus": 0, "then": 1}, -1),  # a player's whole game, then Play again
+    ({"players": 1, "cpus": 0, "turns": 1, "then": 2}, -1),  # a turn, Quit to title, Resume
+)
+
+
+def start_runs(records):
+    """The probe's start records in runs, one a start: its key's pass, then each pass up to
+    the game's first frame."""
+    runs, last = [], None
+    for r in records:
+        if r[0] == "start":
+            if last != "start":
+                runs.append([])
+            runs[-1].append(r)
+        last = r[0]
+    return runs
+
+
+def game(fw, which):
+    """One of GAMES. Its start: the key's pass (setup's Start, the title's Demo or Resume,
+    game over's Play again), before I2C, then every pass up to the game's first frame; its
+    end: every pass from the last box to the results, drawn or not (a key's keeps its
+    kind)."""
+    opts, measured = GAMES[which]
+    p = emulator.probe(dict(opts, record=1), fw)
     ends = [r for r in p.records if r[0] == "end"]
     ms = [pass_ms(r) for r in ends]
-    starts = [r for r in p.records if r[0] == "start"]
+    runs = start_runs(p.records)
+    wanted = 1 if measured == 0 else 2
+    starts = runs[measured] if len(runs) == wanted else []
     after = [pass_ms(r) for r in starts[1:]]
     return {"passes": len(ms), "max_ms": round(max(ms), 1) if ms else None,
             "results": any(r[1] == "over" for r in ends), "completed": p.completed,
@@ -219,7 +243,8 @@ def jobs_for(a, tables, uf2):
             if "ctrlc" in only:
                 jobs += [(fw, "ctrlc " + s, lambda fw=fw, s=s: ctrlc(fw, s)) for s in CTRLC_SCREENS]
             if "game" in only:
-                jobs += [(fw, "game %d" % c, lambda fw=fw, c=c: game(fw, c)) for c in (0, 1, 2)]
+                jobs += [(fw, "game %d" % c, lambda fw=fw, c=c: game(fw, c))
+                         for c in range(len(GAMES))]
             if "cpu" in only:
                 jobs += [(fw, "cpu %d %d%s" % (lvl, rid, " sharp" * a.sharp),
                           lambda fw=fw, lvl=lvl, rid=rid:

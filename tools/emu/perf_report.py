@@ -145,8 +145,9 @@ def cpu_rows(rep, fw):
     return rows
 
 
-# bench_pico's games (part "game"): their rows for the start's key pass, the start's passes
-# and the end's passes (the demo's start only: its end is an all-CPU game's)
+# bench_pico's games (part "game", its GAMES): their rows for the start's key pass, the
+# start's passes and the end's passes (the last three measure a start only: the demo's end
+# is an all-CPU game's, and the other two end as the player's game does)
 _GAMES = (
     ("game 0", "setup's Start, its key's pass before I2C: a player's game",
      "pass of the game's start, after its key: a player's game (max)",
@@ -156,6 +157,10 @@ _GAMES = (
      "pass of the game's end, after an Expert CPU's last box (max)"),
     ("game 2", "the title's Demo, its key's pass before I2C",
      "pass of the demo's start, after its key (max)", None),
+    ("game 3", "game over's Play again, its key's pass before I2C",
+     "pass of Play again's start, after its key (max)", None),
+    ("game 4", "the title's Resume, its key's pass before I2C",
+     "pass of the resumed game's start, after its key (max)", None),
 )
 
 

@@ -22,7 +22,9 @@ main(opts): players, rules, cpus (CPU seats, at the end), level (CPU level 1-3),
 help opened and closed twice at the first scorecard), record,
 shots (toggle GP27 after each action's frame), arm (a screen name: raise GP26 there and
 wait for the host's Ctrl-C), turns (stop after this many turns), seed (the boot's entropy:
-the games' dice; default 1), demo (start the title's Demo instead of a new game).
+the games' dice; default 1), demo (start the title's Demo instead of a new game), then
+(a second start: 1, game over's Play again; 2, at `turns`, Quit to title and the title's
+Resume; the run ends at that game's first frame).
 """
 
 import gc
@@ -38,7 +40,7 @@ from picoyacht import buttons as K
 from picoyacht.debounce import LONG, PRESS, REPEAT, Debouncer
 from picoyacht.game import HUMAN
 from picoyacht.heap import DUE, IDLE, forget
-from picoyacht.menus import T_DEMO, T_NEW
+from picoyacht.menus import T_DEMO, T_NEW, T_RESUME, Menu
 from picoyacht.policy import best_box, most_common_mask
 
 DATA = (17, 18, 19, 20, 21)
@@ -67,6 +69,10 @@ KIND_NAMES = ("nav", "hold", "cursor", "roll", "score", "menu", "page", "card_cu
               "cpu", "draw", "save", "help", "help_back", "end", "start")
 WAIT = -1
 DONE = -2
+THEN_AGAIN = 1  # the `then` option: game over's Play again
+THEN_RESUME = 2  # the `then` option: Quit to title at `turns`, then the title's Resume
+AGAIN = Menu.LABELS.index("Play again")
+QUIT = Menu.LABELS.index("Quit to title")
 # Screens by index (the records keep a byte); an unknown screen is "other".
 SCREENS = ("other", "title", "setup", "name", "play", "card", "handover", "menu", "scores",
            "over", "ratings", "message", "records", "diag", "box_help")
@@ -105,6 +111,9 @@ class Player:
         self.coach = opts.get("coach", 0)
         self.sharp = bool(opts.get("sharp", 0))  # Sharp Dice (Yahtzee, Yatzy)
         self.demo = opts.get("demo", 0)  # the title's Demo in place of a new game
+        self.then = opts.get("then", 0)  # a second start: THEN_AGAIN or THEN_RESUME
+        self.leaving = False  # on the way to the menu item that leaves the game
+        self.restarted = False  # the second start's key is pressed
         self.toured = False
         self.tour_step = 0
         self.helps = 0  # box help openings asked for
@@ -147,11 +156,37 @@ class Player:
         self.toured = True
         return WAIT, 0
 
+    def leave(self, app):
+        """Menu, then its item that leaves the game: Play again (the second start's key) or
+        Quit to title."""
+        if app.screen.NAME != "menu":
+            return K.B_MENU, K_NAV
+        if self.then == THEN_RESUME:
+            btn, kind = self.pick(app, QUIT, K_NAV)
+            self.leaving = btn != K.B_OK
+            return btn, kind
+        btn, kind = self.pick(app, AGAIN, K_NAV)
+        if btn == K.B_OK:
+            self.leaving, self.restarted = False, True
+            kind = K_START
+        return btn, kind
+
     def next(self, app):
         sc = app.screen
         st = sc.NAME
         g = app.turn.game
+        if self.restarted:  # the second start: over at its game's first frame
+            return (DONE, 0) if st in ("play", "handover") and not app.turn.starting else (
+                WAIT, 0)
+        if self.leaving:
+            return self.leave(app)
         if st == "title":
+            if self.started and self.then == THEN_RESUME:
+                btn, kind = self.pick(app, T_RESUME, K_NAV)
+                if btn == K.B_OK:
+                    self.restarted = True
+                    kind = K_START
+                return btn, kind
             if self.started:
                 return DONE, 0
             if not self.demo:
@@ -173,12 +208,18 @@ class Player:
             return K.B_OK, K_HELP_BACK
         if st == "message":
             return K.B_OK, K_NAV
+        if st == "over" and self.then == THEN_AGAIN:
+            self.leaving = True
+            return self.leave(app)
         if g is None or st == "over":
             return DONE, 0
         if g.over:  # the game's end: a player waits for the results
             return WAIT, 0
         if self.turns and g.turn >= self.turns:
-            return DONE, 0
+            if self.then != THEN_RESUME:
+                return DONE, 0
+            self.leaving = True
+            return self.leave(app)
         if st == "handover":
             return (K.B_OK, K_NAV) if g.kinds[g.current] == HUMAN else (WAIT, 0)
         if g.kinds[g.current] != HUMAN or animating(app):
