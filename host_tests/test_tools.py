@@ -416,3 +416,36 @@ def test_a_second_start_is_measured_apart_from_the_first(monkeypatch):
     runs["out"] = first + between
     assert bench_pico.game("1.28.0", 3)["started"] is False
     assert bench_pico.game("1.28.0", 0)["start_key_ms"] == 6.0
+
+
+def test_a_partial_run_keeps_the_committed_rows_it_did_not_measure(tmp_path):
+    """bench-pico --only rewrites the document with the committed one's rows where it
+    measured nothing newer: a row from an older report keeps the document's figure, labelled
+    with the document's version; a row the run's report lacks stays after the row it
+    followed; the run's own rows replace the document's. A full run writes only its own.
+    Negative control: keep_committed returning the run's document unchanged loses row C and
+    keeps A's stale 9 ms."""
+    def doc(version, command, rows):
+        rep = {"version": version, "when": "2026-11-29 09:00 UTC", "command": command}
+        return perf_report.markdown(rep, [perf_report.Row(name, "at most 20 ms", figure, True,
+                                                          "mpy", "1.28.0", "make x")
+                                          for name, figure in rows])
+
+    old = doc("0ld0ld0", "bench_pico.py --only play", [
+        ("A", "5 ms"), ("B", "6 ms (PicoYacht 01d01d0)"), ("C", "7 ms"), ("E", "8 ms")])
+    new = doc("n3wn3w0", "bench_pico.py --only game", [
+        ("A", "9 ms (PicoYacht 57a1e00)"), ("B", "4 ms"), ("D", "3 ms"), ("E", "2 ms")])
+    merged = perf_report.keep_committed(new, old)
+    figures = [(r[0][2:], r[2]) for r in table_rows(merged)[1:]]
+    assert figures == [("A", "5 ms (PicoYacht 0ld0ld0)"), ("B", "4 ms"), ("C", "7 ms (PicoYacht "
+                       "0ld0ld0)"), ("D", "3 ms"), ("E", "2 ms")]
+    assert "PicoYacht n3wn3w0" in merged and "--only game" in merged
+
+    path = tmp_path / "PERFORMANCE.md"
+    path.write_text(old)
+    rep = {"version": "n3wn3w0", "command": "bench_pico.py --only heap"}
+    perf_report.write(rep, path)
+    assert "| C | at most 20 ms | 7 ms (PicoYacht 0ld0ld0) |" in path.read_text()
+    path.write_text(old)
+    perf_report.write(dict(rep, command="bench_pico.py"), path)
+    assert "| C |" not in path.read_text()

@@ -17,7 +17,9 @@ CPU pass rows with Sharp Dice;
 a 4-seat game with the Pico's free heap less the spare the budget asks for). A run keeps
 the rows of build/bench_pico.json it does not measure (--fresh drops them; --resume also
 skips those already measured at this version), writes each figure there as it comes, then
-rewrites docs/PERFORMANCE.md.
+rewrites docs/PERFORMANCE.md; a run with --only keeps the document's rows where that report
+has nothing newer (perf_report.keep_committed), so a machine that has not run every part
+loses none of them.
 Nothing is asserted. Every run plays the same games (the probe's boot entropy is fixed).
 """
 

@@ -6,6 +6,7 @@ Apart from tools/emu/bench_pico.py, which measures, so that the table can be rew
 tested) from a saved report without an emulator:  python tools/emu/perf_report.py [JSON]
 """
 
+import re
 import sys
 from collections import namedtuple
 from pathlib import Path
@@ -304,12 +305,60 @@ def duration(seconds):
     return "time not recorded" if seconds is None else "%d min %d s" % divmod(seconds, 60)
 
 
+def _table_rows(text):
+    """{(budget, layout): the row's line} of a written document, in its order."""
+    out = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.split(" | ")]
+        if line.startswith("| ") and len(cells) == 7 and cells[0] != "| budget":
+            out[cells[0], cells[4]] = line
+    return out
+
+
+def _labelled(line, version):
+    """A row of a document whose header names `version`, saying so if it does not."""
+    cells = line.split(" | ")
+    if "(PicoYacht " not in cells[2]:
+        cells[2] += " (PicoYacht %s)" % version
+    return " | ".join(cells)
+
+
+def keep_committed(new, old):
+    """A partial run's document, with the committed one's figures where the run measured
+    nothing newer: a row the run did not measure keeps the document's (labelled with the
+    version that measured it), and a row missing from the run's report stays where it was.
+    The run's own rows (no version label) replace the document's."""
+    header = re.search(r"^- Firmware: PicoYacht (\S+),", old, re.M)
+    if header is None:
+        return new
+    kept = {k: _labelled(line, header.group(1)) for k, line in _table_rows(old).items()}
+    rows_of = {line: k for k, line in _table_rows(new).items()}
+    lines = []  # (key or None, line)
+    for line in new.splitlines():
+        key = rows_of.get(line)
+        if key in kept and "(PicoYacht " in line.split(" | ")[2]:
+            line = kept[key]
+        lines.append((key, line))
+    before = None  # each row only the document has goes after the row it followed there
+    for key, line in kept.items():
+        keys = [k for k, _ in lines]
+        if key not in keys:
+            at = keys.index(before) + 1 if before in keys else len(lines)
+            lines.insert(at, (key, line))
+        before = key
+    return "\n".join(line for _, line in lines) + "\n"
+
+
 def write(rep, path=DOC):
-    """Rewrite the document from a report; the rows, to print."""
+    """Rewrite the document from a report; the rows, to print. A partial run (--only) keeps
+    the committed document's other rows (keep_committed)."""
     rep = dict(rep, power=power_model.report(rep)[0])
     table = rows(rep)
     path.parent.mkdir(exist_ok=True)
-    path.write_text(markdown(rep, table))
+    text = markdown(rep, table)
+    if "--only" in (rep.get("command") or "") and path.exists():
+        text = keep_committed(text, path.read_text())
+    path.write_text(text)
     return table
 
 
