@@ -400,8 +400,8 @@ def test_the_play_run_counts_the_box_help_with_the_user_actions(monkeypatch):
 def test_a_second_start_is_measured_apart_from_the_first(monkeypatch):
     """The games that start twice (Play again, Resume) are judged on their second start's
     passes: the probe's start records come in runs, one a start. A run that started once
-    only has no figure. Negative control: GAMES' -1 made 0 (the first run) finds two runs
-    where it expects one, and gives no figure."""
+    only has no figure. Negative control: Play again's 2 starts in GAMES made 1 finds two
+    runs where it expects one, and gives no figure."""
     first = ("R start setup 6000 0 0 0", "R start other 41000 0 0 0", "R start play 30000 0 0 0")
     between = ("R roll play 9000 0 60 4", "R end over 44000 0 0 0", "R nav menu 5000 0 0 0")
     second = ("R start menu 7200 0 0 0", "R start other 45500 0 0 0",
@@ -449,3 +449,4 @@ def test_a_partial_run_keeps_the_committed_rows_it_did_not_measure(tmp_path):
     path.write_text(old)
     perf_report.write(dict(rep, command="bench_pico.py"), path)
     assert "| C |" not in path.read_text()
+

@@ -119,14 +119,14 @@ def cpu(fw, level, rid, turns, tables, sharp=False):
             "completed": p.completed, "faults": p.faults()[:3]}
 
 
-# bench games (part "game"): the probe's options, and which start is measured (0: the first;
-# -1: the second, after a game over or a quit)
+# bench games (part "game"): the probe's options, and how many starts the run makes (its
+# last is measured: the second, after a game over or a quit)
 GAMES = (
-    ({"players": 1, "cpus": 0, "level": 3}, 0),  # a player's whole game
-    ({"players": 1, "cpus": 1, "level": 3}, 0),  # an Expert CPU's whole game
-    ({"demo": 1, "turns": 1}, 0),  # the title's Demo, its first turn
-    ({"players": 1, "cpus": 0, "then": 1}, -1),  # a player's whole game, then Play again
-    ({"players": 1, "cpus": 0, "turns": 1, "then": 2}, -1),  # a turn, Quit to title, Resume
+    ({"players": 1, "cpus": 0, "level": 3}, 1),  # a player's whole game
+    ({"players": 1, "cpus": 1, "level": 3}, 1),  # an Expert CPU's whole game
+    ({"demo": 1, "turns": 1}, 1),  # the title's Demo, its first turn
+    ({"players": 1, "cpus": 0, "then": 1}, 2),  # a player's whole game, then Play again
+    ({"players": 1, "cpus": 0, "turns": 1, "then": 2}, 2),  # a turn, Quit to title, Resume
 )
 
 
@@ -148,13 +148,12 @@ def game(fw, which):
     game over's Play again), before I2C, then every pass up to the game's first frame; its
     end: every pass from the last box to the results, drawn or not (a key's keeps its
     kind)."""
-    opts, measured = GAMES[which]
+    opts, nstarts = GAMES[which]
     p = emulator.probe(dict(opts, record=1), fw)
     ends = [r for r in p.records if r[0] == "end"]
     ms = [pass_ms(r) for r in ends]
     runs = start_runs(p.records)
-    wanted = 1 if measured == 0 else 2
-    starts = runs[measured] if len(runs) == wanted else []
+    starts = runs[-1] if len(runs) == nstarts else []
     after = [pass_ms(r) for r in starts[1:]]
     return {"passes": len(ms), "max_ms": round(max(ms), 1) if ms else None,
             "results": any(r[1] == "over" for r in ends), "completed": p.completed,

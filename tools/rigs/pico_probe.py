@@ -119,11 +119,13 @@ class Player:
         self.helps = 0  # box help openings asked for
         self.started = False
 
-    def pick(self, app, code, kind):
+    def pick(self, app, code, ok_kind=K_NAV):
+        """Down to the list's item `code`, then OK, whose kind is ok_kind (K_START: the key
+        that starts a game)."""
         sc = app.screen
         if sc.items[sc.sel] == code:
-            return K.B_OK, kind
-        return K.B_DOWN, kind
+            return K.B_OK, ok_kind
+        return K.B_DOWN, K_NAV
 
     def setup(self, app):
         """The setup row to change next; Start when it is all as asked (and whether so)."""
@@ -162,13 +164,12 @@ class Player:
         if app.screen.NAME != "menu":
             return K.B_MENU, K_NAV
         if self.then == THEN_RESUME:
-            btn, kind = self.pick(app, QUIT, K_NAV)
+            btn, kind = self.pick(app, QUIT)
             self.leaving = btn != K.B_OK
             return btn, kind
-        btn, kind = self.pick(app, AGAIN, K_NAV)
+        btn, kind = self.pick(app, AGAIN, K_START)
         if btn == K.B_OK:
             self.leaving, self.restarted = False, True
-            kind = K_START
         return btn, kind
 
     def next(self, app):
@@ -182,28 +183,21 @@ class Player:
             return self.leave(app)
         if st == "title":
             if self.started and self.then == THEN_RESUME:
-                btn, kind = self.pick(app, T_RESUME, K_NAV)
-                if btn == K.B_OK:
-                    self.restarted = True
-                    kind = K_START
+                btn, kind = self.pick(app, T_RESUME, K_START)
+                self.restarted = btn == K.B_OK
                 return btn, kind
             if self.started:
                 return DONE, 0
             if not self.demo:
-                return self.pick(app, T_NEW, K_NAV)
-            btn, kind = self.pick(app, T_DEMO, K_NAV)
-            if btn == K.B_OK:  # the demo's start: measured as setup's Start is
-                self.started = True
-                kind = K_START
+                return self.pick(app, T_NEW)
+            btn, kind = self.pick(app, T_DEMO, K_START)  # measured as setup's Start is
+            self.started = btn == K.B_OK
             return btn, kind
         if st == "setup":
             code, start = self.setup(app)
-            btn, kind = self.pick(app, code, K_NAV)
             if start:
                 self.started = True
-                if btn == K.B_OK:
-                    kind = K_START
-            return btn, kind
+            return self.pick(app, code, K_START if start else K_NAV)
         if st == "box_help":
             return K.B_OK, K_HELP_BACK
         if st == "message":
