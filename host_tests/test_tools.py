@@ -450,3 +450,18 @@ def test_a_partial_run_keeps_the_committed_rows_it_did_not_measure(tmp_path):
     perf_report.write(dict(rep, command="bench_pico.py"), path)
     assert "| C |" not in path.read_text()
 
+
+def test_the_rows_a_run_did_not_measure_name_the_version_that_did(tmp_path):
+    """The Ctrl-C row and the power model's rows (worked out from the play run) say which
+    version measured them when it is not the report's, as every other row does: a partial
+    run's merge (keep_committed) takes an unlabelled row for one it measured itself.
+    Negative control: either row built without perf_report.mark reads unlabelled."""
+    rep = bench_report()
+    rep["1.28.0"]["ctrlc title"] = {"tries": 1}
+    rep["at"].update({"1.28.0 play": "0ld0ld0", "1.28.0 ctrlc title": "0ld0ld0"})
+    doc = tmp_path / "PERFORMANCE.md"
+    perf_report.write(rep, doc)
+    rows = {r[0][2:]: r for r in table_rows(doc.read_text())[1:]}
+    power = [r for k, r in rows.items() if k.startswith("power model, ")]
+    assert power and all(r[2].endswith("days (PicoYacht 0ld0ld0)") for r in power)
+    assert rows["Ctrl-C reaches the REPL (tries, per screen)"][2].endswith("(PicoYacht 0ld0ld0)")

@@ -50,7 +50,16 @@ def within(xs, limit):
 def mark(rep, where, name, figure):
     """A figure kept from an earlier run of another PicoYacht version says which."""
     at = rep.get("at", {}).get("%s %s" % (where, name), rep.get("version"))
-    return figure if at == rep.get("version") else "%s (PicoYacht %s)" % (figure, at)
+    return figure if at == rep.get("version") else _label(figure, at)
+
+
+def _label(figure, version):
+    return "%s (PicoYacht %s)" % (figure, version)
+
+
+def _labelled(cells):
+    """A row's figure names the version that measured it (mark): not the document's."""
+    return "(PicoYacht " in cells[2]
 
 
 def err(out):
@@ -203,9 +212,10 @@ def console_rows(rep, fw):
     tries["boot"] = (got.get("reset") or {}).get("ctrlc_tries")
     if not any(k.startswith("ctrlc ") for k in got):
         return []
-    return [Row("Ctrl-C reaches the REPL (tries, per screen)", "1st try", ", ".join(
-        "%s %s" % (s, "-" if t is None else t) for s, t in tries.items()),
-        within(tries.values(), 1), "mpy", fw, part("--only ctrlc"))]
+    figure = ", ".join("%s %s" % (s, "-" if t is None else t) for s, t in tries.items())
+    return [Row("Ctrl-C reaches the REPL (tries, per screen)", "1st try",
+                mark(rep, fw, "ctrlc " + CTRLC_SCREENS[0], figure), within(tries.values(), 1),
+                "mpy", fw, part("--only ctrlc"))]
 
 
 def reset_rows(rep):
@@ -258,10 +268,11 @@ def think_rows(rep):
 
 
 def power_rows(rep):
-    """The power model's estimates (tools/emu/power_model.py) from the .mpy game's busy time."""
+    """The power model's estimates (tools/emu/power_model.py) from the .mpy game's busy time:
+    as old as that game."""
     return [Row("power model, %s (%d mAh)" % (name, e["mah"]), "",
-                "play %.0f-%.0f h, asleep %.0f-%.0f days" % (*e["play_hours"],
-                                                             *e["standby_days"]),
+                mark(rep, "1.28.0", "play", "play %.0f-%.0f h, asleep %.0f-%.0f days" % (
+                    *e["play_hours"], *e["standby_days"])),
                 None, "mpy", "1.28.0", part("--only play"))
             for name, e in (rep.get("power") or {}).items()]
 
@@ -315,11 +326,11 @@ def _table_rows(text):
     return out
 
 
-def _labelled(line, version):
+def _with_version(line, version):
     """A row of a document whose header names `version`, saying so if it does not."""
     cells = line.split(" | ")
-    if "(PicoYacht " not in cells[2]:
-        cells[2] += " (PicoYacht %s)" % version
+    if not _labelled(cells):
+        cells[2] = _label(cells[2], version)
     return " | ".join(cells)
 
 
@@ -331,12 +342,12 @@ def keep_committed(new, old):
     header = re.search(r"^- Firmware: PicoYacht (\S+),", old, re.M)
     if header is None:
         return new
-    kept = {k: _labelled(line, header.group(1)) for k, line in _table_rows(old).items()}
+    kept = {k: _with_version(line, header.group(1)) for k, line in _table_rows(old).items()}
     rows_of = {line: k for k, line in _table_rows(new).items()}
     lines = []  # (key or None, line)
     for line in new.splitlines():
         key = rows_of.get(line)
-        if key in kept and "(PicoYacht " in line.split(" | ")[2]:
+        if key in kept and _labelled(line.split(" | ")):
             line = kept[key]
         lines.append((key, line))
     before = None  # each row only the document has goes after the row it followed there
